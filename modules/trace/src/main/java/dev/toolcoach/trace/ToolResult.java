@@ -1,0 +1,41 @@
+package dev.toolcoach.trace;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.Objects;
+
+/**
+ * The outcome of one tool call: the text the model sees, the structured output rewards read
+ * ({@code action_output}), and how it went.
+ *
+ * @param call          the call this answers
+ * @param status        OK, or why there is no normal result
+ * @param text          what goes back to the model inside {@code <tool_response>}
+ * @param structured    JSON-shaped value for rewards (Map/List/String/Number/Boolean), may be null
+ * @param error         the error message when status is not OK, else null
+ * @param latencyMillis wall-clock time of the call
+ * @param truncated     true when {@code text} was cut to the output cap
+ */
+public record ToolResult(ToolCall call, Status status, String text, Object structured, String error,
+                         @JsonProperty("latency_millis") long latencyMillis, boolean truncated) {
+
+    public enum Status { OK, ERROR, TIMEOUT, INVALID_ARGUMENTS, UNKNOWN_TOOL, UNAVAILABLE }
+
+    public ToolResult {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(status, "status");
+        text = text == null ? "" : text;
+    }
+
+    public boolean ok() {
+        return status == Status.OK;
+    }
+
+    public static ToolResult ok(ToolCall call, String text, Object structured, long latencyMillis, boolean truncated) {
+        return new ToolResult(call, Status.OK, text, structured, null, latencyMillis, truncated);
+    }
+
+    public static ToolResult failed(ToolCall call, Status status, String error, long latencyMillis) {
+        return new ToolResult(call, status, "Error: " + error, null, error, latencyMillis, false);
+    }
+}

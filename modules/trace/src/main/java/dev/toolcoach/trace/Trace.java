@@ -1,0 +1,60 @@
+package dev.toolcoach.trace;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * The definitive record of one rollout: every turn as text, the exact tokens with their
+ * behaviour log-probs and policy versions, and metadata.
+ *
+ * @param rolloutId    unique id of this rollout (duplicates are discarded by it)
+ * @param groupId      the GRPO group this rollout belongs to
+ * @param queryId      the dataset example the group was made from
+ * @param query        the user query
+ * @param turns        the turns in order
+ * @param tokens       the token-level record
+ * @param finalAnswer  the answer, or null if the run ended without one
+ * @param termination  why the run stopped
+ * @param error        what went wrong when termination is ERROR, else null
+ * @param startedAtMillis  wall-clock start (epoch millis)
+ * @param durationMillis   wall-clock duration
+ * @param metadata     free-form extra fields (example fields such as gold answers, athlete id, ...)
+ */
+public record Trace(@JsonProperty("rollout_id") String rolloutId,
+                    @JsonProperty("group_id") String groupId,
+                    @JsonProperty("query_id") String queryId,
+                    String query,
+                    List<Turn> turns,
+                    TokenRecord tokens,
+                    @JsonProperty("final_answer") String finalAnswer,
+                    Termination termination,
+                    String error,
+                    @JsonProperty("started_at_millis") long startedAtMillis,
+                    @JsonProperty("duration_millis") long durationMillis,
+                    Map<String, Object> metadata) {
+    public Trace {
+        Objects.requireNonNull(rolloutId, "rolloutId");
+        Objects.requireNonNull(termination, "termination");
+        turns = turns == null ? List.of() : List.copyOf(turns);
+        tokens = tokens == null ? TokenRecord.empty() : tokens;
+        metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    }
+
+    /** All tool calls over all turns, in order. */
+    public List<ToolCall> toolCalls() {
+        return turns.stream().flatMap(t -> t.parsedCompletion() == null
+                ? Stream.<ToolCall>empty()
+                : t.parsedCompletion().toolCalls().stream()).toList();
+    }
+
+    /** All tool results over all turns, in order. */
+    public List<ToolResult> toolResults() {
+        return turns.stream().flatMap(t -> t.actionOutput().stream()).toList();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.toolcoach.trace;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TraceJsonTest {
+
+    static Trace sampleTrace() {
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("a", 2);
+        args.put("b", 3.5);
+        ToolCall call = new ToolCall("add", args);
+        ParsedCompletion first = new ParsedCompletion("I should add.", List.of(call),
+                "[{\"name\":\"add\",\"arguments\":{\"a\":2,\"b\":3.5}}]", null, null);
+        ToolResult result = ToolResult.ok(call, "5.5", Map.of("value", 5.5), 3, false);
+        Turn t1 = new Turn("<prompt>", "<think>I should add.</think><tool_call>...</tool_call>", first,
+                "<tool_response>5.5</tool_response>", List.of(result),
+                List.of(Message.user("2+3.5?"), Message.assistant("...")), 4, 9);
+        ParsedCompletion second = new ParsedCompletion("Done.", List.of(), null, "5.5", null);
+        Turn t2 = new Turn("<prompt2>", "<think>Done.</think><answer>5.5</answer>", second, null, List.of(),
+                List.of(), 9, 12);
+        TokenRecord tokens = new TokenRecord(4,
+                new int[]{1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22},
+                new int[]{0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1},
+                new float[]{0, 0, 0, 0, -0.5f, -0.25f, -1f, 0, 0, -0.1f, -0.2f, -0.3f},
+                new int[]{-1, -1, -1, -1, 3, 3, 3, -1, -1, 4, 4, 4});
+        return new Trace("r-1", "g-1", "q-1", "2+3.5?", List.of(t1, t2), tokens, "5.5", Termination.ANSWER,
+                null, 1000L, 42L, Map.of("gold_answer", "5.5"));
+    }
+
+    @Test
+    void roundTripKeepsEveryField() throws Exception {
+        Trace trace = sampleTrace();
+        Trace back = TraceJson.fromJson(TraceJson.toJson(trace));
+        assertEquals(trace, back);
+        assertEquals(Integer.class, back.turns().get(0).parsedCompletion().toolCalls().get(0).arguments().get("a").getClass());
+    }
+
+    @Test
+    void usesToolBrainFieldNames() throws Exception {
+        JsonNode node = TraceJson.mapper().readTree(TraceJson.toJson(sampleTrace()));
+        JsonNode turn = node.get("turns").get(0);
+        for (String field : List.of("prompt_for_model", "model_completion", "parsed_completion", "tool_output",
+                "action_output", "formatted_conversation")) {
+            assertTrue(turn.has(field), field);
+        }
+        JsonNode parsed = turn.get("parsed_completion");
+        for (String field : List.of("thought", "tool_calls", "tool_code", "final_answer", "parse_error")) {
+            assertTrue(parsed.has(field), field);
+        }
+        for (String field : List.of("token_ids", "loss_mask", "behavior_logprobs", "policy_versions")) {
+            assertTrue(node.get("tokens").has(field), field);
+        }
+    }
+
+    @Test
+    void badLinesAreSkippedWithTheirNumbers(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("traces.jsonl");
+        TraceJson.append(file, List.of(sampleTrace()));
+        Files.writeString(file, "{not json\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        TraceJson.append(file, List.of(sampleTrace()));
+        TraceJson.ReadResult read = TraceJson.read(file);
+        assertEquals(2, read.traces().size());
+        assertEquals(1, read.skipped().size());
+        assertEquals(2, read.skipped().get(0).lineNumber());
+    }
+
+    @Test
+    void tokenRecordRejectsInconsistentArrays() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new TokenRecord(0, new int[]{1, 2}, new int[]{1}, new float[2], new int[2]));
+        assertThrows(IllegalArgumentException.class,
+                () -> new TokenRecord(0, new int[]{1}, new int[]{2}, new float[1], new int[1]));
+    }
+}
