@@ -1,0 +1,117 @@
+package dev.toolcoach.agent;
+
+import dev.toolcoach.trace.Trace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Runs agents: think, call tools, observe, until an answer or a limit. Talks to the model through
+ * {@link Tokenizer}, {@link ChatFormat} and {@link Generator}, and to tools through
+ * {@link ToolEnvironment}, so the same loop runs in-process and over the cluster.
+ *
+ * <p>Thread-safe: each {@link #run} has its own state, so one loop may serve many rollouts at once.
+ */
+public final class AgentLoop {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
+
+    private final Tokenizer tokenizer;
+    private final ChatFormat chat;
+    private final Generator generator;
+    private final ToolEnvironment tools;
+    private final AgentConfig config;
+    private final ActionParser parser;
+    private final ToolRunner toolRunner;
+    private final String systemPrompt;
+    private final Executor executor;
+
+    /** A loop whose own work (parsing, tokenising observations) runs on the common fork-join pool. */
+    public AgentLoop(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools, AgentConfig config) {
+        this(tokenizer, chat, generator, tools, config, ForkJoinPool.commonPool());
+    }
+
+    /**
+     * A loop whose own work runs on {@code executor}, never on the thread that completed a model or
+     * tool stage: that may be an engine's decode thread or the JDK's timeout timer, and neither
+     * should wait for the next turn.
+     */
+    public AgentLoop(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools, AgentConfig config,
+                     Executor executor) {
+        this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+        this.chat = Objects.requireNonNull(chat, "chat");
+        this.generator = Objects.requireNonNull(generator, "generator");
+        this.tools = Objects.requireNonNull(tools, "tools");
+        this.config = Objects.requireNonNull(config, "config");
+        this.parser = new ActionParser(config.actionFormat(), tools.specs());
+        this.toolRunner = new ToolRunner(tools, config.toolTimeout(), new OutputCap(config.toolOutputCap()));
+        this.systemPrompt = config.actionFormat().systemPrompt(tools.specs());
+        this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /** The system prompt every run starts with. */
+    public String systemPrompt() {
+        return systemPrompt;
+    }
+
+    public ActionParser parser() {
+        return parser;
+    }
+
+    /**
+     * Runs one rollout. The stage always completes with a trace: an engine failure or a broken
+     * component ends the run with termination ERROR and everything recorded up to that point.
+     */
+    public CompletionStage<Trace> run(RolloutRequest request) {
+        Episode episode = new Episode(request, this);
+        return CompletableFuture.completedFuture(null)
+                .thenComposeAsync(ignored -> episode.start(), executor)
+                .exceptionally(episode::failed)
+                .whenComplete((trace, e) -> release(request.rolloutId()));
+    }
+
+    /** Best effort: a failing release must not cost the trace, so it is only logged. */
+    private void release(String trajectoryId) {
+        try {
+            generator.release(trajectoryId);
+        } catch (RuntimeException e) {
+            LOG.warn("generator could not release trajectory {}: {}", trajectoryId, e.toString());
+        }
+        try {
+            tools.release(trajectoryId).whenComplete((done, e) -> {
+                if (e != null) LOG.warn("tools could not release trajectory {}: {}", trajectoryId, e.toString());
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("tools could not release trajectory {}: {}", trajectoryId, e.toString());
+        }
+    }
+
+    Tokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    ChatFormat chat() {
+        return chat;
+    }
+
+    Generator generator() {
+        return generator;
+    }
+
+    AgentConfig config() {
+        return config;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    ToolRunner toolRunner() {
+        return toolRunner;
+    }
+}

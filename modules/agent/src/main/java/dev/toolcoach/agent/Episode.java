@@ -1,0 +1,155 @@
+package dev.toolcoach.agent;
+
+import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.ParsedCompletion;
+import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.Turn;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The state of one run of the agent loop. Turns happen one after another (each waits for the
+ * previous stage), so this mutable state is only ever touched by one thread at a time.
+ *
+ * <p>The context grows only by appending: the rendered prompt once, then per turn exactly the
+ * generated ids and the observation's ids, the observation tokenised on its own.
+ */
+final class Episode {
+
+    private final RolloutRequest request;
+    private final AgentLoop agent;
+    private final AgentConfig config;
+    private final TokenLedger ledger = new TokenLedger();
+    private final StringBuilder contextText = new StringBuilder();
+    private final List<Message> conversation = new ArrayList<>();
+    private final List<Turn> turns = new ArrayList<>();
+    private final List<Long> generateMillis = new ArrayList<>();
+    private final List<Long> toolMillis = new ArrayList<>();
+    private final long startedAtMillis = System.currentTimeMillis();
+    private final long startNanos = System.nanoTime();
+    /** The reply being acted on; kept so a failure while acting still records it as a turn. */
+    private PendingTurn pending;
+
+    Episode(RolloutRequest request, AgentLoop agent) {
+        this.request = request;
+        this.agent = agent;
+        this.config = agent.config();
+    }
+
+    CompletionStage<Trace> start() {
+        conversation.add(Message.system(agent.systemPrompt()));
+        conversation.add(Message.user(request.query()));
+        String prompt = agent.chat().renderPrompt(conversation);
+        ledger.appendPrompt(agent.tokenizer().encode(prompt));
+        contextText.append(prompt);
+        return nextTurn();
+    }
+
+    /** Ends the run on an unexpected failure, keeping everything recorded so far. */
+    Trace failed(Throwable e) {
+        if (pending != null) record(pending, null, List.of());
+        return finish(Termination.ERROR, null, ToolRunner.describe(e));
+    }
+
+    private CompletionStage<Trace> nextTurn() {
+        if (turns.size() >= config.maxTurns()) {
+            return done(Termination.MAX_TURNS, null);
+        }
+        int room = config.maxTotalTokens() - ledger.length();
+        if (room <= 0) {
+            return done(Termination.MAX_TOKENS, null);
+        }
+        int maxNew = Math.min(config.sampling().maxNewTokens(), room);
+        GenerationRequest generation = new GenerationRequest(request.rolloutId(), ledger.ids(),
+                config.sampling().withMaxNewTokens(maxNew));
+        String prompt = contextText.toString();
+        long t0 = System.nanoTime();
+        return agent.generator().generate(generation)
+                .thenComposeAsync(reply -> afterReply(prompt, reply, maxNew, t0), agent.executor());
+    }
+
+    private CompletionStage<Trace> afterReply(String prompt, Generation reply, int maxNew, long t0) {
+        generateMillis.add(millisSince(t0));
+        if (reply.length() > maxNew) {
+            throw new IllegalStateException("the generator returned " + reply.length()
+                    + " tokens when at most " + maxNew + " were asked for");
+        }
+        int turnStart = ledger.length();
+        ledger.appendGenerated(reply);
+        contextText.append(agent.tokenizer().decode(reply.tokenIds()));
+        conversation.add(Message.assistant(reply.text()));
+        ParsedCompletion parsed = agent.parser().parse(reply.text());
+        PendingTurn turn = new PendingTurn(prompt, reply, parsed, turnStart);
+        pending = turn;
+        if (parsed.valid() && parsed.finalAnswer() != null) {
+            record(turn, null, List.of());
+            return done(Termination.ANSWER, parsed.finalAnswer());
+        }
+        if (ledger.length() >= config.maxTotalTokens()) {
+            record(turn, null, List.of()); // no room to show the model anything, so nothing is run
+            return done(Termination.MAX_TOKENS, null);
+        }
+        if (!parsed.valid()) {
+            String feedback = "Error: your reply could not be used (" + parsed.parseError() + "). "
+                    + config.actionFormat().reminder();
+            return observe(turn, List.of(feedback), List.of());
+        }
+        long toolsStart = System.nanoTime();
+        return agent.toolRunner().run(request.rolloutId(), parsed.toolCalls())
+                .thenComposeAsync(results -> {
+                    toolMillis.add(millisSince(toolsStart));
+                    return observe(turn, results.stream().map(ToolResult::text).toList(), results);
+                }, agent.executor());
+    }
+
+    private CompletionStage<Trace> observe(PendingTurn turn, List<String> outputs, List<ToolResult> results) {
+        Message observation = agent.chat().toolResponses(outputs);
+        conversation.add(observation);
+        String text = agent.chat().closeReply(turn.reply.finishReason() == Generation.FinishReason.STOP)
+                + agent.chat().renderMessage(observation) + agent.chat().generationPrefix();
+        int[] ids = agent.tokenizer().encode(text);
+        if (ledger.length() + ids.length > config.maxTotalTokens()) {
+            // the model would never see it, so it is recorded as text but not as tokens to train on
+            record(turn, observation.content(), results);
+            return done(Termination.MAX_TOKENS, null);
+        }
+        ledger.appendObserved(ids);
+        contextText.append(text);
+        record(turn, observation.content(), results);
+        return nextTurn();
+    }
+
+    private void record(PendingTurn turn, String toolOutput, List<ToolResult> results) {
+        turns.add(new Turn(turn.prompt, turn.reply.text(), turn.parsed, toolOutput, results,
+                List.copyOf(conversation), turn.tokenStart, ledger.length()));
+        pending = null;
+    }
+
+    private CompletionStage<Trace> done(Termination termination, String answer) {
+        return CompletableFuture.completedFuture(finish(termination, answer, null));
+    }
+
+    private Trace finish(Termination termination, String answer, String error) {
+        Map<String, Object> metadata = new LinkedHashMap<>(request.metadata());
+        metadata.put("generate_millis", List.copyOf(generateMillis));
+        metadata.put("tool_millis", List.copyOf(toolMillis));
+        return new Trace(request.rolloutId(), request.groupId(), request.queryId(), request.query(), turns,
+                ledger.toRecord(), answer, termination, error, startedAtMillis, millisSince(startNanos), metadata);
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** A reply waiting for its observation before it becomes a {@link Turn}. */
+    private record PendingTurn(String prompt, Generation reply, ParsedCompletion parsed, int tokenStart) {
+    }
+}

@@ -1,0 +1,67 @@
+package dev.toolcoach.agent;
+
+import dev.toolcoach.trace.ParseError;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a completion into its {@code <think>}, {@code <tool_call>} and {@code <answer>} blocks.
+ *
+ * <p>Inside a block only its own closing tag ends it, so a thought may mention {@code <answer>} and
+ * a JSON string may contain angle brackets. Outside blocks, a closing tag without an opening one, or
+ * an opening tag never closed, rejects the completion.
+ */
+final class TagScanner {
+
+    static final String THINK = "think";
+    static final String TOOL_CALL = "tool_call";
+    static final String ANSWER = "answer";
+    private static final List<String> TAGS = List.of(THINK, TOOL_CALL, ANSWER);
+
+    /** One tagged block: its tag, its raw content, and where the whole block ends in the text. */
+    record Block(String tag, String content, int end) {
+    }
+
+    private TagScanner() {
+    }
+
+    static List<Block> scan(String text) throws ActionRejected {
+        List<Block> blocks = new ArrayList<>();
+        int pos = 0;
+        while (true) {
+            TagAt next = nextTag(text, pos);
+            if (next == null) return blocks;
+            if (next.closing) {
+                throw new ActionRejected(ParseError.Kind.UNCLOSED_TAG, "</" + next.tag + "> at character "
+                        + next.index + " has no matching <" + next.tag + ">");
+            }
+            int contentStart = next.index + next.tag.length() + 2;
+            String close = "</" + next.tag + ">";
+            int closeAt = text.indexOf(close, contentStart);
+            if (closeAt < 0) {
+                throw new ActionRejected(ParseError.Kind.UNCLOSED_TAG, "<" + next.tag + "> at character "
+                        + next.index + " is never closed with " + close);
+            }
+            pos = closeAt + close.length();
+            blocks.add(new Block(next.tag, text.substring(contentStart, closeAt), pos));
+        }
+    }
+
+    private record TagAt(String tag, int index, boolean closing) {
+    }
+
+    private static TagAt nextTag(String text, int from) {
+        TagAt best = null;
+        for (String tag : TAGS) {
+            best = earlier(best, tag, text.indexOf("<" + tag + ">", from), false);
+            best = earlier(best, tag, text.indexOf("</" + tag + ">", from), true);
+        }
+        return best;
+    }
+
+    private static TagAt earlier(TagAt best, String tag, int index, boolean closing) {
+        if (index < 0 || (best != null && best.index <= index)) return best;
+        return new TagAt(tag, index, closing);
+    }
+}
