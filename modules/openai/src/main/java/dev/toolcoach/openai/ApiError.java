@@ -1,0 +1,12 @@
+package dev.toolcoach.openai;
+
+/** OpenAI's error body: {@code {"error": {"message", "type", "code"}}}. */
+public record ApiError(Detail error) {
+
+    public record Detail(String message, String type, String code) {
+    }
+
+    public static ApiError of(String message, String type, String code) {
+        return new ApiError(new Detail(message, type, code));
+    }
+}

@@ -1,0 +1,24 @@
+package dev.toolcoach.openai;
+
+import java.util.function.Consumer;
+
+/**
+ * The model behind the OpenAI-compatible server: turns a conversation into the assistant's next
+ * turn in the action format. Implementations may block; the server calls them off its I/O threads,
+ * at most {@code max-concurrent-generations} at a time.
+ */
+public interface ChatBackend {
+
+    /** The id served at {@code /v1/models} and expected in requests. */
+    String modelId();
+
+    /**
+     * Generates the next assistant turn.
+     *
+     * @param onText receives the text in pieces as it is generated (for streaming); the pieces
+     *               concatenated equal the returned text
+     * @throws IllegalArgumentException when the request is one this model cannot take (the client gets a 400);
+     *                                  any other exception is a server error (500)
+     */
+    BackendReply generate(BackendRequest request, Consumer<String> onText);
+}

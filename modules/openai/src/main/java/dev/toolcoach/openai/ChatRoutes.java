@@ -1,0 +1,161 @@
+package dev.toolcoach.openai;
+
+import akka.NotUsed;
+import akka.http.javadsl.model.ContentTypes;
+import akka.http.javadsl.model.HttpEntities;
+import akka.http.javadsl.model.HttpResponse;
+import akka.http.javadsl.model.MediaTypes;
+import akka.http.javadsl.model.StatusCodes;
+import akka.http.javadsl.model.headers.RawHeader;
+import akka.http.javadsl.server.AllDirectives;
+import akka.http.javadsl.server.PathMatchers;
+import akka.http.javadsl.server.Route;
+import akka.http.javadsl.unmarshalling.Unmarshaller;
+import akka.japi.Pair;
+import akka.stream.Materializer;
+import akka.stream.OverflowStrategy;
+import akka.stream.javadsl.Source;
+import akka.stream.javadsl.SourceQueueWithComplete;
+import akka.util.ByteString;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP face of {@link ChatCompletions}: {@code GET /v1/models} and {@code POST /v1/chat/completions}
+ * (JSON, or server-sent events when {@code stream} is true), with an optional bearer key and a
+ * bounded number of generations in flight.
+ */
+final class ChatRoutes extends AllDirectives {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChatRoutes.class);
+    private static final int RETRY_AFTER_SECONDS = 1;
+
+    private final ChatCompletions completions;
+    private final ServerSettings settings;
+    private final ExecutorService generators;
+    private final Materializer materializer;
+    private final Semaphore slots;
+    private final AtomicLong busyRejections = new AtomicLong();
+
+    ChatRoutes(ChatCompletions completions, ServerSettings settings, ExecutorService generators, Materializer materializer) {
+        this.completions = completions;
+        this.settings = settings;
+        this.generators = generators;
+        this.materializer = materializer;
+        this.slots = new Semaphore(settings.maxConcurrentGenerations());
+    }
+
+    long busyRejections() {
+        return busyRejections.get();
+    }
+
+    Route route() {
+        return concat(
+                path(PathMatchers.segment("v1").slash("models"), () -> get(() -> authorised(() ->
+                        complete(json(200, completions.models()))))),
+                path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() -> authorised(() ->
+                        entity(Unmarshaller.entityToString(), body -> completeWithFuture(chat(body)))))));
+    }
+
+    private Route authorised(Supplier<Route> inner) {
+        return optionalHeaderValueByName("Authorization", header -> {
+            if (settings.apiKey().isEmpty() || header.equals(Optional.of("Bearer " + settings.apiKey()))) {
+                return inner.get();
+            }
+            String why = header.isEmpty() ? "no API key given (Authorization: Bearer ...)" : "invalid API key";
+            return complete(error(401, "invalid_request_error", why));
+        });
+    }
+
+    private CompletionStage<HttpResponse> chat(String body) {
+        BackendRequest backendRequest;
+        ChatRequest request;
+        try {
+            request = OpenAiJson.mapper().readValue(body, ChatRequest.class);
+            backendRequest = completions.validate(request);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            return CompletableFuture.completedFuture(error(400, "invalid_request_error", "request body is not a valid chat request: " + why));
+        } catch (RejectedRequest e) {
+            return CompletableFuture.completedFuture(error(e.status(), e.type(), e.getMessage()));
+        }
+        if (!slots.tryAcquire()) {
+            busyRejections.incrementAndGet();
+            return CompletableFuture.completedFuture(error(429, "rate_limit_error",
+                    "all " + settings.maxConcurrentGenerations() + " generation slots are busy")
+                    .addHeader(RawHeader.create("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))));
+        }
+        return request.streaming() ? streamed(backendRequest) : whole(backendRequest);
+    }
+
+    private CompletionStage<HttpResponse> whole(BackendRequest request) {
+        return CompletableFuture.supplyAsync(() -> completions.complete(request), generators)
+                .handle((reply, failure) -> {
+                    slots.release();
+                    return failure == null ? json(200, reply) : backendFailure(failure);
+                });
+    }
+
+    /** Streams chunks as SSE; generation runs on a generator thread, pushing into a backpressured queue. */
+    private CompletionStage<HttpResponse> streamed(BackendRequest request) {
+        Pair<SourceQueueWithComplete<ByteString>, Source<ByteString, NotUsed>> queue =
+                Source.<ByteString>queue(64, OverflowStrategy.backpressure()).preMaterialize(materializer);
+        SourceQueueWithComplete<ByteString> events = queue.first();
+        CompletableFuture.runAsync(() -> {
+            try {
+                completions.stream(request, chunk -> offer(events, event(OpenAiJson.write(chunk))));
+                offer(events, event("[DONE]"));
+            } catch (RuntimeException e) {
+                LOG.warn("streamed generation failed: {}", e.toString());
+                // the 200 header is already sent, so the error travels in the stream as OpenAI does it
+                events.offer(event(OpenAiJson.write(ApiError.of(message(e), "server_error", null))));
+            } finally {
+                slots.release();
+                events.complete();
+            }
+        }, generators);
+        return CompletableFuture.completedFuture(HttpResponse.create()
+                .withEntity(HttpEntities.createChunked(MediaTypes.TEXT_EVENT_STREAM.toContentType(), queue.second())));
+    }
+
+    private static void offer(SourceQueueWithComplete<ByteString> events, ByteString event) {
+        // waits for the client to take the previous event: a slow reader slows the generator
+        events.offer(event).toCompletableFuture().join();
+    }
+
+    private static ByteString event(String data) {
+        return ByteString.fromString("data: " + data + "\n\n");
+    }
+
+    private HttpResponse backendFailure(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof IllegalArgumentException) {
+            return error(400, "invalid_request_error", message(cause));
+        }
+        LOG.warn("generation failed: {}", cause.toString());
+        return error(500, "server_error", "generation failed: " + message(cause));
+    }
+
+    private static String message(Throwable t) {
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    private static HttpResponse json(int status, Object body) {
+        return HttpResponse.create().withStatus(StatusCodes.get(status))
+                .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, OpenAiJson.write(body)));
+    }
+
+    private static HttpResponse error(int status, String type, String message) {
+        return json(status, ApiError.of(message, type, null));
+    }
+}

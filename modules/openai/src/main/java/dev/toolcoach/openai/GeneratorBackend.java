@@ -1,0 +1,108 @@
+package dev.toolcoach.openai;
+
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ChatFormat;
+import dev.toolcoach.agent.Generation;
+import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.agent.Generator;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.trace.Message;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Serves a local model the way the agent loop drives it: the tools become the action format's
+ * system prompt, the conversation is rendered with the model's chat format, tokenised, and handed
+ * to the {@link Generator} (the node's inference engine). The engine returns whole replies, so a
+ * stream carries the reply as soon as it is complete.
+ */
+public final class GeneratorBackend implements ChatBackend {
+
+    private static final String JSON_INSTRUCTION = "Reply with one JSON object only, no other text.";
+
+    private final String modelId;
+    private final Generator generator;
+    private final Tokenizer tokenizer;
+    private final ChatFormat chatFormat;
+    private final ActionFormat actionFormat;
+    private final AtomicLong requests = new AtomicLong();
+
+    public GeneratorBackend(String modelId, Generator generator, Tokenizer tokenizer, ChatFormat chatFormat,
+                            ActionFormat actionFormat) {
+        this.modelId = modelId;
+        this.generator = generator;
+        this.tokenizer = tokenizer;
+        this.chatFormat = chatFormat;
+        this.actionFormat = actionFormat;
+    }
+
+    @Override
+    public String modelId() {
+        return modelId;
+    }
+
+    @Override
+    public BackendReply generate(BackendRequest request, Consumer<String> onText) {
+        int[] prompt = tokenizer.encode(chatFormat.renderPrompt(conversation(request)));
+        String trajectory = "openai-" + requests.incrementAndGet();
+        Generation reply;
+        try {
+            reply = generator.generate(new GenerationRequest(trajectory, prompt, sampling(request.sampling())))
+                    .toCompletableFuture().join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IllegalStateException("the engine failed: " + cause.getMessage(), cause);
+        } finally {
+            generator.release(trajectory);
+        }
+        onText.accept(reply.text());
+        return new BackendReply(reply.text(), prompt.length, reply.length(),
+                reply.finishReason() == Generation.FinishReason.LENGTH);
+    }
+
+    /** System prompt (client's, then the tools and the action format), then the turns, tool outputs grouped. */
+    List<Message> conversation(BackendRequest request) {
+        List<Message> in = request.messages();
+        List<String> system = new ArrayList<>();
+        int first = 0;
+        while (first < in.size() && in.get(first).role().equals("system")) system.add(in.get(first++).content());
+        if (!request.tools().isEmpty()) system.add(actionFormat.systemPrompt(toolSpecs(request.tools())));
+        if (request.jsonReply()) system.add(JSON_INSTRUCTION);
+
+        List<Message> out = new ArrayList<>();
+        if (!system.isEmpty()) out.add(Message.system(String.join("\n\n", system)));
+        List<String> pendingOutputs = new ArrayList<>();
+        for (Message m : in.subList(first, in.size())) {
+            if (m.role().equals("tool")) {
+                pendingOutputs.add(m.content());
+                continue;
+            }
+            flushToolOutputs(pendingOutputs, out);
+            out.add(m);
+        }
+        flushToolOutputs(pendingOutputs, out);
+        return out;
+    }
+
+    private void flushToolOutputs(List<String> outputs, List<Message> out) {
+        if (outputs.isEmpty()) return;
+        out.add(chatFormat.toolResponses(List.copyOf(outputs)));
+        outputs.clear();
+    }
+
+    private static List<ToolSpec> toolSpecs(List<ToolDefinition> tools) {
+        return tools.stream().map(t -> new ToolSpec(t.function().name(), t.function().description(),
+                t.function().parameters())).toList();
+    }
+
+    private static SamplingParams sampling(dev.toolcoach.openai.SamplingParams s) {
+        return new SamplingParams((float) s.temperature(), 0, (float) s.topP(), s.maxTokens(),
+                s.seed() == null ? 0L : s.seed());
+    }
+}

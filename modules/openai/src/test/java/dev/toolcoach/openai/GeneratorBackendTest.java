@@ -1,0 +1,77 @@
+package dev.toolcoach.openai;
+
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The server in front of the agent's model interfaces (here the scripted engine with ChatML and a byte tokenizer). */
+class GeneratorBackendTest {
+
+    private static final List<ToolDefinition> TOOLS = List.of(ToolDefinition.function("weather", "Current weather",
+            OpenAiJson.mapper().createObjectNode().put("type", "object")));
+
+    @Test
+    void rendersToolsAndHistoryForTheModelAndMapsItsCallBack() {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        ScriptedGenerator engine = ScriptedGenerator.chatMl(tokenizer, List.of(
+                "<think>need Bergen too</think><tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\"}}]</tool_call>",
+                "<think>long</think><answer>this reply is far longer than four tokens</answer>",
+                "{\"city\": \"Oslo\"}"));
+        GeneratorBackend backend = new GeneratorBackend("tiny", engine, tokenizer, new ChatMlFormat(), ActionFormat.TOOL_N1);
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
+            OpenAiClient client = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), "tiny"));
+            ChatMessage earlierCall = new ChatMessage("assistant", null, List.of(new ChatToolCall("c1", "function",
+                    new FunctionCall("weather", "{\"city\":\"Oslo\"}"))), null, null, null);
+            ChatResponse reply = client.chat(ChatRequest.of(List.of(ChatMessage.system("Be brief."),
+                    ChatMessage.user("Weather in Oslo and Bergen?"), earlierCall, ChatMessage.toolReply("c1", "sunny")))
+                    .withTools(TOOLS).withTemperature(0).withSeed(7));
+
+            assertEquals("tool_calls", reply.choices().get(0).finishReason());
+            assertEquals(new FunctionCall("weather", "{\"city\":\"Bergen\"}"), reply.message().toolCalls().get(0).function());
+
+            GenerationRequest seen = engine.requests().get(0);
+            String prompt = tokenizer.decode(seen.context());
+            assertTrue(prompt.startsWith("<|im_start|>system\nBe brief.\n\nYou are a helpful assistant"), prompt);
+            assertTrue(prompt.contains("\"name\":\"weather\""), prompt);
+            assertTrue(prompt.contains("<|im_start|>assistant\n<tool_call>\n[{\"name\":\"weather\",\"arguments\":{\"city\":\"Oslo\"}}]\n</tool_call><|im_end|>"), prompt);
+            assertTrue(prompt.contains("<|im_start|>user\n<tool_response>\nsunny\n</tool_response><|im_end|>"), prompt);
+            assertTrue(prompt.endsWith("<|im_start|>assistant\n"), prompt);
+            assertEquals(0f, seen.sampling().temperature());
+            assertEquals(7L, seen.sampling().seed());
+
+            ChatResponse cut = client.chat(ChatRequest.of(List.of(ChatMessage.user("again"))).withMaxTokens(4));
+            assertEquals("length", cut.choices().get(0).finishReason());
+            assertEquals(4, cut.usage().completionTokens());
+
+            ChatResponse json = client.chat(ChatRequest.of(List.of(ChatMessage.user("city?")))
+                    .withResponseFormat(ResponseFormat.jsonObject()));
+            assertEquals("{\"city\": \"Oslo\"}", json.text());
+            assertTrue(tokenizer.decode(engine.requests().get(2).context())
+                    .startsWith("<|im_start|>system\nReply with one JSON object only, no other text.<|im_end|>"));
+        }
+    }
+
+    @Test
+    void aToolSchemaTheModelCannotTakeIsABadRequest() {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        GeneratorBackend backend = new GeneratorBackend("tiny", ScriptedGenerator.chatMl(tokenizer, List.of()), tokenizer,
+                new ChatMlFormat(), ActionFormat.TOOL_N1);
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
+            OpenAiClient client = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), "tiny"));
+            List<ToolDefinition> bad = List.of(ToolDefinition.function("weather", "x",
+                    OpenAiJson.mapper().createArrayNode().add(1)));
+            OpenAiException e = org.junit.jupiter.api.Assertions.assertThrows(OpenAiException.class,
+                    () -> client.chat(ChatRequest.of(List.of(ChatMessage.user("hi"))).withTools(bad)));
+            assertEquals(400, e.status());
+            assertTrue(e.getMessage().contains("weather"), e.getMessage());
+        }
+    }
+}

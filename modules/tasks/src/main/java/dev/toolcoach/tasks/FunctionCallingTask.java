@@ -1,0 +1,80 @@
+package dev.toolcoach.tasks;
+
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.tasks.calling.CallMatchReward;
+import dev.toolcoach.tasks.calling.CallingExample;
+import dev.toolcoach.tasks.calling.FunctionDoc;
+import dev.toolcoach.tasks.calling.ToolCallText;
+import dev.toolcoach.tasks.datasets.LoadResult;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.Trace;
+
+import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A loaded function-calling dataset as a task of single steps: each example offers its own
+ * functions, and the reward is Tool-N1's binary one on the first reply (a think block, then calls
+ * that pass the BFCL-style checker). The oracle makes the expected calls.
+ */
+public final class FunctionCallingTask implements Task {
+
+    private final String name;
+    private final LoadResult<CallingExample> data;
+    private final Map<String, CallingExample> byId = new LinkedHashMap<>();
+    private final List<TaskExample> examples;
+    private final CallMatchReward callReward = new CallMatchReward(true);
+
+    public FunctionCallingTask(String name, LoadResult<CallingExample> data) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.data = data;
+        data.items().forEach(ex -> byId.put(ex.id(), ex));
+        this.examples = data.items().stream().map(FunctionCallingTask::example).toList();
+    }
+
+    /** What loading the dataset gave: counts of malformed and filtered records, with their locations. */
+    public LoadResult<CallingExample> loadReport() {
+        return data;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<String> toolSuites() {
+        return List.of();
+    }
+
+    @Override
+    public List<TaskExample> examples() {
+        return examples;
+    }
+
+    @Override
+    public TaskReward reward() {
+        return this::score;
+    }
+
+    private double score(TaskExample example, Trace trace) {
+        CallingExample calling = byId.get(example.id());
+        if (calling == null) throw new IllegalArgumentException("example " + example.id() + " is not part of task " + name);
+        return trace.turns().isEmpty() ? 0.0 : callReward.score(calling, trace.turns().get(0).modelCompletion());
+    }
+
+    private static TaskExample example(CallingExample ex) {
+        List<ToolCall> gold = ex.oracleCalls();
+        List<ToolSpec> tools = ex.functions().stream().map(FunctionCallingTask::spec).toList();
+        return new TaskExample(ex.id(), ex.messages(), tools, ToolCallText.render(gold),
+                List.of(new OracleStep("The request maps to " + gold.size() + " call(s).", gold, null)),
+                Map.of("category", ex.category().name().toLowerCase(Locale.ROOT)));
+    }
+
+    private static ToolSpec spec(FunctionDoc doc) {
+        return new ToolSpec(doc.name(), doc.description(), doc.toJsonSchema().get("parameters"));
+    }
+}

@@ -1,0 +1,29 @@
+package dev.toolcoach.tasks;
+
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.RolloutRequest;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.trace.Trace;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Runs an example through the real agent loop with a model that replays the oracle's completions
+ * (byte tokenizer, ChatML): the teacher's demonstration as a full trace, real tools included.
+ */
+public final class OracleRollout {
+
+    private OracleRollout() {
+    }
+
+    public static CompletionStage<Trace> run(TaskExample example, ToolEnvironment tools, AgentConfig config) {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        ScriptedGenerator teacher = ScriptedGenerator.chatMl(tokenizer, example.oracleCompletions());
+        AgentLoop agent = new AgentLoop(tokenizer, new ChatMlFormat(), teacher, tools, config);
+        return agent.run(new RolloutRequest(example.id() + "-oracle", example.id(), example.id(), example.query(), example.gold()));
+    }
+}

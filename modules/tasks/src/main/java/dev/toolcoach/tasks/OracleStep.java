@@ -1,0 +1,39 @@
+package dev.toolcoach.tasks;
+
+import dev.toolcoach.tasks.calling.ToolCallText;
+import dev.toolcoach.trace.ToolCall;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One ideal assistant turn: a thought, then either tool calls or the final answer.
+ *
+ * @param thought what the turn reasons (goes inside {@code <think>})
+ * @param calls   the calls to make, empty on the answer turn
+ * @param answer  the final answer, null on a call turn
+ */
+public record OracleStep(String thought, List<ToolCall> calls, String answer) {
+
+    public OracleStep {
+        Objects.requireNonNull(thought, "thought");
+        calls = List.copyOf(calls);
+        if (calls.isEmpty() == (answer == null)) {
+            throw new IllegalArgumentException("an oracle step either calls tools or answers, not both or neither");
+        }
+    }
+
+    public static OracleStep call(String thought, ToolCall... calls) {
+        return new OracleStep(thought, List.of(calls), null);
+    }
+
+    public static OracleStep answer(String thought, String answer) {
+        return new OracleStep(thought, List.of(), answer);
+    }
+
+    /** The turn as model text in the Tool-N1 format. */
+    public String completion() {
+        String think = "<think>" + thought + "</think>\n";
+        return answer == null ? think + ToolCallText.render(calls) : think + "<answer>" + answer + "</answer>";
+    }
+}

@@ -1,0 +1,56 @@
+package dev.toolcoach.tasks;
+
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.trace.Message;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One query of a task with everything needed to score and to teach it.
+ *
+ * @param id         unique within the task
+ * @param messages   the conversation given to the agent, ending with the user's query (earlier
+ *                   turns only for steps cut out of multi-turn datasets)
+ * @param tools      tools the example itself offers (function-calling datasets); empty when the
+ *                   task's tool suites provide them
+ * @param goldAnswer the correct final answer (for call-only examples, the gold calls as text)
+ * @param solution   the oracle's ideal turns, in order
+ * @param gold       further gold facts for rewards (e.g. {@code message_ids}), JSON-shaped; copied
+ *                   into the rollout's trace metadata
+ */
+public record TaskExample(String id, List<Message> messages, List<ToolSpec> tools, String goldAnswer,
+                          List<OracleStep> solution, Map<String, Object> gold) {
+
+    public TaskExample {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(goldAnswer, "goldAnswer");
+        messages = List.copyOf(messages);
+        if (messages.isEmpty()) throw new IllegalArgumentException("example " + id + " has no messages");
+        tools = List.copyOf(tools);
+        solution = List.copyOf(solution);
+        gold = Collections.unmodifiableMap(new LinkedHashMap<>(gold));
+    }
+
+    /** A one-question example answered with the task's tool suites. */
+    public static TaskExample question(String id, String query, String goldAnswer, List<OracleStep> solution,
+                                       Map<String, Object> gold) {
+        return new TaskExample(id, List.of(Message.user(query)), List.of(), goldAnswer, solution, gold);
+    }
+
+    /** The user's query: the content of the last user message. */
+    public String query() {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role().equals("user")) return messages.get(i).content();
+        }
+        return messages.get(messages.size() - 1).content();
+    }
+
+    /** The oracle's turns as model completions, what a scripted teacher replays. */
+    public List<String> oracleCompletions() {
+        return solution.stream().map(OracleStep::completion).toList();
+    }
+}

@@ -1,0 +1,48 @@
+package dev.toolcoach.tasks.calling;
+
+import java.util.Locale;
+
+/**
+ * The declared type of a function parameter, covering BFCL's Python-style names ("dict", "float",
+ * "tuple", "any", ...) and their JSON Schema equivalents ("object", "number").
+ */
+public enum ParamType {
+    STRING, INTEGER, FLOAT, BOOLEAN, ARRAY, TUPLE, DICT, ANY;
+
+    /** Maps a schema type name; names this checker does not know are treated as ANY (not type-checked). */
+    public static ParamType of(String name) {
+        if (name == null) return ANY;
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "string", "str" -> STRING;
+            case "integer", "int", "long" -> INTEGER;
+            case "float", "number", "double" -> FLOAT;
+            case "boolean", "bool" -> BOOLEAN;
+            case "array", "list" -> ARRAY;
+            case "tuple" -> TUPLE;
+            case "dict", "object" -> DICT;
+            default -> ANY;
+        };
+    }
+
+    /** True for the list-shaped types whose elements have an item type. */
+    public boolean isSequence() {
+        return this == ARRAY || this == TUPLE;
+    }
+
+    /** Whether a JSON value of the given kind is of this type (an integer is accepted for a float, as in Python). */
+    public boolean accepts(JsonKind kind) {
+        return switch (this) {
+            case STRING -> kind == JsonKind.STRING;
+            case INTEGER -> kind == JsonKind.INTEGER;
+            case FLOAT -> kind == JsonKind.FLOAT || kind == JsonKind.INTEGER;
+            case BOOLEAN -> kind == JsonKind.BOOLEAN;
+            case ARRAY, TUPLE -> kind == JsonKind.ARRAY;
+            case DICT -> kind == JsonKind.DICT;
+            case ANY -> true;
+        };
+    }
+
+    public String schemaName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.toolcoach.tasks.calling;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.ToolCall;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The checker's rules on small hand-written examples, one rule per test. */
+class CallCheckerTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final CallChecker checker = new CallChecker();
+
+    private static FunctionDoc doc(String json) throws Exception {
+        return FunctionDoc.fromJson(JSON.readTree(json));
+    }
+
+    private static final String ROUTE = """
+            {"name": "route", "parameters": {"type": "dict", "properties": {
+               "city": {"type": "string"}, "speed": {"type": "float"}, "stops": {"type": "integer"},
+               "coords": {"type": "tuple", "items": {"type": "float"}},
+               "filter": {"type": "dict", "properties": {"kind": {"type": "string"}, "max": {"type": "integer"}}},
+               "legs": {"type": "array", "items": {"type": "dict"}}}, "required": ["city"]}}""";
+
+    private CallingExample example(CallCategory category, List<PossibleCall> expected) throws Exception {
+        return new CallingExample("t", category, List.of(Message.user("q")), List.of(doc(ROUTE)), expected);
+    }
+
+    private CheckResult check(Map<String, List<Object>> allowed, Map<String, Object> args) throws Exception {
+        return checker.check(example(CallCategory.SIMPLE, List.of(new PossibleCall("route", allowed))),
+                List.of(new ToolCall("route", args)));
+    }
+
+    @Test
+    void anIntegerIsAcceptedForAFloatButNotTheReverse() throws Exception {
+        assertTrue(check(Map.of("city", List.of("Paris"), "speed", List.of(50.0)), Map.of("city", "Paris", "speed", 50)).isCorrect());
+        assertEquals(CheckError.TYPE_ERROR,
+                check(Map.of("city", List.of("Paris"), "stops", List.of(2)), Map.of("city", "Paris", "stops", 2.0)).error());
+    }
+
+    @Test
+    void stringsAreComparedAsBfclStandardisesThem() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("New York, NY"));
+        assertTrue(check(allowed, Map.of("city", "new york ny")).isCorrect());
+        assertTrue(check(allowed, Map.of("city", "NEW-YORK/NY.")).isCorrect());
+        assertEquals(CheckError.STRING_VALUE, check(allowed, Map.of("city", "New Jersey")).error());
+    }
+
+    @Test
+    void anEmptyStringAmongAllowedValuesMakesAParameterOmittable() throws Exception {
+        assertTrue(check(Map.of("city", List.of("Rome"), "stops", List.of("", 3)), Map.of("city", "Rome")).isCorrect());
+        assertEquals(CheckError.MISSING_OPTIONAL,
+                check(Map.of("city", List.of("Rome"), "stops", List.of(3)), Map.of("city", "Rome")).error());
+    }
+
+    @Test
+    void tuplesAreTypeCheckedElementWise() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"), "coords", List.of(List.of(59.9, 10.75)));
+        assertTrue(check(allowed, Map.of("city", "Oslo", "coords", List.of(59.9, 10.75))).isCorrect());
+        assertEquals(CheckError.NESTED_TYPE_ERROR, check(allowed, Map.of("city", "Oslo", "coords", List.of("59.9", 10.75))).error());
+        assertEquals(CheckError.LIST_VALUE, check(allowed, Map.of("city", "Oslo", "coords", List.of(10.75, 59.9))).error());
+    }
+
+    @Test
+    void dictsAreComparedKeyByKey() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"),
+                "filter", List.of(Map.of("kind", List.of("Train"), "max", List.of("", 3))));
+        assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train"))).isCorrect());
+        assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "max", 3))).isCorrect());
+        assertEquals(CheckError.DICT_VALUE, check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "bus"))).error());
+        assertEquals(CheckError.DICT_KEY, check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "color", "red"))).error());
+        assertEquals(CheckError.DICT_KEY, check(allowed, Map.of("city", "Oslo", "filter", Map.of("max", 3))).error());
+    }
+
+    @Test
+    void listsOfDictsMatchInOrderAndCount() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"), "legs", List.of(List.of(
+                Map.of("to", List.of("Bergen")), Map.of("to", List.of("Trondheim")))));
+        assertTrue(check(allowed, Map.of("city", "Oslo", "legs", List.of(Map.of("to", "bergen"), Map.of("to", "Trondheim")))).isCorrect());
+        assertEquals(CheckError.LIST_DICT_COUNT, check(allowed, Map.of("city", "Oslo", "legs", List.of(Map.of("to", "Bergen")))).error());
+        assertEquals(CheckError.DICT_VALUE, check(allowed, Map.of("city", "Oslo",
+                "legs", List.of(Map.of("to", "Trondheim"), Map.of("to", "Bergen")))).error());
+    }
+
+    @Test
+    void multipleExpectsExactlyOneCall() throws Exception {
+        CallingExample ex = example(CallCategory.MULTIPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo")))));
+        ToolCall call = new ToolCall("route", Map.of("city", "Oslo"));
+        assertTrue(checker.check(ex, List.of(call)).isCorrect());
+        assertEquals(CheckError.WRONG_COUNT, checker.check(ex, List.of(call, call)).error());
+        assertEquals(CheckError.WRONG_COUNT, checker.check(ex, List.of()).error());
+    }
+
+    @Test
+    void parallelMatchingFindsAnAssignmentWhereAGreedyPassWouldNot() throws Exception {
+        // expected call 0 accepts Oslo or Bergen, call 1 only Oslo: greedy gives Oslo to call 0 and fails
+        CallingExample ex = example(CallCategory.PARALLEL, List.of(
+                new PossibleCall("route", Map.of("city", List.of("Oslo", "Bergen"))),
+                new PossibleCall("route", Map.of("city", List.of("Oslo")))));
+        List<ToolCall> calls = List.of(new ToolCall("route", Map.of("city", "Oslo")), new ToolCall("route", Map.of("city", "Bergen")));
+        assertTrue(checker.check(ex, calls).isCorrect());
+        CheckResult twice = checker.check(ex, List.of(calls.get(0), new ToolCall("route", Map.of("city", "Rome"))));
+        assertEquals(CheckError.NO_MATCH, twice.error());
+        assertTrue(twice.message().contains("STRING_VALUE"), twice.message());
+    }
+
+    @Test
+    void rewardNeedsWellFormedOutputAndMatchingCalls() throws Exception {
+        CallingExample ex = example(CallCategory.SIMPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo")))));
+        CallMatchReward reward = new CallMatchReward(true);
+        assertEquals(1.0, reward.score(ex, "<think>go</think>\n<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>"));
+        assertEquals(1.0, reward.score(ex, "<think>go</think><tool_call>{\"name\": \"route\", \"arguments\": {\"city\": \"oslo\"}}</tool_call>"));
+        assertEquals(CheckError.FORMAT, reward.judge(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>").error());
+        assertEquals(1.0, new CallMatchReward(false).score(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>"));
+        assertEquals(CheckError.FORMAT, reward.judge(ex, "<think>x</think><tool_call>[{\"name\": \"route\", ").error());
+        assertEquals(CheckError.FORMAT, reward.judge(ex, "<think>x</think><answer>Oslo</answer>").error());
+        assertEquals(0.0, reward.score(ex, "<think>x</think><tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Rome\"}}]</tool_call>"));
+    }
+
+    @Test
+    void toolCallTextNeverThrowsAndRoundTrips() {
+        List<ToolCall> calls = List.of(new ToolCall("a", Map.of("x", 1)), new ToolCall("b", Map.of("y", List.of("p", 2.5))));
+        assertEquals(calls, ToolCallText.parse(ToolCallText.render(calls)).calls());
+        for (String bad : List.of("", "<tool_call>", "<tool_call></tool_call>", "<tool_call>[]</tool_call>", "<tool_call>[1]</tool_call>",
+                "<tool_call>{\"name\": 3}</tool_call>", "<tool_call>" + "[".repeat(100_000) + "</tool_call>", "<tool_call>{\"name\": \"a\", \"arguments\": [1]}</tool_call>", "</tool_call><tool_call>")) {
+            assertFalse(ToolCallText.parse(bad).ok(), bad);
+        }
+    }
+}

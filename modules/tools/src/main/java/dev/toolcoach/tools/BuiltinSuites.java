@@ -1,0 +1,91 @@
+package dev.toolcoach.tools;
+
+import dev.toolcoach.tools.arithmetic.ArithmeticTools;
+import dev.toolcoach.tools.email.EmailIndexer;
+import dev.toolcoach.tools.email.EmailTools;
+import dev.toolcoach.tools.email.IndexReport;
+import dev.toolcoach.tools.email.MailSource;
+import dev.toolcoach.tools.email.MailSourceException;
+import dev.toolcoach.tools.finance.FinanceTools;
+import dev.toolcoach.tools.spi.ToolSuite;
+import dev.toolcoach.tools.sql.SqlDatabase;
+import dev.toolcoach.tools.sql.SqlTools;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The built-in suites by name, as a tool node's config names them, each with what it holds open
+ * (an email index, a database) so the node can close it with the suite.
+ */
+public final class BuiltinSuites {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BuiltinSuites.class);
+    public static final List<String> NAMES = List.of(ArithmeticTools.SUITE, FinanceTools.SUITE, EmailTools.SUITE, SqlTools.SUITE);
+
+    private BuiltinSuites() {
+    }
+
+    /**
+     * Settings of the suites that need some.
+     *
+     * @param mailboxes           mbox files, maildirs or CSV files the email suite indexes
+     * @param sqlStatementTimeout longest a SQL query may run
+     * @param sqlMaxRows          most rows a SQL query returns
+     */
+    public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows) {
+        public Options {
+            mailboxes = List.copyOf(mailboxes);
+            Objects.requireNonNull(sqlStatementTimeout, "sqlStatementTimeout");
+        }
+
+        /** No mailboxes, 2 s SQL statements, 50 rows. */
+        public static Options defaults() {
+            return new Options(List.of(), Duration.ofSeconds(2), 50);
+        }
+
+        public Options withMailboxes(List<Path> paths) {
+            return new Options(paths, sqlStatementTimeout, sqlMaxRows);
+        }
+    }
+
+    /** A suite and what it holds open; closing releases it. */
+    public record Hosted(ToolSuite suite, AutoCloseable resources) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            resources.close();
+        }
+    }
+
+    /** Opens the named suite; an unknown name or a mailbox that cannot be read fails naming it. */
+    public static Hosted open(String name, Options options) throws MailSourceException {
+        return switch (name) {
+            case ArithmeticTools.SUITE -> new Hosted(ArithmeticTools.suite(), () -> { });
+            case FinanceTools.SUITE -> new Hosted(FinanceTools.suite(), () -> { });
+            case SqlTools.SUITE -> {
+                SqlDatabase database = SqlDatabase.sampleCompany();
+                yield new Hosted(SqlTools.suite(database, options.sqlStatementTimeout(), options.sqlMaxRows()), database);
+            }
+            case EmailTools.SUITE -> openEmail(options.mailboxes());
+            default -> throw new IllegalArgumentException("no built-in tool suite named '" + name + "'; built-in suites: " + NAMES);
+        };
+    }
+
+    private static Hosted openEmail(List<Path> mailboxes) throws MailSourceException {
+        if (mailboxes.isEmpty()) {
+            throw new IllegalArgumentException("the email suite needs at least one mailbox (an mbox file, a maildir or a CSV)");
+        }
+        EmailIndexer.Result indexed = new EmailIndexer().indexInMemory(mailboxes.stream().map(MailSource::at).toList());
+        IndexReport report = indexed.report();
+        // skipped messages are counted in the summary and each named here, so none goes missing unnoticed
+        report.skipped().forEach(s -> LOG.warn("email suite: message skipped at {}", s));
+        LOG.info("email suite: {} of {} messages indexed from {} in {} ms ({} skipped, {} duplicate Message-IDs)",
+                report.indexed(), report.messagesRead(), mailboxes, report.elapsedMillis(), report.skipped().size(),
+                report.duplicates().size());
+        return new Hosted(EmailTools.suite(indexed.index()), indexed.index());
+    }
+}

@@ -1,0 +1,287 @@
+package dev.toolcoach.tools.exec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolcoach.agent.OutputCap;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.tools.schema.SchemaValidator;
+import dev.toolcoach.tools.schema.ToolJson;
+import dev.toolcoach.tools.spi.InvalidArgumentsException;
+import dev.toolcoach.tools.spi.Tool;
+import dev.toolcoach.tools.spi.ToolException;
+import dev.toolcoach.tools.spi.ToolInvocation;
+import dev.toolcoach.tools.spi.ToolOutput;
+import dev.toolcoach.tools.spi.ToolSuite;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one suite's tool calls: validates arguments against the tool's schema, executes on a bounded
+ * pool with a per-call timeout, caps the output, keeps per-trajectory plugin state until the
+ * trajectory finishes or idles out, and counts outcomes and latencies.
+ *
+ * <p>Every call yields exactly one {@link ToolResult}: an unknown tool, invalid arguments, a throwing
+ * or hanging tool, a full queue, or a shut-down executor each become a result with its status and a
+ * message for the model. A timed-out call is interrupted; a tool that ignores interrupts keeps its
+ * thread until it returns, so tools should block interruptibly.
+ */
+public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+    /** Metrics label for calls naming no tool of the suite, so hallucinated names cannot grow the label set. */
+    static final String UNKNOWN_TOOL_LABEL = "_unknown";
+
+    private final ToolSuite suite;
+    private final ExecutorSettings settings;
+    private final Map<String, JsonNode> schemas = new HashMap<>();
+    private final OutputCap outputCap;
+    private final ThreadPoolExecutor pool;
+    private final ScheduledExecutorService timer;
+    private final Map<String, TrajectoryState> trajectories = new ConcurrentHashMap<>();
+    private final Set<Execution> pending = ConcurrentHashMap.newKeySet();
+    private final ToolMetrics metrics = new ToolMetrics();
+
+    public ToolExecutor(ToolSuite suite, ExecutorSettings settings) {
+        this.suite = suite;
+        this.settings = settings;
+        suite.specs().forEach(spec -> schemas.put(spec.name(), spec.parameters()));
+        this.outputCap = new OutputCap(settings.outputCapChars());
+        BlockingQueue<Runnable> waiting = settings.maxQueuedCalls() == 0
+                ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.maxQueuedCalls());
+        this.pool = new ThreadPoolExecutor(settings.maxConcurrentCalls(), settings.maxConcurrentCalls(), 0, TimeUnit.MILLISECONDS,
+                waiting, daemonThreads("tool-" + suite.name()));
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("tool-" + suite.name() + "-timer"));
+        long sweepMillis = Math.max(10, settings.trajectoryIdleTimeout().toMillis() / 4);
+        timer.scheduleAtFixedRate(this::releaseIdleTrajectories, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+    }
+
+    public ToolSuite suite() {
+        return suite;
+    }
+
+    @Override
+    public List<ToolSpec> specs() {
+        return suite.specs();
+    }
+
+    @Override
+    public List<CompletionStage<ToolResult>> execute(String trajectoryId, List<ToolCall> calls) {
+        List<CompletionStage<ToolResult>> results = new ArrayList<>(calls.size());
+        for (ToolCall call : calls) results.add(call(trajectoryId, call));
+        return results;
+    }
+
+    @Override
+    public CompletionStage<Void> release(String trajectoryId) {
+        finishTrajectory(trajectoryId);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Starts one call; the returned future always completes normally with the call's result. */
+    public CompletableFuture<ToolResult> call(String trajectoryId, ToolCall call) {
+        long startNanos = System.nanoTime();
+        Tool tool = suite.tool(call.name()).orElse(null);
+        if (tool == null) {
+            return recorded(UNKNOWN_TOOL_LABEL, failed(call, ToolResult.Status.UNKNOWN_TOOL, "unknown tool '" + call.name()
+                    + "'; suite '" + suite.name() + "' has: " + String.join(", ", suite.toolNames()), startNanos));
+        }
+        List<String> problems = SchemaValidator.validate(schemas.get(tool.name()), call.arguments());
+        if (!problems.isEmpty()) {
+            return recorded(tool.name(), failed(call, ToolResult.Status.INVALID_ARGUMENTS,
+                    "invalid arguments for tool '" + tool.name() + "': " + String.join("; ", problems), startNanos));
+        }
+        TrajectoryState state = trajectories.compute(trajectoryId, (id, existing) -> {
+            TrajectoryState s = existing == null || existing.isReleased() ? new TrajectoryState(id, startNanos) : existing;
+            s.callStarted(startNanos);
+            return s;
+        });
+        Execution execution = new Execution(tool, call, new ToolInvocation(trajectoryId, call.arguments(), state), startNanos);
+        // the caller gets the stage after the bookkeeping, so metrics and trajectory state are current when it completes
+        CompletableFuture<ToolResult> answered = execution.result.whenComplete((result, never) -> {
+            pending.remove(execution);
+            state.callEnded(System.nanoTime());
+            metrics.record(tool.name(), result.status(), result.latencyMillis());
+        });
+        pending.add(execution);
+        try {
+            pool.execute(execution.task);
+        } catch (RejectedExecutionException e) {
+            execution.result.complete(failed(call, ToolResult.Status.UNAVAILABLE, pool.isShutdown()
+                    ? "tool server of suite '" + suite.name() + "' is shut down"
+                    : "tool server of suite '" + suite.name() + "' is busy: " + pool.getActiveCount() + " calls running and "
+                    + pool.getQueue().size() + " waiting", startNanos));
+        }
+        return answered;
+    }
+
+    /** Releases the trajectory's state now, or once its running calls end. */
+    public void finishTrajectory(String trajectoryId) {
+        TrajectoryState state = trajectories.remove(trajectoryId);
+        if (state != null) state.finish();
+    }
+
+    /** Releases every trajectory idle longer than the idle timeout; returns how many. Also runs periodically. */
+    public int releaseIdleTrajectories() {
+        long now = System.nanoTime();
+        long idleNanos = settings.trajectoryIdleTimeout().toNanos();
+        List<TrajectoryState> idle = new ArrayList<>();
+        for (String id : trajectories.keySet()) {
+            // decided inside compute, so a call starting for this trajectory at the same moment cannot slip in
+            trajectories.computeIfPresent(id, (key, state) -> {
+                if (!state.idleFor(idleNanos, now)) return state;
+                idle.add(state);
+                return null;
+            });
+        }
+        idle.forEach(TrajectoryState::release);
+        return idle.size();
+    }
+
+    public int openTrajectories() {
+        return trajectories.size();
+    }
+
+    public int runningCalls() {
+        return pool.getActiveCount();
+    }
+
+    public int queuedCalls() {
+        return pool.getQueue().size();
+    }
+
+    public ToolMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops the pool; calls not finished yet end as UNAVAILABLE, and all trajectory state is released. */
+    @Override
+    public void close() {
+        // refuse new calls first, answer every accepted one, and only then interrupt the running tools,
+        // so an interrupted tool's own error cannot overtake the shutdown answer
+        pool.shutdown();
+        timer.shutdownNow();
+        for (Execution execution : List.copyOf(pending)) {
+            execution.result.complete(failed(execution.call, ToolResult.Status.UNAVAILABLE,
+                    "tool server of suite '" + suite.name() + "' shut down before the call finished", execution.startNanos));
+        }
+        pool.shutdownNow();
+        List.copyOf(trajectories.keySet()).forEach(this::finishTrajectory);
+    }
+
+    private CompletableFuture<ToolResult> recorded(String label, ToolResult result) {
+        metrics.record(label, result.status(), result.latencyMillis());
+        return CompletableFuture.completedFuture(result);
+    }
+
+    private ToolResult failed(ToolCall call, ToolResult.Status status, String message, long startNanos) {
+        String capped = outputCap.truncate(message);
+        return ToolResult.failed(call, status, capped, millisSince(startNanos));
+    }
+
+    private ToolResult succeeded(ToolCall call, ToolOutput output, long startNanos) {
+        String text = outputCap.truncate(output.text());
+        boolean truncated = output.text().length() > settings.outputCapChars();
+        return new ToolResult(call, ToolResult.Status.OK, text, cappedStructured(output, text), null,
+                millisSince(startNanos), truncated);
+    }
+
+    /** Structured output larger than the cap would defeat the cap; it is replaced by the capped text. */
+    private Object cappedStructured(ToolOutput output, String cappedText) {
+        Object structured = output.structured();
+        if (structured == null || structured instanceof Number || structured instanceof Boolean) return structured;
+        if (structured instanceof String s) return outputCap.truncate(s);
+        try {
+            int size = ToolJson.mapper().writeValueAsString(structured).length();
+            return size <= settings.outputCapChars() ? structured : cappedText;
+        } catch (JsonProcessingException e) {
+            return cappedText;
+        }
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread t = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** One accepted call: runs the tool under the timeout and completes {@link #result} exactly once. */
+    private final class Execution implements Runnable {
+        final Tool tool;
+        final ToolCall call;
+        final ToolInvocation invocation;
+        final long startNanos;
+        final CompletableFuture<ToolResult> result = new CompletableFuture<>();
+        // cancel(true) on a FutureTask interrupts only while this very task runs, never a later one on the same thread
+        final FutureTask<Void> task = new FutureTask<>(this, null);
+
+        Execution(Tool tool, ToolCall call, ToolInvocation invocation, long startNanos) {
+            this.tool = tool;
+            this.call = call;
+            this.invocation = invocation;
+            this.startNanos = startNanos;
+        }
+
+        @Override
+        public void run() {
+            long timeoutMillis = settings.callTimeout().toMillis();
+            ScheduledFuture<?> timeout = timer.schedule(() -> {
+                if (result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name()
+                        + "' did not finish within " + timeoutMillis + " ms and was interrupted", startNanos))) {
+                    task.cancel(true);
+                }
+            }, timeoutMillis, TimeUnit.MILLISECONDS);
+            try {
+                result.complete(invoke());
+            } finally {
+                timeout.cancel(false);
+            }
+        }
+
+        private ToolResult invoke() {
+            try {
+                return succeeded(call, tool.call(invocation), startNanos);
+            } catch (InvalidArgumentsException e) {
+                return failed(call, ToolResult.Status.INVALID_ARGUMENTS, e.getMessage(), startNanos);
+            } catch (ToolException e) {
+                return failed(call, ToolResult.Status.ERROR, e.getMessage(), startNanos);
+            } catch (Throwable e) {
+                // the model sees the failure's type and message; the stack trace is for the operator's log
+                if (!result.isDone()) LOG.warn("tool '{}' failed for trajectory {}", tool.name(), invocation.trajectoryId(), e);
+                String message = e.getMessage();
+                return failed(call, ToolResult.Status.ERROR, "tool '" + tool.name() + "' failed: " + e.getClass().getSimpleName()
+                        + (message == null || message.isBlank() ? "" : ": " + message), startNanos);
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.toolcoach.tools.schema;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class SchemaValidatorTest {
+
+    record Point(int x, int y) {
+    }
+
+    private static ObjectNode schema() {
+        ObjectNode schema = JsonSchemaGenerator.objectSchema();
+        JsonSchemaGenerator.addProperty(schema, "count", int.class, "how many", true);
+        JsonSchemaGenerator.addProperty(schema, "day", LocalDate.class, "", false);
+        JsonSchemaGenerator.addProperty(schema, "points", new TypeReference<List<Point>>() { }.getType(), "", false);
+        JsonSchemaGenerator.addProperty(schema, "weights", new TypeReference<Map<String, Double>>() { }.getType(), "", false);
+        return schema;
+    }
+
+    private static List<String> validate(Map<String, Object> arguments) {
+        return SchemaValidator.validate(schema(), arguments);
+    }
+
+    @Test
+    void validArgumentsHaveNoProblems() {
+        assertEquals(List.of(), validate(Map.of("count", 3)));
+        assertEquals(List.of(), validate(Map.of("count", 3.0, "day", "2001-05-14")), "an integral float is an integer");
+        assertEquals(List.of(), validate(Map.of("count", new BigInteger("99999999999999999999"))));
+        assertEquals(List.of(), validate(Map.of("count", 1, "points", List.of(Map.of("x", 1, "y", 2)),
+                "weights", Map.of("a", 0.5, "b", 1))));
+    }
+
+    @Test
+    void anOptionalArgumentGivenAsNullCountsAsLeftOut() {
+        HashMap<String, Object> arguments = new HashMap<>();
+        arguments.put("count", 1);
+        arguments.put("day", null);
+        assertEquals(List.of(), validate(arguments));
+        arguments.put("count", null);
+        assertEquals(List.of("count: expected integer, got null"), validate(arguments));
+    }
+
+    @Test
+    void everyProblemIsReportedWithItsPath() {
+        List<String> problems = validate(Map.of("count", 1.5, "day", "14/05/2001",
+                "points", List.of(Map.of("x", 1), Map.of("x", 1, "y", "2")), "weights", Map.of("a", "heavy"), "color", "red"));
+        assertEquals(Arrays.asList(
+                "color: unexpected argument (expected only [count, day, points, weights])",
+                "count: expected integer, got number 1.5",
+                "day: string \"14/05/2001\" is not a date like 2001-05-14",
+                "points[0].y: missing required argument",
+                "points[1].y: expected integer, got string \"2\"",
+                "weights.a: expected number, got string \"heavy\""), problems.stream().sorted().toList());
+    }
+
+    @Test
+    void generatorCoversOptionalsArraysAndRejectsRecursiveRecords() {
+        JsonNode optionalList = JsonSchemaGenerator.schemaOf(new TypeReference<Optional<String[]>>() { }.getType());
+        assertEquals("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}", optionalList.toString());
+        assertThrows(IllegalArgumentException.class, () -> JsonSchemaGenerator.schemaOf(Node.class));
+        IllegalArgumentException badKey = assertThrows(IllegalArgumentException.class,
+                () -> JsonSchemaGenerator.schemaOf(new TypeReference<Map<Integer, String>>() { }.getType()));
+        assertEquals("map keys of tool arguments must be strings, not java.lang.Integer", badKey.getMessage());
+    }
+
+    record Node(String name, List<Node> children) {
+    }
+}
