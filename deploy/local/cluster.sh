@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Runs a ToolCoach cluster on this machine: one coach node, N athlete nodes and M tool nodes, each a
+# separate JVM on 127.0.0.1. State (PID files, ports, logs) lives in the run folder, $TOOLCOACH_RUN_DIR
+# or .run/ at the repository root.
+#
+#   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready
+#   cluster.sh status                          members with roles and state, and the local processes
+#   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
+#   cluster.sh down                            leave gracefully and stop every node this script started
+#
+# Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT (seconds,
+# default 180), TOOLCOACH_STOP_TIMEOUT (seconds, default 60), TOOLCOACH_BASE_PORT (first cluster port
+# tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558).
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+RUN_DIR="${TOOLCOACH_RUN_DIR:-$REPO/.run}"
+CONF_DIR="$REPO/deploy/conf"
+READY_TIMEOUT="${TOOLCOACH_READY_TIMEOUT:-180}"
+STOP_TIMEOUT="${TOOLCOACH_STOP_TIMEOUT:-60}"
+BASE_PORT="${TOOLCOACH_BASE_PORT:-25520}"
+BASE_MANAGEMENT_PORT="${TOOLCOACH_BASE_MANAGEMENT_PORT:-8558}"
+JAVA_OPTS="${TOOLCOACH_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
+export DJL_OFFLINE=true OPT_OUT_TRACKING=true
+
+die() { echo "cluster.sh: $*" >&2; exit 1; }
+for tool in java curl jq; do
+  command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
+done
+usage() { sed -n "2,10p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+jar_of() { # node kind -> its shaded jar
+  local jar="$REPO/$1-node/target/$1-node.jar"
+  [[ -f "$jar" ]] || die "$jar is missing; build first: mvn -B -DskipTests install"
+  echo "$jar"
+}
+
+# --- run folder bookkeeping: <name>.pid, <name>.ports ("cluster management"), <name>.log ---------------
+
+marker() { echo "-Dtoolcoach.node=$1@$RUN_DIR"; }
+
+# A PID file is trusted only while that process still carries our marker, so a recycled PID is never killed.
+live_pid() {
+  local name="$1" pid
+  [[ -f "$RUN_DIR/$name.pid" ]] || return 1
+  pid="$(cat "$RUN_DIR/$name.pid")"
+  [[ -r "/proc/$pid/cmdline" ]] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF -- "$(marker "$name") " || return 1
+  echo "$pid"
+}
+
+nodes() { # names of nodes with a PID file, coach first, then athletes and tools in number order
+  local f
+  for f in "$RUN_DIR"/coach.pid; do [[ -f "$f" ]] && basename "$f" .pid; done
+  for f in "$RUN_DIR"/athlete-*.pid "$RUN_DIR"/tool-*.pid; do [[ -f "$f" ]] && basename "$f" .pid; done | sort -t- -k1,1 -k2,2n
+  return 0
+}
+
+cluster_port() { cut -d' ' -f1 "$RUN_DIR/$1.ports"; }
+management_port() { cut -d' ' -f2 "$RUN_DIR/$1.ports"; }
+management_url() { echo "http://127.0.0.1:$(management_port "$1")"; }
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+port_taken() { # listening now, or promised to a node of this run that may not have bound it yet
+  port_in_use "$1" && return 0
+  cat "$RUN_DIR"/*.ports 2>/dev/null | tr ' ' '\n' | grep -qx "$1"
+}
+
+pick_port() { # first free port from $1 upwards
+  local port="$1"
+  while port_taken "$port"; do
+    port=$((port + 1))
+    (( port < 65535 )) || die "no free port above $1"
+  done
+  echo "$port"
+}
+
+# --- node lifecycle --------------------------------------------------------------------------------
+
+start_node() { # name kind [extra args...]
+  local name="$1" kind="$2"; shift 2
+  local jar; jar="$(jar_of "$kind")"
+  local port management
+  port="$(pick_port "$BASE_PORT")"
+  echo "$port" > "$RUN_DIR/$name.ports" # reserve it before the JVM binds it
+  management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/$name.ports"
+  # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+  nohup java $JAVA_OPTS "$(marker "$name")" -jar "$jar" --config "$CONF_DIR/$kind.conf" \
+      --port "$port" --management-port "$management" "$@" > "$RUN_DIR/$name.log" 2>&1 < /dev/null &
+  echo $! > "$RUN_DIR/$name.pid"
+}
+
+forget_node() { rm -f "$RUN_DIR/$1.pid" "$RUN_DIR/$1.ports"; }
+
+wait_ready() { # names...; waits until each answers /ready with 200, fails early if one dies
+  local deadline=$((SECONDS + READY_TIMEOUT)) name
+  for name in "$@"; do
+    until curl -sf -o /dev/null "$(management_url "$name")/ready"; do
+      if ! live_pid "$name" > /dev/null; then
+        echo "cluster.sh: node $name exited during start; last lines of $RUN_DIR/$name.log:" >&2
+        tail -n 5 "$RUN_DIR/$name.log" >&2
+        forget_node "$name"
+        exit 1
+      fi
+      (( SECONDS < deadline )) || die "node $name not ready after ${READY_TIMEOUT}s (log: $RUN_DIR/$name.log)"
+      sleep 1
+    done
+    printf '  %-12s ready   pid %-7s %s\n' "$name" "$(live_pid "$name")" "$(management_url "$name")"
+  done
+}
+
+stop_node() { # name; SIGTERM (graceful leave via coordinated shutdown), then SIGKILL after the deadline
+  local name="$1" pid deadline
+  if ! pid="$(live_pid "$name")"; then
+    forget_node "$name"
+    return 0
+  fi
+  kill -TERM "$pid"
+  deadline=$((SECONDS + STOP_TIMEOUT))
+  while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 0.5; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "cluster.sh: $name (pid $pid) did not stop within ${STOP_TIMEOUT}s; killing it" >&2
+    kill -KILL "$pid"
+  fi
+  echo "  $name stopped (pid $pid)"
+  forget_node "$name"
+}
+
+seed() { echo "akka://ToolCoach@127.0.0.1:$(cluster_port coach)"; }
+
+highest() { # kind -> highest number in use, 0 if none
+  local n=0 name
+  for name in $(nodes); do
+    [[ "$name" == "$1"-* ]] && (( ${name#"$1"-} > n )) && n=${name#"$1"-}
+  done
+  echo "$n"
+}
+
+count() { local name c=0; for name in $(nodes); do [[ "$name" == "$1"-* ]] && c=$((c + 1)); done; echo "$c"; }
+
+require_running() { live_pid coach > /dev/null || die "no cluster running (run folder $RUN_DIR); start one with: $0 up"; }
+
+number() { [[ "$2" =~ ^[0-9]+$ ]] || die "$1 needs a whole number, got '$2'"; echo "$2"; }
+
+# --- commands --------------------------------------------------------------------------------------
+
+cmd_up() {
+  local athletes=2 tools=1
+  while (( $# )); do
+    case "$1" in
+      --athletes) athletes="$(number --athletes "${2:-}")"; shift 2 ;;
+      --tools) tools="$(number --tools "${2:-}")"; shift 2 ;;
+      *) die "up: unknown option '$1' (use --athletes N, --tools M)" ;;
+    esac
+  done
+  mkdir -p "$RUN_DIR"
+  live_pid coach > /dev/null && die "a cluster is already running (run folder $RUN_DIR); use status, scale or down"
+  for name in $(nodes); do live_pid "$name" > /dev/null || forget_node "$name"; done
+  echo "Starting coach (run folder $RUN_DIR)"
+  start_node coach coach
+  wait_ready coach
+  echo "Starting $athletes athlete node(s) and $tools tool node(s)"
+  local started=() i
+  for ((i = 1; i <= athletes; i++)); do start_node "athlete-$i" athlete --seed "$(seed)"; started+=("athlete-$i"); done
+  for ((i = 1; i <= tools; i++)); do start_node "tool-$i" tool --seed "$(seed)"; started+=("tool-$i"); done
+  (( ${#started[@]} == 0 )) || wait_ready "${started[@]}"
+  echo "Cluster ready. Management: $(management_url coach)  (status: $0 status, stop: $0 down)"
+}
+
+cmd_status() {
+  require_running
+  echo "Members (as seen by the coach at $(management_url coach)):"
+  curl -sf "$(management_url coach)/cluster/members" \
+    | jq -r '.members | sort_by(.node)[] | "  \(.node)  \(.status)  \(.roles | map(select(startswith("dc-") | not)) | join(","))"' \
+    || die "the coach's management endpoint does not answer"
+  echo "Processes (run folder $RUN_DIR):"
+  local name pid
+  for name in $(nodes); do
+    if pid="$(live_pid "$name")"; then
+      printf '  %-12s pid %-7s %s\n' "$name" "$pid" "$(management_url "$name")"
+    else
+      printf '  %-12s not running (log: %s)\n' "$name" "$RUN_DIR/$name.log"
+    fi
+  done
+}
+
+cmd_scale() {
+  [[ "${1:-}" == "--athletes" ]] || die "scale: use scale --athletes K"
+  local target; target="$(number --athletes "${2:-}")"
+  require_running
+  local current; current="$(count athlete)"
+  if (( target > current )); then
+    local started=() next
+    next="$(highest athlete)"
+    for ((; current < target; current++)); do
+      next=$((next + 1))
+      start_node "athlete-$next" athlete --seed "$(seed)"
+      started+=("athlete-$next")
+    done
+    wait_ready "${started[@]}"
+  fi
+  while (( current > target )); do
+    stop_node "athlete-$(highest athlete)"
+    current=$((current - 1))
+  done
+  echo "Athlete nodes: $target"
+}
+
+cmd_down() {
+  [[ -d "$RUN_DIR" ]] || { echo "Nothing to stop (no run folder $RUN_DIR)"; return 0; }
+  local name
+  for name in $(nodes); do [[ "$name" == coach ]] || stop_node "$name"; done
+  [[ -f "$RUN_DIR/coach.pid" ]] && stop_node coach
+  echo "Cluster stopped"
+}
+
+case "${1:-}" in
+  up) shift; cmd_up "$@" ;;
+  status) shift; cmd_status "$@" ;;
+  scale) shift; cmd_scale "$@" ;;
+  down) shift; cmd_down "$@" ;;
+  -h|--help|help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac

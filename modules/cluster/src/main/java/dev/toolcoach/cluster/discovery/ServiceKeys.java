@@ -1,0 +1,23 @@
+package dev.toolcoach.cluster.discovery;
+
+import akka.actor.typed.receptionist.ServiceKey;
+import dev.toolcoach.cluster.protocol.AthleteCommand;
+import dev.toolcoach.cluster.protocol.ToolServerCommand;
+
+/** The Receptionist keys ToolCoach services register under: all athletes, and one key per tool suite. */
+public final class ServiceKeys {
+
+    public static final ServiceKey<AthleteCommand> ATHLETES = ServiceKey.create(AthleteCommand.class, "toolcoach-athletes");
+
+    private static final String TOOL_SUITE_PREFIX = "toolcoach-tools-";
+
+    private ServiceKeys() {
+    }
+
+    public static ServiceKey<ToolServerCommand> toolSuite(String suite) {
+        if (suite == null || suite.isBlank()) {
+            throw new IllegalArgumentException("tool suite name is empty");
+        }
+        return ServiceKey.create(ToolServerCommand.class, TOOL_SUITE_PREFIX + suite);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.toolcoach.cluster.node;
+
+import akka.actor.typed.ActorSystem;
+import akka.cluster.typed.Cluster;
+import akka.cluster.typed.Join;
+import akka.management.cluster.bootstrap.ClusterBootstrap;
+import akka.management.javadsl.AkkaManagement;
+import com.typesafe.config.Config;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Starts a node: its actor system with the role actors, the management HTTP server, and the cluster join. */
+public final class NodeLauncher {
+
+    private static final Duration MANAGEMENT_START_TIMEOUT = Duration.ofSeconds(30);
+
+    private NodeLauncher() {
+    }
+
+    /** Starts the node and returns its running actor system; nothing is left running when it throws. */
+    public static ActorSystem<Void> start(Config config, NodeSettings settings) {
+        PortCheck.ensureFree(settings.host(), settings.port(), "cluster port");
+        PortCheck.ensureFree(settings.managementHost(), settings.managementPort(), "management port");
+        ActorSystem<Void> system;
+        try {
+            system = ActorSystem.create(NodeGuardian.create(settings), NodeConfigLoader.SYSTEM_NAME, config);
+        } catch (RuntimeException e) { // e.g. the port was taken between the check and the bind
+            throw new NodeStartException("cannot start the actor system on " + settings.host() + ":" + settings.port()
+                    + ": " + rootMessage(e));
+        }
+        try {
+            startManagement(system, settings);
+        } catch (NodeStartException e) {
+            system.terminate();
+            throw e;
+        }
+        join(system, settings);
+        return system;
+    }
+
+    private static void startManagement(ActorSystem<Void> system, NodeSettings settings) {
+        try {
+            AkkaManagement.get(system).start().toCompletableFuture()
+                    .get(MANAGEMENT_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new NodeStartException("cannot start management HTTP on " + settings.managementHost() + ":"
+                    + settings.managementPort() + ": " + rootMessage(e));
+        } catch (TimeoutException e) {
+            throw new NodeStartException("management HTTP did not start within " + MANAGEMENT_START_TIMEOUT.toSeconds() + "s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NodeStartException("interrupted while starting management HTTP");
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage();
+    }
+
+    private static void join(ActorSystem<Void> system, NodeSettings settings) {
+        if (!settings.seeds().isEmpty()) {
+            return; // Akka joins the configured seed nodes by itself
+        }
+        if (settings.bootstrap()) {
+            ClusterBootstrap.get(system).start();
+        } else {
+            // a coach without seeds forms a new cluster on its own
+            Cluster cluster = Cluster.get(system);
+            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.toolcoach.cluster.node;
+
+import akka.actor.Address;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a node is and where it listens, read and checked from its configuration before anything starts.
+ *
+ * @param roles          the node's cluster roles
+ * @param host           remoting host (canonical)
+ * @param port           remoting port, 0 for any free port
+ * @param seeds          seed node addresses; empty means bootstrap or, for a coach, joining itself
+ * @param managementHost Akka Management HTTP host
+ * @param managementPort Akka Management HTTP port, 0 for any free port
+ * @param athleteActors  athlete actors an athlete node runs
+ * @param toolSuites     tool suites a tool node hosts and the coach watches
+ * @param bootstrap      join through Akka Management Cluster Bootstrap (Kubernetes) instead of seeds
+ */
+public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Address> seeds,
+                           String managementHost, int managementPort, int athleteActors,
+                           List<String> toolSuites, boolean bootstrap) {
+
+    public NodeSettings {
+        roles = Set.copyOf(roles);
+        seeds = List.copyOf(seeds);
+        toolSuites = List.copyOf(toolSuites);
+    }
+
+    public boolean has(NodeRole role) {
+        return roles.contains(role);
+    }
+
+    public static NodeSettings fromConfig(Config config) {
+        try {
+            Set<NodeRole> roles = EnumSet.noneOf(NodeRole.class);
+            config.getStringList("akka.cluster.roles").forEach(name -> roles.add(NodeRole.parse(name)));
+            if (roles.isEmpty()) {
+                throw new NodeConfigException("no role given (akka.cluster.roles / --role)");
+            }
+            List<Address> seeds = config.getStringList("akka.cluster.seed-nodes").stream().map(SeedAddress::parse).toList();
+            boolean bootstrap = config.getBoolean("toolcoach.cluster.bootstrap");
+            if (seeds.isEmpty() && !bootstrap && !roles.contains(NodeRole.COACH)) {
+                throw new NodeConfigException("no seed node given: a node without the coach role needs --seed akka://"
+                        + NodeConfigLoader.SYSTEM_NAME + "@HOST:PORT (or toolcoach.cluster.bootstrap = on)");
+            }
+            int athletes = config.getInt("toolcoach.athlete.actors-per-node");
+            if (athletes < 1) {
+                throw new NodeConfigException("toolcoach.athlete.actors-per-node is " + athletes + ", must be at least 1");
+            }
+            return new NodeSettings(roles,
+                    config.getString("akka.remote.artery.canonical.hostname"),
+                    port(config, "akka.remote.artery.canonical.port"),
+                    seeds,
+                    config.getString("akka.management.http.hostname"),
+                    port(config, "akka.management.http.port"),
+                    athletes,
+                    config.getStringList("toolcoach.tool-suites"),
+                    bootstrap);
+        } catch (ConfigException e) {
+            throw new NodeConfigException("configuration problem: " + e.getMessage());
+        }
+    }
+
+    private static int port(Config config, String path) {
+        int port = config.getInt(path);
+        if (port < 0 || port > 65535) {
+            throw new NodeConfigException(path + " = " + port + " is not a port (0..65535)");
+        }
+        return port;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.toolcoach.cluster.node;
+
+import com.typesafe.config.Config;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NodeConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsBindLoopbackAndTakeTheProgramsRoles() {
+        NodeSettings settings = NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of()));
+        assertEquals(Set.of(NodeRole.COACH, NodeRole.LEARNER), settings.roles());
+        assertEquals("127.0.0.1", settings.host());
+        assertEquals("127.0.0.1", settings.managementHost());
+        assertTrue(settings.seeds().isEmpty(), "a coach without seeds joins itself");
+        assertFalse(settings.bootstrap());
+    }
+
+    @Test
+    void commandLineBeatsEnvironmentBeatsFileBeatsDefaults() throws IOException {
+        Path file = dir.resolve("node.conf");
+        Files.writeString(file, """
+                akka.remote.artery.canonical.port = 3001
+                akka.management.http.port = 4001
+                akka.cluster.seed-nodes = ["akka://ToolCoach@127.0.0.1:3000"]
+                toolcoach.athlete.actors-per-node = 5
+                """);
+        Map<String, String> env = Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_PORT", "3002",
+                "TOOLCOACH_MANAGEMENT_PORT", "4002");
+        NodeOverrides cli = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(3003),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(List.of("finance")));
+        Config config = NodeConfigLoader.load(NodeProgram.ATHLETE, cli, env);
+        NodeSettings settings = NodeSettings.fromConfig(config);
+        assertEquals(3003, settings.port(), "command line wins");
+        assertEquals(4002, settings.managementPort(), "environment beats the file");
+        assertEquals(5, settings.athleteActors(), "file beats defaults");
+        assertEquals("127.0.0.1", settings.seeds().get(0).host().get());
+        assertEquals(List.of("finance"), settings.toolSuites());
+        assertEquals(Set.of(NodeRole.ATHLETE), settings.roles());
+    }
+
+    @Test
+    void aNodeWithoutCoachRoleNeedsSeeds() {
+        Config config = NodeConfigLoader.load(NodeProgram.TOOL, NodeOverrides.none(), Map.of());
+        NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(config));
+        assertTrue(e.getMessage().startsWith("no seed node given"), e.getMessage());
+    }
+
+    @Test
+    void seedAddressesAreChecked() {
+        for (String bad : List.of("127.0.0.1:2552", "akka://ToolCoach@127.0.0.1", "akka://Other@127.0.0.1:2552",
+                "akka://ToolCoach@127.0.0.1:99999", "http://ToolCoach@127.0.0.1:2552")) {
+            NodeConfigException e = assertThrows(NodeConfigException.class, () -> SeedAddress.parse(bad), bad);
+            assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+        assertEquals(25520, SeedAddress.parse("akka://ToolCoach@10.0.0.7:25520").port().get());
+    }
+
+    @Test
+    void environmentNumbersAreChecked() {
+        NodeConfigException e = assertThrows(NodeConfigException.class,
+                () -> EnvironmentOverrides.from(Map.of("TOOLCOACH_PORT", "twelve")));
+        assertEquals("environment variable TOOLCOACH_PORT='twelve' is not a number", e.getMessage());
+    }
+}

@@ -1,0 +1,106 @@
+package dev.toolcoach.cluster.serialization;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.javadsl.Adapter;
+import akka.serialization.Serialization;
+import akka.serialization.SerializationExtension;
+import akka.serialization.Serializer;
+import akka.serialization.Serializers;
+import dev.toolcoach.cluster.protocol.CborSerializable;
+import dev.toolcoach.cluster.protocol.Echo;
+import dev.toolcoach.cluster.protocol.EchoReply;
+import dev.toolcoach.cluster.protocol.KryoSerializable;
+import dev.toolcoach.cluster.protocol.TraceAck;
+import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.WeightsChunk;
+import dev.toolcoach.cluster.testing.SampleMessages;
+import dev.toolcoach.cluster.weights.WeightsChunker;
+import dev.toolcoach.trace.ToolCall;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.NotSerializableException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every protocol message through the serializer Akka picks for it, and back. */
+class ProtocolSerializationTest {
+
+    private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Serialization serialization = SerializationExtension.get(Adapter.toClassic(testKit.system()));
+
+    @AfterAll
+    static void shutdown() {
+        testKit.shutdownTestKit();
+    }
+
+    private static Object roundTrip(Object message, int expectedSerializer) throws NotSerializableException {
+        Serializer serializer = serialization.findSerializerFor(message);
+        assertEquals(expectedSerializer, serializer.identifier(), "serializer bound to " + message.getClass().getSimpleName());
+        byte[] bytes = serialization.serialize(message).get(); // sets the transport information ActorRefs need
+        return serialization.deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, message)).get();
+    }
+
+    @Test
+    void controlMessagesTravelAsCbor() throws NotSerializableException {
+        TestProbe<EchoReply> replies = testKit.createTestProbe();
+        Echo echo = new Echo("ping-1", replies.ref());
+        assertEquals(echo, roundTrip(echo, CountingCborSerializer.IDENTIFIER));
+        EchoReply reply = new EchoReply("ping-1", "akka://ToolCoach@127.0.0.1:25520/user/athlete-1");
+        assertEquals(reply, roundTrip(reply, CountingCborSerializer.IDENTIFIER));
+        assertEquals(new TraceAck("r-1"), roundTrip(new TraceAck("r-1"), CountingCborSerializer.IDENTIFIER));
+    }
+
+    @Test
+    void weightChunksTravelAsKryoAndReassemble() throws NotSerializableException {
+        List<WeightsChunk> chunks = new WeightsChunker(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES)
+                .split(3, SampleMessages.adapter(100_000, 11));
+        assertEquals(3, chunks.size());
+        for (WeightsChunk chunk : chunks) {
+            assertEquals(chunk, roundTrip(chunk, KryoAkkaSerializer.IDENTIFIER));
+            assertTrue(serialization.serialize(chunk).get().length < 256 * 1024, "chunk fits Artery's frame");
+        }
+    }
+
+    @Test
+    void traceDeliveryKeepsEveryFieldThroughKryo() throws NotSerializableException {
+        TestProbe<TraceAck> acks = testKit.createTestProbe();
+        TraceDelivery delivery = new TraceDelivery(SampleMessages.trace("r-7", 4000, 5), acks.ref());
+        TraceDelivery back = assertInstanceOf(TraceDelivery.class, roundTrip(delivery, KryoAkkaSerializer.IDENTIFIER));
+        assertEquals(delivery.trace(), back.trace());
+        assertEquals(delivery.replyTo(), back.replyTo());
+        assertEquals(12, back.trace().turns().get(0).actionOutput().get(0).call().arguments().get("a"), "stays an Integer");
+        back.replyTo().tell(new TraceAck("r-7"));
+        assertEquals("r-7", acks.receiveMessage().rolloutId());
+    }
+
+    /** A CBOR message carrying JSON-shaped values, as the tool protocol will. */
+    record CarriesToolCall(ToolCall call) implements CborSerializable {
+    }
+
+    @Test
+    void untypedJsonValuesComeBackAsJavaCollections() throws NotSerializableException {
+        ToolCall call = SampleMessages.trace("r-2", 100, 3).toolCalls().get(0);
+        CarriesToolCall back = assertInstanceOf(CarriesToolCall.class,
+                roundTrip(new CarriesToolCall(call), CountingCborSerializer.IDENTIFIER));
+        assertEquals(call, back.call());
+        assertInstanceOf(java.util.List.class, back.call().arguments().get("tags"), "not a Scala list");
+    }
+
+    /** A Kryo-bound message that nobody registered. */
+    record Unregistered(int[] values) implements KryoSerializable {
+    }
+
+    @Test
+    void kryoRefusesUnregisteredClasses() {
+        Serializer kryo = serialization.findSerializerFor(new Unregistered(new int[]{1}));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> kryo.toBinary(new Unregistered(new int[]{1})));
+        assertTrue(e.getMessage().contains("not registered"), e.getMessage());
+    }
+}
