@@ -1,0 +1,168 @@
+package dev.toolcoach.model.engine;
+
+import dev.toolcoach.model.OpThreads;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.Generation;
+import dev.toolcoach.model.generate.GenerationRequest;
+import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.model.lora.LoraAdapter;
+import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.model.tokenizer.TextTokenizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One per node: owns the model copy and a decode thread that runs continuous batching for every caller.
+ * Callers submit prompts from any thread; between two decode steps the thread swaps in a newly published
+ * adapter, admits waiting requests (up to {@code maxBatch} active sequences) and retires finished ones, so
+ * each step is one batched forward with one adapter version.
+ */
+public final class InferenceEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InferenceEngine.class);
+
+    private final Transformer model;
+    private final BatchDecoder decoder;
+    private final int maxBatch;
+    private final int intraOpThreads;
+    private final BlockingQueue<GenerationRequest> queue = new LinkedBlockingQueue<>();
+    private final AtomicReference<AdapterWeights> pendingAdapter = new AtomicReference<>();
+    private final Thread thread;
+    private volatile boolean closed;
+    private volatile long adapterVersion;
+    private volatile long steps;
+    private LoraAdapter adapter;
+
+    /**
+     * An engine whose decode thread uses one intra-op thread: measured on the 2-core machines, two threads collapse
+     * (OpenMP spin-waiting) as soon as other processes compete for the cores.
+     */
+    public InferenceEngine(Transformer model, TextTokenizer tokenizer, int maxBatch) {
+        this(model, tokenizer, maxBatch, 1);
+    }
+
+    /**
+     * @param intraOpThreads intra-op threads of the decode thread (0 = PyTorch's default); the setting is per
+     *                       thread under OpenMP, so it is applied on the decode thread itself
+     */
+    public InferenceEngine(Transformer model, TextTokenizer tokenizer, int maxBatch, int intraOpThreads) {
+        if (maxBatch <= 0 || intraOpThreads < 0) {
+            throw new IllegalArgumentException("maxBatch must be positive and intraOpThreads non-negative, got "
+                    + maxBatch + ", " + intraOpThreads);
+        }
+        this.model = model;
+        this.maxBatch = maxBatch;
+        this.intraOpThreads = intraOpThreads;
+        this.decoder = new BatchDecoder(model, tokenizer, model.manager());
+        this.thread = new Thread(this::run, "inference-engine");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Queues a generation; the future completes when it finishes (or fails with the reason). Continuations run on
+     * the common pool, never on the decode thread, so a slow caller cannot stall everyone's decoding.
+     */
+    public CompletableFuture<Generation> submit(int[] prompt, SamplingParams params) {
+        CompletableFuture<Generation> result = new CompletableFuture<>();
+        if (closed) {
+            result.completeExceptionally(new IllegalStateException("inference engine is closed"));
+        } else {
+            queue.add(new GenerationRequest(prompt.clone(), params, result));
+        }
+        return result.thenApplyAsync(g -> g);
+    }
+
+    /** Publishes a new adapter; it is used from the next decode step on (a later call before then supersedes it). */
+    public void setAdapter(AdapterWeights weights) {
+        pendingAdapter.set(weights);
+    }
+
+    /** Version of the adapter the last step used (0 = base model). */
+    public long adapterVersion() {
+        return adapterVersion;
+    }
+
+    /** Forward passes (prefills and decode steps) run so far. */
+    public long steps() {
+        return steps;
+    }
+
+    private void run() {
+        if (intraOpThreads > 0) {
+            OpThreads.setIntraOp(intraOpThreads);
+        }
+        List<GenerationRequest> arrivals = new ArrayList<>();
+        while (!closed) {
+            try {
+                applyPendingAdapter();
+                if (decoder.activeCount() == 0) {
+                    GenerationRequest first = queue.poll(50, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    arrivals.add(first);
+                }
+                queue.drainTo(arrivals, maxBatch - decoder.activeCount() - arrivals.size());
+                if (!arrivals.isEmpty()) {
+                    decoder.admit(arrivals, adapter); // one batched prefill for everyone who arrived
+                    arrivals.clear();
+                }
+                decoder.step(adapter);
+                steps = decoder.stepCount();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (RuntimeException e) {
+                LOG.error("decode step failed; failing its sequences", e);
+                arrivals.forEach(r -> r.result().completeExceptionally(e));
+                arrivals.clear();
+                decoder.failAll(e);
+            }
+        }
+        decoder.failAll(new IllegalStateException("inference engine closed"));
+        queue.forEach(r -> r.result().completeExceptionally(new IllegalStateException("inference engine closed")));
+    }
+
+    private void applyPendingAdapter() {
+        AdapterWeights w = pendingAdapter.getAndSet(null);
+        if (w == null) {
+            return;
+        }
+        try {
+            if (adapter != null && adapter.config().equals(w.config())) {
+                adapter.restore(w);
+            } else {
+                LoraAdapter fresh = LoraAdapter.fromWeights(w, model.config(), model.manager());
+                if (adapter != null) {
+                    adapter.close();
+                }
+                adapter = fresh;
+            }
+            adapterVersion = w.version();
+        } catch (RuntimeException e) {
+            LOG.error("adapter version {} rejected, keeping version {}", w.version(), adapterVersion, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        decoder.close();
+        if (adapter != null) {
+            adapter.close();
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.toolcoach.model.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.model.ModelSource;
+import dev.toolcoach.model.config.ModelConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** A Hugging Face model folder: config.json, model.safetensors (or a sharded index), generation config, chat template. */
+public final class HfModelFolder {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private HfModelFolder() {
+    }
+
+    public record Contents(ModelConfig config, Map<String, HostTensor> tensors, ModelSource source) {
+    }
+
+    public static Contents read(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new ModelLoadException(dir, "model folder not found");
+        }
+        Path configFile = dir.resolve("config.json");
+        if (!Files.isRegularFile(configFile)) {
+            throw new ModelLoadException(configFile, "file not found");
+        }
+        ModelConfig config = ModelConfig.readHfConfig(configFile);
+        return new Contents(config, readTensors(dir), readSource(dir, configFile));
+    }
+
+    private static Map<String, HostTensor> readTensors(Path dir) {
+        Path single = dir.resolve("model.safetensors");
+        if (Files.isRegularFile(single)) {
+            return SafetensorsReader.read(single);
+        }
+        Path index = dir.resolve("model.safetensors.index.json");
+        if (!Files.isRegularFile(index)) {
+            throw new ModelLoadException(single, "file not found (nor a sharded model.safetensors.index.json)");
+        }
+        JsonNode map = json(index).path("weight_map");
+        if (!map.isObject() || map.isEmpty()) {
+            throw new ModelLoadException(index, "no weight_map");
+        }
+        Set<String> shards = new TreeSet<>();
+        map.elements().forEachRemaining(n -> shards.add(n.asText()));
+        Map<String, HostTensor> all = new LinkedHashMap<>();
+        for (String shard : shards) {
+            all.putAll(SafetensorsReader.read(dir.resolve(shard)));
+        }
+        map.fieldNames().forEachRemaining(name -> {
+            if (!all.containsKey(name)) {
+                throw new ModelLoadException(dir.resolve(map.get(name).asText()), "tensor '" + name + "' listed in the index is missing");
+            }
+        });
+        return all;
+    }
+
+    private static ModelSource readSource(Path dir, Path configFile) {
+        JsonNode config = json(configFile);
+        Path genFile = dir.resolve("generation_config.json");
+        JsonNode gen = Files.isRegularFile(genFile) ? json(genFile) : JSON.createObjectNode();
+        Set<Integer> eos = new HashSet<>();
+        JsonNode eosNode = gen.has("eos_token_id") ? gen.get("eos_token_id") : config.path("eos_token_id");
+        if (eosNode.isArray()) {
+            eosNode.forEach(n -> eos.add(n.asInt()));
+        } else if (eosNode.canConvertToInt()) {
+            eos.add(eosNode.asInt());
+        }
+        int bos = (gen.has("bos_token_id") ? gen : config).path("bos_token_id").asInt(-1);
+        return new ModelSource(eos, bos, chatTemplate(dir),
+                gen.has("temperature") ? Optional.of((float) gen.get("temperature").asDouble()) : Optional.empty(),
+                gen.has("top_p") ? Optional.of((float) gen.get("top_p").asDouble()) : Optional.empty(),
+                gen.has("top_k") ? Optional.of(gen.get("top_k").asInt()) : Optional.empty());
+    }
+
+    private static Optional<String> chatTemplate(Path dir) {
+        Path jinja = dir.resolve("chat_template.jinja");
+        if (Files.isRegularFile(jinja)) {
+            try {
+                return Optional.of(Files.readString(jinja));
+            } catch (IOException e) {
+                throw new ModelLoadException(jinja, "cannot read (" + e.getMessage() + ")", e);
+            }
+        }
+        Path tokConfig = dir.resolve("tokenizer_config.json");
+        if (!Files.isRegularFile(tokConfig)) {
+            return Optional.empty();
+        }
+        JsonNode t = json(tokConfig).path("chat_template");
+        if (t.isTextual()) {
+            return Optional.of(t.asText());
+        }
+        for (JsonNode named : t) { // [{name, template}, ...]: the default one
+            if (named.path("name").asText().equals("default")) {
+                return Optional.of(named.path("template").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Writes config.json and model.safetensors (f32); the tokenizer files are the caller's to copy. */
+    public static void write(Path dir, ModelConfig config, Map<String, HostTensor> tensors) throws IOException {
+        Files.createDirectories(dir);
+        config.writeHfConfig(dir.resolve("config.json"));
+        SafetensorsWriter.write(dir.resolve("model.safetensors"), tensors, Map.of("format", "pt"));
+    }
+
+    private static JsonNode json(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new ModelLoadException(file, "not valid JSON (" + e.getMessage() + ")", e);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.toolcoach.model.lora;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * LoRA hyper-parameters, PEFT's meaning: delta W = (alpha / r) * B A.
+ *
+ * @param targets projection names among q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj
+ */
+public record LoraConfig(int r, float alpha, float dropout, Set<String> targets) {
+    public static final List<String> ALL_TARGETS = List.of("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj");
+
+    public LoraConfig {
+        if (r <= 0) {
+            throw new IllegalArgumentException("LoRA rank must be positive, got " + r);
+        }
+        if (dropout < 0 || dropout >= 1) {
+            throw new IllegalArgumentException("LoRA dropout must be in [0, 1), got " + dropout);
+        }
+        if (targets.isEmpty() || !ALL_TARGETS.containsAll(targets)) {
+            throw new IllegalArgumentException("LoRA targets " + targets + " must be a non-empty subset of " + ALL_TARGETS);
+        }
+        targets = Set.copyOf(targets);
+    }
+
+    /** ToolBrain's defaults: r=8, alpha=16, no dropout, q_proj and v_proj. */
+    public static LoraConfig defaults() {
+        return new LoraConfig(8, 16f, 0f, Set.of("q_proj", "v_proj"));
+    }
+
+    public float scale() {
+        return alpha / r;
+    }
+
+    /** Targets in canonical (ALL_TARGETS) order, so iteration is deterministic. */
+    public List<String> orderedTargets() {
+        return ALL_TARGETS.stream().filter(targets::contains).toList();
+    }
+}

@@ -1,0 +1,85 @@
+package dev.toolcoach.model.nn;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import java.util.Arrays;
+
+/**
+ * Host-side inputs of one forward call over B rows of L new tokens attending to T key columns:
+ * token ids, RoPE positions and an additive attention mask (0 = visible, large negative = hidden).
+ * Built in Java and shipped to the device in three copies, so a step has no per-row device ops.
+ */
+public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, long[] positions, float[] mask) {
+    /** Large negative rather than -inf so a fully hidden (padding) row softmaxes to uniform instead of NaN. */
+    static final float HIDDEN = -1e9f;
+
+    /**
+     * Teacher-forced batch without a cache: row b sees its own earlier tokens whose attention mask is 1.
+     * Positions count only unmasked tokens, so left and right padding both work.
+     */
+    public static StepInputs scoring(int[][] tokens, int[][] attention) {
+        int b = tokens.length;
+        int l = tokens[0].length;
+        int[] ids = new int[b * l];
+        long[] pos = new long[b * l];
+        float[] mask = new float[b * l * l];
+        for (int r = 0; r < b; r++) {
+            if (tokens[r].length != l || attention[r].length != l) {
+                throw new IllegalArgumentException("row " + r + " has length " + tokens[r].length + "/" + attention[r].length + ", expected " + l);
+            }
+            int p = 0;
+            for (int i = 0; i < l; i++) {
+                ids[r * l + i] = tokens[r][i];
+                pos[r * l + i] = Math.max(0, p + attention[r][i] - 1);
+                p += attention[r][i];
+                for (int j = 0; j < l; j++) {
+                    boolean visible = j <= i && attention[r][j] != 0;
+                    mask[(r * l + i) * l + j] = visible ? 0f : HIDDEN;
+                }
+            }
+        }
+        return new StepInputs(b, l, l, ids, pos, mask);
+    }
+
+    /**
+     * New tokens appended to a cache at columns [cache.length(), cache.length() + L); row b's sequence starts at
+     * column {@code start[b]} (columns left of it belong to no one). Reserves the cache room first, since the
+     * mask spans the cache's whole capacity.
+     */
+    public static StepInputs cached(int[][] tokens, int[] start, KvCache cache) {
+        int b = tokens.length;
+        int l = tokens[0].length;
+        cache.reserve(l);
+        int t = cache.capacity();
+        int base = cache.length();
+        int[] ids = new int[b * l];
+        long[] pos = new long[b * l];
+        float[] mask = new float[b * l * t];
+        Arrays.fill(mask, HIDDEN);
+        for (int r = 0; r < b; r++) {
+            for (int i = 0; i < l; i++) {
+                int col = base + i;
+                ids[r * l + i] = tokens[r][i];
+                pos[r * l + i] = Math.max(0, col - start[r]);
+                if (col >= start[r]) { // a left-padding query sees nothing; its output is never used
+                    Arrays.fill(mask, (r * l + i) * t + start[r], (r * l + i) * t + col + 1, 0f);
+                }
+            }
+        }
+        return new StepInputs(b, l, t, ids, pos, mask);
+    }
+
+    NDArray tokenArray(NDManager m) {
+        return m.create(tokens, new Shape(rows, newTokens));
+    }
+
+    NDArray positionArray(NDManager m) {
+        return m.create(positions, new Shape(rows, newTokens));
+    }
+
+    /** [B, 1, 1, L, T]: broadcast over kv heads and the query heads of each kv group. */
+    NDArray maskArray(NDManager m) {
+        return m.create(mask, new Shape(rows, 1, 1, newTokens, keyColumns));
+    }
+}

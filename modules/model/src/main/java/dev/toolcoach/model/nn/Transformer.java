@@ -1,0 +1,229 @@
+package dev.toolcoach.model.nn;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.ndarray.types.SparseFormat;
+import ai.djl.nn.Activation;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.lora.LoraAdapter;
+import java.util.Map;
+
+/**
+ * Llama-family decoder (RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU, optional tied embeddings and
+ * q/k/v bias) as a plain forward over DJL NDArrays.
+ *
+ * <p>Every intermediate is created from the inputs (never with a weight as the receiver), so it lives in the
+ * manager of the caller's step inputs and is freed when the caller closes that manager.
+ */
+public final class Transformer implements AutoCloseable {
+    private final ModelConfig config;
+    private final NDManager manager;
+    private final ModelWeights weights;
+    private final NDArray ropeCos;
+    private final NDArray ropeSin;
+    private final NDArray rotateHalf;
+
+    private Transformer(ModelConfig config, NDManager manager, ModelWeights weights) {
+        this.config = config;
+        this.manager = manager;
+        this.weights = weights;
+        int hd = config.headDim();
+        int half = hd / 2;
+        float[] cos = new float[config.maxSeqLen() * hd];
+        float[] sin = new float[config.maxSeqLen() * hd];
+        for (int p = 0; p < config.maxSeqLen(); p++) {
+            for (int i = 0; i < half; i++) {
+                // float arithmetic as llama2.c's run.c does it, so greedy decoding matches it token for token
+                float freq = 1.0f / (float) Math.pow(config.ropeTheta(), (2 * i) / (float) hd);
+                float angle = p * freq;
+                cos[p * hd + i] = cos[p * hd + i + half] = (float) Math.cos(angle);
+                sin[p * hd + i] = sin[p * hd + i + half] = (float) Math.sin(angle);
+            }
+        }
+        ropeCos = manager.create(cos, new Shape(config.maxSeqLen(), hd));
+        ropeSin = manager.create(sin, new Shape(config.maxSeqLen(), hd));
+        // rotate_half(x) = [-x2, x1] as one matmul instead of split, neg and concat
+        float[] r = new float[hd * hd];
+        for (int j = 0; j < half; j++) {
+            r[(j + half) * hd + j] = -1f;
+            r[j * hd + j + half] = 1f;
+        }
+        rotateHalf = manager.create(r, new Shape(hd, hd));
+    }
+
+    /**
+     * Puts HF-named host weights on the device of {@code parent}.
+     *
+     * @throws IllegalArgumentException when a tensor is missing or its shape does not fit the config
+     */
+    public static Transformer create(ModelConfig config, Map<String, HostTensor> hfTensors, NDManager parent) {
+        NDManager manager = parent.newSubManager();
+        try {
+            return new Transformer(config, manager, ModelWeights.fromHf(config, hfTensors, manager));
+        } catch (RuntimeException e) {
+            manager.close(); // nothing half-loaded survives
+            throw e;
+        }
+    }
+
+    public ModelConfig config() {
+        return config;
+    }
+
+    public ModelWeights weights() {
+        return weights;
+    }
+
+    public Device device() {
+        return manager.getDevice();
+    }
+
+    public NDManager manager() {
+        return manager;
+    }
+
+    /**
+     * Logits [B, L or 1, vocab] for the step's new tokens.
+     *
+     * @param step     host-side token ids, positions and mask of the new tokens
+     * @param scope    per-call manager: every intermediate and the result live there; close it when done
+     * @param cache    null for a cache-free (teacher-forced) pass; otherwise the new keys/values are written into
+     *                 it and the cache is advanced
+     * @param lora     null runs the base model (e.g. the KL reference); otherwise the adapter is applied
+     * @param training enables LoRA dropout
+     * @param lastOnly project only the last position to the vocabulary (prefill and decode)
+     */
+    public NDArray forward(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+        if (cache != null) {
+            cache.reserve(step.newTokens());
+            if (step.keyColumns() != cache.capacity()) {
+                throw new IllegalArgumentException("step inputs were built for " + step.keyColumns() + " key columns, cache has " + cache.capacity());
+            }
+        }
+        checkInRange(step);
+        NDArray tokens = step.tokenArray(scope);
+        NDArray positions = step.positionArray(scope);
+        NDArray mask = step.maskArray(scope);
+        NDArray cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
+        for (int l = 0; l < config.nLayers(); l++) {
+            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm()), cos, sin, mask, cache, lora, training));
+            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm()), lora, training));
+        }
+        if (cache != null) {
+            cache.advance(step.newTokens());
+        }
+        if (lastOnly) {
+            x = x.get(new NDIndex(":, -1:, :"));
+        }
+        x = rmsNorm(x, weights.finalNorm());
+        if (weights.lmHead() != null) {
+            return x.matMul(weights.lmHead());
+        }
+        NDArray tiedHead = weights.embedding().transpose(); // made per call so gradients reach the embedding
+        tiedHead.attach(scope);
+        return x.matMul(tiedHead);
+    }
+
+    /** Out-of-range ids or positions would otherwise surface as an opaque native indexing error. */
+    private void checkInRange(StepInputs step) {
+        for (int id : step.tokens()) {
+            if (id < 0 || id >= config.vocabSize()) {
+                throw new IllegalArgumentException("token id " + id + " is outside the vocabulary of " + config.vocabSize());
+            }
+        }
+        for (long p : step.positions()) {
+            if (p >= config.maxSeqLen()) {
+                throw new IllegalArgumentException("position " + p + " is beyond the model's context of " + config.maxSeqLen());
+            }
+        }
+    }
+
+    private NDArray attention(int layer, NDArray h, NDArray cos, NDArray sin, NDArray mask, KvCache cache,
+                              LoraAdapter lora, boolean training) {
+        LayerWeights w = weights.layers().get(layer);
+        long b = h.getShape().get(0);
+        long len = h.getShape().get(1);
+        int hd = config.headDim();
+        int heads = config.nHeads();
+        int kvHeads = config.nKvHeads();
+        NDArray qkv = h.matMul(w.wqkv());
+        if (w.qkvBias() != null) {
+            qkv = qkv.add(w.qkvBias());
+        }
+        if (lora != null && (lora.targets("q_proj") || lora.targets("k_proj") || lora.targets("v_proj"))) {
+            qkv = qkv.add(NDArrays.concat(new NDList(
+                    projectionDelta(lora, layer, "q_proj", h, config.dim(), training),
+                    projectionDelta(lora, layer, "k_proj", h, config.kvDim(), training),
+                    projectionDelta(lora, layer, "v_proj", h, config.kvDim(), training)), 2));
+        }
+        NDList qkAndV = qkv.split(new long[] {config.dim() + config.kvDim()}, 2);
+        NDArray qk = qkAndV.get(0).reshape(b, len, heads + kvHeads, hd);
+        qk = qk.mul(cos).add(qk.matMul(rotateHalf).mul(sin));
+        NDList qAndK = qk.split(new long[] {heads}, 2);
+        // q: [B, L, H, hd] -> [B, kvH, group * L, hd]: a kv head's whole query group in one plain (non-broadcast)
+        // matmul, so the keys are never expanded per query head; scaled here rather than scaling every score
+        long groupRows = (long) config.groupSize() * len;
+        NDArray q = qAndK.get(0).mul(1.0 / Math.sqrt(hd)).transpose(0, 2, 1, 3).reshape(b, kvHeads, groupRows, hd);
+        NDArray k = qAndK.get(1).transpose(0, 2, 1, 3);
+        NDArray v = qkAndV.get(1).reshape(b, len, kvHeads, hd).transpose(0, 2, 1, 3);
+        if (cache != null) {
+            cache.write(layer, k, v);
+            k = cache.keys(layer);
+            v = cache.values(layer);
+        }
+        long keyColumns = k.getShape().get(2);
+        // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
+        NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
+        NDArray out = scores.softmax(4).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
+                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.dim());
+        NDArray o = out.matMul(w.wo());
+        if (lora != null && lora.targets("o_proj")) {
+            o = o.add(lora.delta(layer, "o_proj", out, training));
+        }
+        return o;
+    }
+
+    private NDArray mlp(int layer, NDArray h, LoraAdapter lora, boolean training) {
+        LayerWeights w = weights.layers().get(layer);
+        NDArray gateUp = h.matMul(w.wGateUp());
+        if (lora != null && (lora.targets("gate_proj") || lora.targets("up_proj"))) {
+            gateUp = gateUp.add(NDArrays.concat(new NDList(
+                    projectionDelta(lora, layer, "gate_proj", h, config.hiddenDim(), training),
+                    projectionDelta(lora, layer, "up_proj", h, config.hiddenDim(), training)), 2));
+        }
+        NDList parts = gateUp.split(2, 2);
+        NDArray gate = parts.get(0);
+        NDArray act = Activation.sigmoid(gate).mul(gate).mul(parts.get(1));
+        NDArray down = act.matMul(w.wDown());
+        if (lora != null && lora.targets("down_proj")) {
+            down = down.add(lora.delta(layer, "down_proj", act, training));
+        }
+        return down;
+    }
+
+    /** The adapter's delta for a fused projection's slice, or zeros when that projection is not a target. */
+    private static NDArray projectionDelta(LoraAdapter lora, int layer, String target, NDArray h, int width, boolean training) {
+        if (lora.targets(target)) {
+            return lora.delta(layer, target, h, training);
+        }
+        Shape s = h.getShape();
+        return h.getManager().zeros(new Shape(s.get(0), s.get(1), width));
+    }
+
+    private NDArray rmsNorm(NDArray x, NDArray weight) {
+        return x.mul(x.square().mean(new int[] {2}, true).add(config.normEps()).pow(-0.5)).mul(weight);
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.toolcoach.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.toolcoach.model.cli.GenerateCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class GenerateCommandTest {
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = new CommandLine(new GenerateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))).execute(args);
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void llama2cGreedyPrintsExactlyTheReferenceText() throws Exception {
+        Path dir = TestModels.sharedModels();
+        Run r = run("--model", dir.resolve("stories260K.bin").toString(), "--tokenizer", dir.resolve("tok512.bin").toString(),
+                "--temperature", "0", "--steps", "200");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(Files.readString(dir.resolve("stories260K.greedy200.expected.txt")), r.out());
+    }
+
+    @Test
+    void llama2cPromptIsPrintedAndCountsTowardsSteps() {
+        Path dir = TestModels.sharedModels();
+        Run r = run("--model", dir.resolve("stories260K.bin").toString(), "--tokenizer", dir.resolve("tok512.bin").toString(),
+                "--prompt", "Lily and Tom", "--temperature", "0.8", "--seed", "42", "--steps", "40");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("Lily and Tom"), r.out());
+        assertEquals(r.out(), run("--model", dir.resolve("stories260K.bin").toString(), "--tokenizer",
+                dir.resolve("tok512.bin").toString(), "--prompt", "Lily and Tom", "--temperature", "0.8", "--seed", "42",
+                "--steps", "40").out(), "same seed, same text");
+    }
+
+    @Test
+    void hfFolderGeneratesAndMissingModelIsAOneLineError(@TempDir Path tmp) throws Exception {
+        TinyHfFolder.write(tmp.resolve("m"), TestModels.tinyQwen2(), 3L);
+        Run ok = run("--model", tmp.resolve("m").toString(), "--prompt", "w5 w6", "--steps", "5", "--temperature", "0");
+        assertEquals(0, ok.exit(), ok.err());
+        assertFalse(ok.out().isBlank());
+        Run missing = run("--model", tmp.resolve("nothing.bin").toString());
+        assertEquals(1, missing.exit());
+        assertTrue(missing.err().contains("nothing.bin: file not found"), missing.err());
+        assertFalse(missing.err().contains("\tat "), "no stack trace");
+    }
+}
