@@ -6,8 +6,11 @@ import akka.cluster.typed.Join;
 import akka.management.cluster.bootstrap.ClusterBootstrap;
 import akka.management.javadsl.AkkaManagement;
 import com.typesafe.config.Config;
+import dev.toolcoach.cluster.toolserver.HostedSuites;
+import dev.toolcoach.tools.BuiltinSuites;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,10 +27,12 @@ public final class NodeLauncher {
     public static ActorSystem<Void> start(Config config, NodeSettings settings) {
         PortCheck.ensureFree(settings.host(), settings.port(), "cluster port");
         PortCheck.ensureFree(settings.managementHost(), settings.managementPort(), "management port");
+        List<BuiltinSuites.Hosted> suites = settings.has(NodeRole.TOOL) ? HostedSuites.open(settings.tools()) : List.of();
         ActorSystem<Void> system;
         try {
-            system = ActorSystem.create(NodeGuardian.create(settings), NodeConfigLoader.SYSTEM_NAME, config);
+            system = ActorSystem.create(NodeGuardian.create(settings, suites), NodeConfigLoader.SYSTEM_NAME, config);
         } catch (RuntimeException e) { // e.g. the port was taken between the check and the bind
+            HostedSuites.closeAll(suites);
             throw new NodeStartException("cannot start the actor system on " + settings.host() + ":" + settings.port()
                     + ": " + rootMessage(e));
         }

@@ -38,7 +38,7 @@ public record NodeOverrides(Optional<Path> configFile,
         managementHost.ifPresent(v -> values.put("akka.management.http.hostname", v));
         managementPort.ifPresent(v -> values.put("akka.management.http.port", v));
         athleteActors.ifPresent(v -> values.put("toolcoach.athlete.actors-per-node", v));
-        toolSuites.ifPresent(v -> values.put("toolcoach.tool-suites", v));
+        toolSuites.ifPresent(v -> values.put("toolcoach.tools.suites", v));
         return ConfigFactory.parseMap(values, "command line or environment");
     }
 }

@@ -3,6 +3,7 @@ package dev.toolcoach.cluster.node;
 import akka.actor.Address;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import dev.toolcoach.cluster.toolserver.ToolHostSettings;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -18,17 +19,21 @@ import java.util.Set;
  * @param managementHost Akka Management HTTP host
  * @param managementPort Akka Management HTTP port, 0 for any free port
  * @param athleteActors  athlete actors an athlete node runs
- * @param toolSuites     tool suites a tool node hosts and the coach watches
+ * @param tools          tool suites a tool node hosts and the coach watches, with their settings
  * @param bootstrap      join through Akka Management Cluster Bootstrap (Kubernetes) instead of seeds
  */
 public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Address> seeds,
                            String managementHost, int managementPort, int athleteActors,
-                           List<String> toolSuites, boolean bootstrap) {
+                           ToolHostSettings tools, boolean bootstrap) {
 
     public NodeSettings {
         roles = Set.copyOf(roles);
         seeds = List.copyOf(seeds);
-        toolSuites = List.copyOf(toolSuites);
+    }
+
+    /** Tool suites a tool node hosts and the coach watches. */
+    public List<String> toolSuites() {
+        return tools.suites();
     }
 
     public boolean has(NodeRole role) {
@@ -52,6 +57,10 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
             if (athletes < 1) {
                 throw new NodeConfigException("toolcoach.athlete.actors-per-node is " + athletes + ", must be at least 1");
             }
+            ToolHostSettings tools = ToolHostSettings.fromConfig(config);
+            if (roles.contains(NodeRole.TOOL)) {
+                tools.checkHostable();
+            }
             return new NodeSettings(roles,
                     config.getString("akka.remote.artery.canonical.hostname"),
                     port(config, "akka.remote.artery.canonical.port"),
@@ -59,7 +68,7 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
                     config.getString("akka.management.http.hostname"),
                     port(config, "akka.management.http.port"),
                     athletes,
-                    config.getStringList("toolcoach.tool-suites"),
+                    tools,
                     bootstrap);
         } catch (ConfigException e) {
             throw new NodeConfigException("configuration problem: " + e.getMessage());

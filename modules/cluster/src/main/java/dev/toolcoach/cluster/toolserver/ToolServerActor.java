@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.toolserver;
 
 import akka.actor.typed.ActorRefResolver;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -10,34 +11,93 @@ import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.protocol.Echo;
 import dev.toolcoach.cluster.protocol.EchoReply;
+import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.GetToolSpecs;
+import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolCallResults;
 import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolSpecs;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.ToolResult;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
- * The server of one tool suite on a tool node: registers under the suite's key so athletes can find
- * it, and answers {@link Echo}. Tool execution requests extend its command set.
+ * The server of one tool suite on a tool node: a thin shell over the suite's {@link ToolExecutor}.
+ * Registers under the suite's key so athletes find it, runs each turn's calls on the executor's pool
+ * (never on the actor's thread) and answers when all of them are done, in call order. Exports the
+ * executor's figures to {@code /metrics}; stopping closes the executor and the suite's resources.
  */
 public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
 
     /** This actor's full address, so an echo tells which node answered. */
     private final String address;
+    private final BuiltinSuites.Hosted hosted;
+    private final ToolExecutor executor;
 
-    public static Behavior<ToolServerCommand> create(String suite) {
-        return Behaviors.setup(context -> new ToolServerActor(context, suite));
+    /** A server for the suite, owning it from now on: its resources are closed when the server stops. */
+    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
+        return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings));
     }
 
-    private ToolServerActor(ActorContext<ToolServerCommand> context, String suite) {
+    private ToolServerActor(ActorContext<ToolServerCommand> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
         super(context);
+        this.hosted = hosted;
+        this.executor = new ToolExecutor(hosted.suite(), settings);
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
-        context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.toolSuite(suite), context.getSelf()));
+        ToolServerMetrics.get(context.getSystem()).add(suite(), executor);
+        context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.toolSuite(suite()), context.getSelf()));
+    }
+
+    private String suite() {
+        return hosted.suite().name();
     }
 
     @Override
     public Receive<ToolServerCommand> createReceive() {
-        return newReceiveBuilder().onMessage(Echo.class, this::onEcho).build();
+        return newReceiveBuilder()
+                .onMessage(ExecuteToolCalls.class, this::onExecute)
+                .onMessage(ReleaseTrajectory.class, this::onRelease)
+                .onMessage(GetToolSpecs.class, this::onGetSpecs)
+                .onMessage(Echo.class, this::onEcho)
+                .onSignal(PostStop.class, signal -> onStop())
+                .build();
+    }
+
+    private Behavior<ToolServerCommand> onExecute(ExecuteToolCalls request) {
+        List<CompletableFuture<ToolResult>> calls = executor.execute(request.trajectoryId(), request.calls()).stream()
+                .map(CompletionStage::toCompletableFuture).toList();
+        // each executor stage completes normally (failures are results), so allOf never fails
+        // The reply goes straight from the completing stage (tell is thread-safe) rather than through this
+        // actor's mailbox, so the UNAVAILABLE answers the executor gives while the server stops still arrive.
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenRun(() -> request.replyTo().tell(
+                new ToolCallResults(request.trajectoryId(), calls.stream().map(CompletableFuture::join).toList())));
+        return this;
+    }
+
+    private Behavior<ToolServerCommand> onRelease(ReleaseTrajectory release) {
+        executor.finishTrajectory(release.trajectoryId());
+        return this;
+    }
+
+    private Behavior<ToolServerCommand> onGetSpecs(GetToolSpecs get) {
+        get.replyTo().tell(new ToolSpecs(suite(), executor.specs()));
+        return this;
     }
 
     private Behavior<ToolServerCommand> onEcho(Echo echo) {
         echo.replyTo().tell(new EchoReply(echo.payload(), address));
+        return this;
+    }
+
+    private Behavior<ToolServerCommand> onStop() {
+        ToolServerMetrics.get(getContext().getSystem()).remove(suite());
+        executor.close();
+        HostedSuites.close(hosted);
         return this;
     }
 }

@@ -7,21 +7,30 @@ import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializer;
 import akka.serialization.Serializers;
+import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.protocol.CborSerializable;
 import dev.toolcoach.cluster.protocol.Echo;
 import dev.toolcoach.cluster.protocol.EchoReply;
+import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.GetToolSpecs;
 import dev.toolcoach.cluster.protocol.KryoSerializable;
+import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolSpecs;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.protocol.WeightsChunk;
 import dev.toolcoach.cluster.testing.SampleMessages;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.NotSerializableException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -90,6 +99,31 @@ class ProtocolSerializationTest {
                 roundTrip(new CarriesToolCall(call), CountingCborSerializer.IDENTIFIER));
         assertEquals(call, back.call());
         assertInstanceOf(java.util.List.class, back.call().arguments().get("tags"), "not a Scala list");
+    }
+
+    @Test
+    void toolMessagesTravelAsCborWithEveryField() throws NotSerializableException {
+        TestProbe<ToolCallResults> results = testKit.createTestProbe();
+        ToolCall call = SampleMessages.trace("r-3", 100, 4).toolCalls().get(0);
+        ExecuteToolCalls execute = new ExecuteToolCalls("r-3", List.of(call, new ToolCall("divide", Map.of("a", 1, "b", 0))),
+                results.ref());
+        assertEquals(execute, roundTrip(execute, CountingCborSerializer.IDENTIFIER));
+
+        Map<String, Object> structured = new LinkedHashMap<>();
+        structured.put("future_value", 1628.89);
+        structured.put("hits", List.of(Map.of("message_id", "m-1"), Map.of("message_id", "m-2")));
+        ToolCallResults answer = new ToolCallResults("r-3", List.of(
+                new ToolResult(call, ToolResult.Status.OK, "1628.89", structured, null, 12, true),
+                ToolResult.failed(execute.calls().get(1), ToolResult.Status.ERROR, "division by zero", 3)));
+        assertEquals(answer, roundTrip(answer, CountingCborSerializer.IDENTIFIER));
+
+        ToolSpecs specs = new ToolSpecs("arithmetic", List.of(ToolSpec.of("add", "Adds.",
+                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"number\"}},\"required\":[\"a\"]}")));
+        ToolSpecs specsBack = assertInstanceOf(ToolSpecs.class, roundTrip(specs, CountingCborSerializer.IDENTIFIER));
+        assertEquals(specs.specs().get(0).toJson(), specsBack.specs().get(0).toJson());
+        TestProbe<ToolSpecs> specReplies = testKit.createTestProbe();
+        assertEquals(new GetToolSpecs(specReplies.ref()), roundTrip(new GetToolSpecs(specReplies.ref()), CountingCborSerializer.IDENTIFIER));
+        assertEquals(new ReleaseTrajectory("r-3"), roundTrip(new ReleaseTrajectory("r-3"), CountingCborSerializer.IDENTIFIER));
     }
 
     /** A Kryo-bound message that nobody registered. */

@@ -1,0 +1,117 @@
+package dev.toolcoach.cluster.toolserver;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.GetToolSpecs;
+import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolSpecs;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.sql.SqlTools;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** One tool server in one actor system; every message still crosses the serializers (serialize-messages = on). */
+class ToolServerActorTest {
+
+    private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    @AfterAll
+    static void shutdown() {
+        testKit.shutdownTestKit();
+    }
+
+    private static List<ToolResult> execute(ActorRef<ToolServerCommand> server, String trajectory, ToolCall... calls) {
+        TestProbe<ToolCallResults> replies = testKit.createTestProbe();
+        server.tell(new ExecuteToolCalls(trajectory, List.of(calls), replies.ref()));
+        ToolCallResults answer = replies.receiveMessage(DEADLINE);
+        assertEquals(trajectory, answer.trajectoryId());
+        return answer.results();
+    }
+
+    /** The open-trajectories gauge of a suite as /metrics would show it, empty once the suite is no longer exported. */
+    private static Optional<Double> openTrajectories(String suite) {
+        for (MetricSnapshot metric : ToolServerMetrics.get(testKit.system()).collect()) {
+            if (metric instanceof GaugeSnapshot gauge && metric.getMetadata().getName().equals("toolcoach_tool_trajectories_open")) {
+                return gauge.getDataPoints().stream().filter(p -> suite.equals(p.getLabels().get("suite")))
+                        .map(GaugeSnapshot.GaugeDataPointSnapshot::getValue).findFirst();
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Test
+    void sqlServerAnswersReleasesAndClosesItsSuiteWhenStopped() throws Exception {
+        AtomicBoolean closed = new AtomicBoolean();
+        BuiltinSuites.Hosted sql = BuiltinSuites.open(SqlTools.SUITE, BuiltinSuites.Options.defaults());
+        BuiltinSuites.Hosted watched = new BuiltinSuites.Hosted(sql.suite(), () -> {
+            sql.close();
+            closed.set(true);
+        });
+        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(watched, ExecutorSettings.defaults()));
+
+        TestProbe<ToolSpecs> specs = testKit.createTestProbe();
+        server.tell(new GetToolSpecs(specs.ref()));
+        assertEquals(List.of("list_tables", "run_sql"), specs.receiveMessage(DEADLINE).specs().stream().map(s -> s.name()).sorted().toList());
+
+        List<ToolResult> results = execute(server, "t-1", new ToolCall("list_tables", Map.of()),
+                new ToolCall("run_sql", Map.of("query", "DELETE FROM employees")));
+        assertEquals(ToolResult.Status.OK, results.get(0).status(), results.get(0).toString());
+        assertEquals(ToolResult.Status.ERROR, results.get(1).status(), "writes are refused: " + results.get(1));
+        assertEquals(Optional.of(1.0), openTrajectories(SqlTools.SUITE));
+
+        server.tell(new ReleaseTrajectory("t-1"));
+        TestProbe<Void> probe = testKit.createTestProbe();
+        probe.awaitAssert(DEADLINE, () -> {
+            assertEquals(Optional.of(0.0), openTrajectories(SqlTools.SUITE));
+            return null;
+        });
+
+        testKit.stop(server, DEADLINE);
+        assertTrue(closed.get(), "the suite's database is closed with its server");
+        assertEquals(Optional.empty(), openTrajectories(SqlTools.SUITE), "a stopped server is no longer exported");
+    }
+
+    @Test
+    void emailServerSearchesTheEnronMessages() throws Exception {
+        String shared = System.getProperty("toolcoach.shared.data", "");
+        Path csv = Path.of(shared, "enron", "emails_sample.csv");
+        assumeTrue(!shared.isEmpty() && Files.isRegularFile(csv),
+                "skipped: the Enron sample is not at " + csv.toAbsolutePath() + " (set -Dtoolcoach.shared.data)");
+        ToolHostSettings settings = new ToolHostSettings(List.of("email"), BuiltinSuites.Options.defaults().withMailboxes(List.of(csv)),
+                ExecutorSettings.defaults()).checkHostable();
+        List<BuiltinSuites.Hosted> hosted = HostedSuites.open(settings);
+        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings.executor()));
+
+        ToolResult search = execute(server, "t-2", new ToolCall("search_emails", Map.of("keywords", "enron", "limit", 3))).get(0);
+        assertEquals(ToolResult.Status.OK, search.status(), search.toString());
+        assertFalse(search.text().isBlank());
+        List<?> hits = assertInstanceOf(List.class, search.structured(), "structured hits arrive as a JSON array");
+        assertEquals(3, hits.size());
+        hits.forEach(hit -> assertInstanceOf(String.class, assertInstanceOf(Map.class, hit).get("message_id"), hit.toString()));
+        testKit.stop(server, DEADLINE);
+    }
+}
