@@ -1,0 +1,99 @@
+package dev.toolcoach.policy;
+
+import dev.toolcoach.agent.Generation;
+import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.agent.SamplingParams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LocalGeneratorTest {
+
+    @TempDir
+    static Path dir;
+    private static LocalPolicy policy;
+    private static int[] context;
+
+    @BeforeAll
+    static void load() throws Exception {
+        policy = LocalPolicy.load(TinyChatModel.write(dir.resolve("model"), 3), null, null, 8);
+        context = policy.tokenizer().encode("<|im_start|>user\nWhat is 2+3?<|im_end|>\n<|im_start|>assistant\n");
+    }
+
+    @AfterAll
+    static void close() {
+        policy.close();
+    }
+
+    private static Generation generate(SamplingParams sampling) {
+        return policy.generator().generate(new GenerationRequest("t", context, sampling)).toCompletableFuture().join();
+    }
+
+    @Test
+    void idsLogprobsAndVersionsAreExactlyTheEnginesForTheSameSampling() {
+        SamplingParams sampling = new SamplingParams(0.8f, 50, 0.9f, 40, 5L);
+        Generation mine = generate(sampling);
+        dev.toolcoach.model.generate.Generation engine = policy.engine().submit(context,
+                new dev.toolcoach.model.generate.SamplingParams(0.8f, 0.9f, 50, 5L, 40,
+                        Set.of(TinyChatModel.IM_END), List.of())).join();
+        assertArrayEquals(engine.tokens(), mine.tokenIds());
+        assertArrayEquals(engine.logProbs(), mine.logprobs());
+        assertArrayEquals(Arrays.stream(engine.adapterVersions()).mapToInt(Math::toIntExact).toArray(), mine.policyVersions());
+        assertTrue(IntStream.range(0, mine.length()).allMatch(i -> mine.logprobs()[i] < 0f), "sampled tokens carry real log-probs");
+    }
+
+    @Test
+    void topKOfOneIsGreedyAndTheSeedMakesSamplingReproducible() {
+        Generation greedy = generate(SamplingParams.greedy(30));
+        assertArrayEquals(greedy.tokenIds(), generate(new SamplingParams(1f, 1, 1f, 30, 99L)).tokenIds());
+        SamplingParams sampled = new SamplingParams(1.2f, 0, 1f, 30, 42L);
+        assertEquals(generate(sampled), generate(sampled));
+        assertFalse(Arrays.equals(generate(sampled).tokenIds(), generate(new SamplingParams(1.2f, 0, 1f, 30, 43L)).tokenIds()));
+    }
+
+    @Test
+    void aReplyEndedByTheStopTokenKeepsItsIdButNotItsText() {
+        List<CompletableFuture<Generation>> runs = IntStream.range(0, 24)
+                .mapToObj(seed -> policy.generator().generate(new GenerationRequest("s" + seed, context,
+                        new SamplingParams(1.5f, 0, 1f, 48, seed))).toCompletableFuture())
+                .toList();
+        List<Generation> replies = runs.stream().map(CompletableFuture::join).toList();
+        List<Generation> stopped = replies.stream().filter(g -> g.finishReason() == Generation.FinishReason.STOP).toList();
+        assertFalse(stopped.isEmpty(), "some of 24 sampled replies end with <|im_end|>");
+        for (Generation g : stopped) {
+            int[] ids = g.tokenIds();
+            assertEquals(TinyChatModel.IM_END, ids[ids.length - 1]);
+            assertEquals(policy.tokenizer().decode(Arrays.copyOf(ids, ids.length - 1)), g.text());
+            assertFalse(g.text().contains("<|im_end|>"), g.text());
+        }
+        for (Generation g : replies) {
+            if (g.finishReason() == Generation.FinishReason.LENGTH) {
+                assertEquals(48, g.length());
+                assertEquals(policy.tokenizer().decode(g.tokenIds()), g.text());
+            }
+        }
+    }
+
+    @Test
+    void aContextLongerThanTheModelWindowFailsTheStageWithTheReason() {
+        int[] tooLong = new int[TinyChatModel.config().maxSeqLen()];
+        CompletionException e = assertThrows(CompletionException.class, () -> policy.generator()
+                .generate(new GenerationRequest("long", tooLong, SamplingParams.greedy(4))).toCompletableFuture().join());
+        assertTrue(e.getCause().getMessage().contains("shorter than the context 4096"), e.getCause().getMessage());
+    }
+}
