@@ -1,8 +1,12 @@
 package dev.toolcoach.coachnode;
 
+import dev.toolcoach.brain.cli.DistillCommand;
+import dev.toolcoach.brain.cli.GenerateTasksCommand;
 import dev.toolcoach.cluster.node.NodeCli;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeRunCommand;
+import dev.toolcoach.model.cli.GenerateCommand;
+import dev.toolcoach.tasks.cli.BfclEvalCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 
@@ -12,14 +16,24 @@ import picocli.CommandLine.HelpCommand;
  */
 @Command(name = "coach-node", mixinStandardHelpOptions = true,
         description = "ToolCoach coach node: runs the coach and the learner (roles coach, learner).",
-        subcommands = {CoachNodeMain.Run.class, HelpCommand.class})
+        subcommands = {CoachNodeMain.Run.class, GenerateCommand.class, ServeCommand.class, BfclEvalCommand.class,
+                GenerateTasksCommand.class, DistillCommand.class, HelpCommand.class})
 public final class CoachNodeMain extends NodeRunCommand {
+
+    /** Logs go to stderr (coach-node-logback.xml) unless the user picked a configuration. */
+    static final String LOGBACK_CONFIG = "coach-node-logback.xml";
 
     public CoachNodeMain() {
         super(NodeProgram.COACH, System.getenv());
     }
 
     public static void main(String[] args) {
+        // before any logger or DJL class loads: stdout carries command output only, and DJL stays offline
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", LOGBACK_CONFIG);
+        }
+        System.setProperty("DJL_OFFLINE", "true");
+        System.setProperty("OPT_OUT_TRACKING", "true");
         System.exit(NodeCli.execute(new CoachNodeMain(), args));
     }
 

@@ -29,6 +29,9 @@ class CoachNodeMainTest {
         assertEquals("0", result[0]);
         assertTrue(result[1].startsWith("Usage: coach-node"), result[1]);
         assertTrue(result[1].contains("run ") && result[1].contains("--seed"), result[1]);
+        for (String job : new String[]{"generate", "serve", "bfcl-eval", "generate-tasks", "distill"}) {
+            assertTrue(result[1].contains("  " + job + " "), job + " missing from\n" + result[1]);
+        }
     }
 
     @Test

@@ -1,0 +1,129 @@
+package dev.toolcoach.coachnode;
+
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.openai.GeneratorBackend;
+import dev.toolcoach.openai.OpenAiServer;
+import dev.toolcoach.openai.ServerSettings;
+import dev.toolcoach.policy.LocalPolicy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Serves a local model (HF folder, or llama2.c checkpoint with its tokenizer, plus an optional PEFT
+ * adapter) as an OpenAI-compatible endpoint until SIGTERM / Ctrl-C, then unbinds and frees the model.
+ * Prints one line with the base URL on stdout once it is listening.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve a local model on /v1/models and /v1/chat/completions (OpenAI-compatible).")
+public final class ServeCommand implements Callable<Integer> {
+
+    static final int INPUT_ERROR = 2;
+    static final int START_ERROR = 3;
+    private static final long SHUTDOWN_WAIT_SECONDS = 20;
+
+    @Option(names = "--model", required = true, description = "HF model folder or llama2.c .bin checkpoint")
+    Path model;
+
+    @Option(names = "--tokenizer", description = "tokenizer file; default: tokenizer.json in the folder / tokenizer.bin beside the .bin")
+    Path tokenizer;
+
+    @Option(names = "--adapter", description = "PEFT LoRA adapter folder (adapter_config.json, adapter_model.safetensors)")
+    Path adapter;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "interface to bind (default ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8000", description = "TCP port, 0 for any free one (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--max-batch", defaultValue = "8", description = "sequences the engine decodes together (default ${DEFAULT-VALUE})")
+    int maxBatch;
+
+    @Option(names = "--model-id", description = "model name clients use (default: the model file or folder name)")
+    String modelId;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CompletableFuture<Void> stopRequested = new CompletableFuture<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    @Override
+    public Integer call() {
+        ServerSettings settings;
+        try {
+            if (maxBatch < 1) throw new IllegalArgumentException("--max-batch must be >= 1, got " + maxBatch);
+            settings = new ServerSettings(host, port, "", maxBatch);
+        } catch (IllegalArgumentException e) {
+            return fail(INPUT_ERROR, e.getMessage());
+        }
+        LocalPolicy policy;
+        try {
+            policy = LocalPolicy.load(model, tokenizer, adapter, maxBatch);
+        } catch (ModelLoadException | IllegalArgumentException e) {
+            return fail(INPUT_ERROR, e.getMessage());
+        }
+        try (policy; OpenAiServer server = OpenAiServer.start(backend(policy), settings)) {
+            Thread hook = new Thread(this::stopAndWait, "serve-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("serving " + id() + " at " + server.baseUrl());
+            out.flush();
+            stopRequested.join();
+            removeHook(hook);
+        } catch (IllegalStateException e) {
+            return fail(START_ERROR, e.getMessage());
+        } finally {
+            stopped.countDown();
+        }
+        return 0;
+    }
+
+    /** Asks a running {@code serve} to stop; {@link #call()} then returns 0 once everything is closed. */
+    public void stop() {
+        stopRequested.complete(null);
+    }
+
+    /** The JVM exits when its shutdown hooks return, so the hook waits for the cleanup it triggered. */
+    private void stopAndWait() {
+        stop();
+        try {
+            stopped.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook itself asked us to stop; it is running and needs no removal
+        }
+    }
+
+    private GeneratorBackend backend(LocalPolicy policy) {
+        return new GeneratorBackend(id(), policy.generator(), policy.tokenizer(), policy.chatFormat(),
+                AgentConfig.defaults().actionFormat());
+    }
+
+    private String id() {
+        return modelId != null ? modelId : model.getFileName().toString();
+    }
+
+    private int fail(int code, String message) {
+        spec.commandLine().getErr().println("serve: " + message);
+        spec.commandLine().getErr().flush();
+        return code;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.toolcoach.coachnode;
+
+import dev.toolcoach.policy.TinyChatModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ServeBadInputTest {
+
+    private static void assertOneLineError(int expectedCode, String expectedLine, String... args) {
+        CliRun run = new CliRun();
+        assertEquals(expectedCode, run.execute(args), run.err.toString());
+        assertEquals(expectedLine, run.err.toString().strip());
+        assertEquals("", run.out.toString());
+    }
+
+    @Test
+    void aPortOutOfRangeIsRejectedBeforeLoadingAnything() {
+        assertOneLineError(ServeCommand.INPUT_ERROR, "serve: port out of range: 70000",
+                "serve", "--model", "/nonexistent", "--port", "70000");
+    }
+
+    @Test
+    void aNonNumericPortIsAUsageError() {
+        CliRun run = new CliRun();
+        assertEquals(2, run.execute("serve", "--model", "m", "--port", "eighty"));
+        assertEquals(1, run.err.toString().strip().lines().count(), run.err.toString());
+    }
+
+    @Test
+    void aMissingModelFolderNamesIt(@TempDir Path dir) {
+        Path missing = dir.resolve("no-model");
+        assertOneLineError(ServeCommand.INPUT_ERROR, "serve: " + missing + ": file not found",
+                "serve", "--model", missing.toString(), "--port", "0");
+    }
+
+    @Test
+    void aPortInUseIsAStartErrorNamingTheAddress(@TempDir Path dir) throws Exception {
+        Path model = TinyChatModel.write(dir.resolve("tiny"), 1);
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CliRun run = new CliRun();
+            assertEquals(ServeCommand.START_ERROR, run.execute("serve", "--model", model.toString(),
+                    "--port", String.valueOf(taken.getLocalPort())));
+            String line = run.err.toString().strip();
+            assertTrue(line.startsWith("serve: cannot serve on 127.0.0.1:" + taken.getLocalPort()) && !line.contains("\n"), line);
+        }
+    }
+
+    @Test
+    void aFolderWithoutConfigNamesTheMissingFile(@TempDir Path dir) throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("empty-model"));
+        assertOneLineError(ServeCommand.INPUT_ERROR, "serve: " + folder.resolve("config.json") + ": file not found",
+                "serve", "--model", folder.toString(), "--port", "0");
+    }
+}

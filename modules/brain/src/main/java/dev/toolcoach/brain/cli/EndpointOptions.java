@@ -1,0 +1,34 @@
+package dev.toolcoach.brain.cli;
+
+import dev.toolcoach.openai.OpenAiConfig;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+
+/** Where the external model is: options, with the API key taken only from the environment so it never shows in a process list. */
+final class EndpointOptions {
+
+    @Option(names = "--base-url", description = "OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)")
+    String baseUrl;
+
+    @Option(names = "--model", description = "model id (default: $OPENAI_MODEL)")
+    String model;
+
+    @Option(names = "--timeout-seconds", defaultValue = "120", description = "per-request timeout (default: ${DEFAULT-VALUE})")
+    long timeoutSeconds;
+
+    @Option(names = "--retries", defaultValue = "3", description = "retries on 429/5xx (default: ${DEFAULT-VALUE})")
+    int retries;
+
+    /** The client config; a missing base URL is a usage error naming both ways to give it. */
+    OpenAiConfig config() {
+        String url = baseUrl != null ? baseUrl : System.getenv("OPENAI_BASE_URL");
+        if (url == null || url.isBlank()) {
+            throw new UsageException("no endpoint: give --base-url or set OPENAI_BASE_URL");
+        }
+        String id = model != null ? model : System.getenv().getOrDefault("OPENAI_MODEL", "");
+        String key = System.getenv().getOrDefault("OPENAI_API_KEY", "");
+        return OpenAiConfig.of(url, id).withApiKey(key).withRequestTimeout(Duration.ofSeconds(timeoutSeconds))
+                .withRetries(retries, Duration.ofMillis(500), Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,8 @@
+package dev.toolcoach.brain.cli;
+
+/** Bad command-line input: reported as one line and exit code 2, never as a stack trace. */
+final class UsageException extends RuntimeException {
+    UsageException(String message) {
+        super(message);
+    }
+}

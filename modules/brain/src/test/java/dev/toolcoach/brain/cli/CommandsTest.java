@@ -1,0 +1,132 @@
+package dev.toolcoach.brain.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.dataset.ExampleJsonl;
+import dev.toolcoach.openai.OpenAiServer;
+import dev.toolcoach.openai.ServerSettings;
+import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.trace.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The two commands run as a user runs them, their stdout and stderr captured. */
+class CommandsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Exit code, stdout and stderr of one command run. */
+    record Run(int code, String out, String err) {
+        JsonNode summary() throws Exception {
+            return JSON.readTree(out);
+        }
+    }
+
+    static Run run(Object command, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(command);
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void generateTasksWritesADatasetAndPrintsTheCounts(@TempDir Path dir) throws Exception {
+        ScriptedBackend backend = new ScriptedBackend("gen");
+        backend.reply("{\"queries\": [{\"query\": \"What is 12 times 7?\", \"gold_answer\": \"84\", \"tool_calls\": "
+                + "[{\"name\": \"multiply\", \"arguments\": {\"a\": 12, \"b\": 7}}]}, {\"query\": \"Add 2 and 3.\", "
+                + "\"gold_answer\": \"5\", \"tool_calls\": [{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]}, "
+                + "{\"query\": \"what is 12 TIMES 7\", \"tool_calls\": [{\"name\": \"multiply\", \"arguments\": {\"a\": 12, \"b\": 7}}]}]}");
+        Path out = dir.resolve("tasks.jsonl");
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
+            Run r = run(new GenerateTasksCommand(), "--base-url", server.baseUrl(), "--model", "gen",
+                    "--task-description", "Do arithmetic", "--tools", "arithmetic", "--num-examples", "2",
+                    "--out", out.toString());
+
+            assertEquals(0, r.code(), r.err());
+            JsonNode s = r.summary();
+            assertEquals(2, s.get("kept").asInt());
+            assertEquals(1, s.get("rejected").get("DUPLICATE").asInt());
+            assertEquals(2, ExampleJsonl.read(out).examples().size());
+            assertEquals("84", ExampleJsonl.read(out).examples().get(0).goldAnswer());
+        }
+    }
+
+    @Test
+    void generateTasksReportsAnUnreachableEndpointInOneLine(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Run r = run(new GenerateTasksCommand(), "--base-url", "http://127.0.0.1:" + port + "/v1", "--model", "m", "--retries", "0",
+                "--task-description", "Do arithmetic", "--tools", "arithmetic", "--out", dir.resolve("x.jsonl").toString());
+
+        assertEquals(CommandOutput.RUN_ERROR, r.code());
+        assertTrue(r.err().contains("cannot reach") && r.err().contains("nothing written"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+        assertFalse(Files.exists(dir.resolve("x.jsonl")));
+    }
+
+    @Test
+    void generateTasksRejectsAnUnknownSuite(@TempDir Path dir) {
+        Run r = run(new GenerateTasksCommand(), "--base-url", "http://127.0.0.1:9/v1", "--task-description", "x",
+                "--tools", "weather", "--out", dir.resolve("x.jsonl").toString());
+
+        assertEquals(CommandOutput.INPUT_ERROR, r.code());
+        assertTrue(r.err().contains("no built-in tool suite named 'weather'"), r.err());
+    }
+
+    @Test
+    void distillCollectsOnceThenReadsTheCache(@TempDir Path dir) throws Exception {
+        String[] args = {"--task", "finance", "--examples", "3", "--cache", dir.resolve("cache").toString(),
+                "--out", dir.resolve("kept.jsonl").toString()};
+
+        Run first = run(new DistillCommand(), args);
+        Run second = run(new DistillCommand(), args);
+
+        assertEquals(0, first.code(), first.err());
+        assertEquals(3, first.summary().get("collected").asInt());
+        assertEquals(3, first.summary().get("kept").asInt());
+        assertFalse(first.summary().get("from_cache").asBoolean());
+        assertTrue(second.summary().get("from_cache").asBoolean());
+        assertEquals(3, TraceJson.read(dir.resolve("kept.jsonl")).traces().size());
+    }
+
+    @Test
+    void distillNamesTheBadLineOfADataset(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data.jsonl");
+        Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n"
+                + "{\"id\": \"b\", \"messages\": [{\"role\": \"user\", \"content\": \"3+3?\"}]\n");
+
+        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic",
+                "--cache", dir.resolve("cache").toString());
+
+        assertEquals(CommandOutput.INPUT_ERROR, r.code());
+        assertTrue(r.err().contains("data.jsonl line 2"), r.err());
+    }
+
+    @Test
+    void distillRefusesTheOracleOnExamplesWithoutSolutions(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data.jsonl");
+        Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n");
+
+        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic",
+                "--cache", dir.resolve("cache").toString());
+
+        assertEquals(CommandOutput.INPUT_ERROR, r.code());
+        assertTrue(r.err().contains("needs examples with solutions"), r.err());
+    }
+}

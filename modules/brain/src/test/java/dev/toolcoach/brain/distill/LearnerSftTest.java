@@ -1,0 +1,64 @@
+package dev.toolcoach.brain.distill;
+
+import ai.djl.ndarray.NDManager;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.brain.FinanceTools;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.learn.core.LoraWeights;
+import dev.toolcoach.learn.core.SftMetrics;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.lora.LoraAdapter;
+import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.model.nn.ModelWeights;
+import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Distillation ending in real SFT: a tiny random Llama over the byte vocabulary learns from the oracle's traces. */
+class LearnerSftTest {
+
+    @Test
+    void keptDemonstrationsTrainTheStudentThroughTheLearner(@TempDir Path cache) {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMlFormat.IM_END));
+        Task finance = FinanceTask.create(2, 11L);
+        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
+        try (NDManager manager = NDManager.newBaseManager();
+             ToolExecutor tools = FinanceTools.executor()) {
+            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), config, manager, 6L);
+            try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter),
+                    LearnerConfig.defaults(1e-2).withMicroBatchRows(2))) {
+                LearnerSft sft = new LearnerSft(learner, 3, 0.9);
+                Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft);
+
+                DistillReport report = distiller.distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), student));
+
+                long generated = report.kept().stream().map(ScoredTrace::trace)
+                        .mapToLong(t -> Arrays.stream(t.tokens().lossMask()).filter(m -> m == 1).count()).sum();
+                assertEquals(2, report.keptCount());
+                assertEquals(3 * generated, report.trainedTokens());
+                List<SftMetrics> epochs = sft.history();
+                assertEquals(3, learner.version());
+                assertTrue(epochs.get(2).loss() < epochs.get(0).loss(), "loss did not fall: " + epochs);
+            }
+        }
+    }
+}

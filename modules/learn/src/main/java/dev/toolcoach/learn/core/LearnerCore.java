@@ -1,0 +1,234 @@
+package dev.toolcoach.learn.core;
+
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
+import dev.toolcoach.learn.SeededRandom;
+import dev.toolcoach.learn.batch.BatchRow;
+import dev.toolcoach.learn.batch.BatchTensors;
+import dev.toolcoach.learn.batch.PaddedBatch;
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.checkpoint.Checkpoint;
+import dev.toolcoach.learn.loss.DpoBatchBuilder;
+import dev.toolcoach.learn.loss.DpoLoss;
+import dev.toolcoach.learn.loss.DpoStats;
+import dev.toolcoach.learn.loss.GrpoBatch;
+import dev.toolcoach.learn.loss.GrpoBatchBuilder;
+import dev.toolcoach.learn.loss.GrpoLoss;
+import dev.toolcoach.learn.loss.GrpoStats;
+import dev.toolcoach.learn.loss.LossTerm;
+import dev.toolcoach.learn.loss.SftBatchBuilder;
+import dev.toolcoach.learn.loss.SftLoss;
+import dev.toolcoach.learn.loss.TokenScores;
+import dev.toolcoach.learn.optim.AdamW;
+import dev.toolcoach.learn.optim.GradientClipping;
+import dev.toolcoach.model.nn.StepInputs;
+import dev.toolcoach.model.nn.Transformer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns scored rollouts into weight updates: one call per batch, one optimiser step per epoch with
+ * gradients accumulated over micro-batches, then a new policy version. Not thread-safe: one learner
+ * owns one model.
+ */
+public final class LearnerCore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LearnerCore.class);
+
+    private final Transformer model;
+    private final TrainableWeights weights;
+    private final LearnerConfig config;
+    private final NDManager manager;
+    private final AdamW optimiser;
+    private SeededRandom random;
+    private long version;
+
+    public LearnerCore(Transformer model, TrainableWeights weights, LearnerConfig config) {
+        this.model = model;
+        this.weights = weights;
+        this.config = config;
+        this.manager = model.manager().newSubManager();
+        this.optimiser = new AdamW(config.optimiser(), weights.parameters(), manager);
+        this.random = new SeededRandom(config.seed());
+        this.version = weights.adapter() == null ? 0 : weights.adapter().version();
+    }
+
+    /** GRPO on complete groups; groups without reward variance are skipped and counted. */
+    public GrpoMetrics trainGrpo(List<ScoredGroup> groups) {
+        GrpoBatch batch = new GrpoBatchBuilder(config.grpo()).build(groups);
+        if (batch.rows().isEmpty()) {
+            return new GrpoMetrics(version, 0, 0, 0, 0, 0, 0, 0, 0, 0, batch.skippedGroups(), 0, 0);
+        }
+        boolean needsReference = config.grpo().beta() > 0;
+        requireReference(needsReference, "a KL penalty (beta > 0)");
+        List<List<BatchRow>> micro = microBatches(batch.rows());
+        List<float[]> reference = needsReference ? referenceLogprobs(micro) : null;
+        double staleness = PaddedBatch.of(batch.rows()).meanStaleness(version);
+        GrpoLoss loss = new GrpoLoss(config.grpo());
+        GrpoStats total = GrpoStats.ZERO;
+        double gradNorm = 0;
+        double lr = 0;
+        for (int epoch = 0; epoch < config.grpo().epochs(); epoch++) {
+            lr = config.schedule().at(optimiser.steps());
+            for (int i = 0; i < micro.size(); i++) {
+                total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores,
+                        reference == null ? null : scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
+            }
+            gradNorm = applyUpdate(lr);
+        }
+        publish();
+        return GrpoMetrics.of(version, total, config.grpo().epochs(), gradNorm, batch.skippedGroups(), staleness, lr);
+    }
+
+    /** DPO on pairs drawn from each group; the reference is the model with its adapter left out. */
+    public DpoMetrics trainDpo(List<ScoredGroup> groups) {
+        requireReference(true, "DPO");
+        List<BatchRow> rows = new DpoBatchBuilder(config.dpo()).build(groups);
+        if (rows.isEmpty()) {
+            return new DpoMetrics(version, 0, 0, 0, 0, 0, 0);
+        }
+        // a micro-batch must hold whole pairs
+        List<List<BatchRow>> micro = microBatches(rows, Math.max(2, config.microBatchRows() - config.microBatchRows() % 2));
+        List<float[]> reference = referenceLogprobs(micro);
+        DpoLoss loss = new DpoLoss(config.dpo());
+        double lr = config.schedule().at(optimiser.steps());
+        DpoStats total = DpoStats.ZERO;
+        for (int i = 0; i < micro.size(); i++) {
+            total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
+                    scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
+        }
+        double gradNorm = applyUpdate(lr);
+        publish();
+        return new DpoMetrics(version, total.loss(), total.accuracy(), total.meanMargin(), total.pairs(), gradNorm, lr);
+    }
+
+    /** Supervised step on the traces whose reward reaches {@code rewardThreshold} (distillation). */
+    public SftMetrics trainSft(List<ScoredTrace> traces, double rewardThreshold) {
+        SftBatchBuilder.Selection selection = new SftBatchBuilder(rewardThreshold).build(traces);
+        if (selection.rows().isEmpty()) {
+            return new SftMetrics(version, 0, 0, selection.rejected(), 0, 0);
+        }
+        SftLoss loss = new SftLoss();
+        double lr = config.schedule().at(optimiser.steps());
+        double total = 0;
+        for (List<BatchRow> mb : microBatches(selection.rows())) {
+            total += backward(mb, 0, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
+        }
+        double gradNorm = applyUpdate(lr);
+        publish();
+        long tokens = selection.rows().stream().mapToLong(r -> r.sequence().generatedCount()).sum();
+        return new SftMetrics(version, total, tokens, selection.rejected(), gradNorm, lr);
+    }
+
+    private <S> S backward(List<BatchRow> rows, int index, MicroBatchLoss<S> loss) {
+        try (NDManager scope = manager.newSubManager()) {
+            PaddedBatch padded = PaddedBatch.of(rows);
+            BatchTensors tensors = padded.toTensors(scope);
+            StepInputs inputs = StepInputs.scoring(padded.inputRows(), padded.attentionRows());
+            try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
+                NDArray logits = model.forward(inputs, scope, null, weights.adapter(), true, false);
+                LossTerm<S> term = loss.compute(TokenScores.fromLogits(logits, tensors.targets()), tensors, scope, index);
+                collector.backward(term.loss());
+                return term.stats();
+            }
+        }
+    }
+
+    /** Log-probs of the frozen reference (adapter left out), once per micro-batch, kept on the host across epochs. */
+    private List<float[]> referenceLogprobs(List<List<BatchRow>> micro) {
+        List<float[]> out = new ArrayList<>();
+        for (List<BatchRow> rows : micro) {
+            try (NDManager scope = manager.newSubManager()) {
+                PaddedBatch padded = PaddedBatch.of(rows);
+                NDArray targets = scope.create(padded.targets(), new Shape(padded.rows(), padded.length()));
+                NDArray logits = model.forward(StepInputs.scoring(padded.inputRows(), padded.attentionRows()),
+                        scope, null, null, false, false);
+                out.add(TokenScores.fromLogits(logits, targets).logprobs().stopGradient().toFloatArray());
+            }
+        }
+        return out;
+    }
+
+    private double applyUpdate(double lr) {
+        Engine.getInstance().setRandomSeed((int) random.nextLong()); // next step's dropout masks follow our seed
+        double norm = GradientClipping.clipGlobalNorm(weights.parameters(), config.maxGradNorm(), manager);
+        if (Double.isFinite(norm)) {
+            optimiser.step(lr);
+        } else {
+            LOG.warn("gradient norm is {} at step {}: update skipped", norm, optimiser.steps());
+        }
+        GradientClipping.zeroGradients(weights.parameters());
+        return norm;
+    }
+
+    private void publish() {
+        version++;
+        if (weights.adapter() != null) {
+            weights.adapter().setVersion(version);
+        }
+    }
+
+    private void requireReference(boolean needed, String what) {
+        if (needed && !weights.hasReference()) {
+            throw new IllegalStateException(what + " needs a frozen reference, but all base weights are being trained");
+        }
+    }
+
+    private List<List<BatchRow>> microBatches(List<BatchRow> rows) {
+        return microBatches(rows, config.microBatchRows());
+    }
+
+    private static List<List<BatchRow>> microBatches(List<BatchRow> rows, int size) {
+        List<List<BatchRow>> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i += size) {
+            out.add(rows.subList(i, Math.min(rows.size(), i + size)));
+        }
+        return out;
+    }
+
+    /** The current weights and their version, for publishing to inference engines. */
+    public PolicySnapshot snapshot() {
+        return new PolicySnapshot(version, weights.snapshot());
+    }
+
+    public long version() {
+        return version;
+    }
+
+    /** Optimiser steps taken. */
+    public long step() {
+        return optimiser.steps();
+    }
+
+    /** The learner's generator: callers that sample with it get reproducible runs across a resume. */
+    public SeededRandom random() {
+        return random;
+    }
+
+    public Checkpoint checkpoint(byte[] cursor) {
+        return new Checkpoint(optimiser.steps(), version, random.state(), cursor, weights.snapshot(), optimiser.state());
+    }
+
+    /** Puts the learner back exactly where {@code checkpoint} was taken. */
+    public void restore(Checkpoint checkpoint) {
+        weights.restore(checkpoint.weights());
+        optimiser.restore(checkpoint.optimiser(), checkpoint.step());
+        random = new SeededRandom(checkpoint.rngState());
+        version = checkpoint.version();
+        if (weights.adapter() != null) {
+            weights.adapter().setVersion(version);
+        }
+    }
+
+    @Override
+    public void close() {
+        optimiser.close();
+        manager.close();
+    }
+}

@@ -1,0 +1,12 @@
+package dev.toolcoach.learn.core;
+
+import dev.toolcoach.model.io.HostTensor;
+
+import java.util.Map;
+
+/** The trained weights of one policy version (PEFT-named adapter tensors in LoRA mode), ready to publish. */
+public record PolicySnapshot(long version, Map<String, HostTensor> tensors) {
+    public PolicySnapshot {
+        tensors = Map.copyOf(tensors);
+    }
+}

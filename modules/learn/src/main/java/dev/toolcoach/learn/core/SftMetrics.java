@@ -1,0 +1,11 @@
+package dev.toolcoach.learn.core;
+
+/**
+ * What one supervised batch did.
+ *
+ * @param loss           mean negative log-likelihood per generated token
+ * @param rejectedTraces traces below the reward threshold, not trained on
+ */
+public record SftMetrics(long version, double loss, long tokensTrained, int rejectedTraces, double gradNorm,
+                         double learningRate) {
+}

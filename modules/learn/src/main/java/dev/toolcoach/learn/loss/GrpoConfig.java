@@ -1,0 +1,57 @@
+package dev.toolcoach.learn.loss;
+
+import java.util.Objects;
+
+/**
+ * GRPO hyper-parameters.
+ *
+ * @param epsLow          lower clip range of the ratio (PPO)
+ * @param epsHigh         upper clip range (DAPO clip-higher: larger than epsLow)
+ * @param importanceCap   truncation of the importance weight for stale tokens; must be >= 1 + epsHigh
+ * @param beta            weight of the k3 KL penalty to the reference policy (0 disables it)
+ * @param aggregation     how token losses are combined
+ * @param drGrpoLength    the constant length normaliser of {@link Aggregation#DR_GRPO}
+ * @param advantageEps    added to the group's reward std before dividing
+ * @param epochs          optimisation passes over each batch (the ratio stays against behaviour log-probs)
+ * @param ratioBaseline   what the ratio is taken against
+ */
+public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, double beta,
+                         Aggregation aggregation, int drGrpoLength, double advantageEps, int epochs,
+                         RatioBaseline ratioBaseline) {
+
+    public static GrpoConfig defaults() {
+        return new GrpoConfig(0.2, 0.28, 2.0, 0.0, Aggregation.TOKEN_MEAN, 1024, 1e-4, 1, RatioBaseline.BEHAVIOUR);
+    }
+
+    public GrpoConfig {
+        Objects.requireNonNull(aggregation, "aggregation");
+        Objects.requireNonNull(ratioBaseline, "ratioBaseline");
+        if (epsLow <= 0 || epsLow >= 1 || epsHigh <= 0) {
+            throw new IllegalArgumentException("clip range needs 0 < epsLow < 1 and epsHigh > 0, got "
+                    + epsLow + "/" + epsHigh);
+        }
+        if (importanceCap < 1 + epsHigh) {
+            throw new IllegalArgumentException("importance cap " + importanceCap + " is below the upper clip bound "
+                    + (1 + epsHigh));
+        }
+        if (beta < 0 || drGrpoLength < 1 || advantageEps <= 0 || epochs < 1) {
+            throw new IllegalArgumentException("need beta >= 0, drGrpoLength >= 1, advantageEps > 0, epochs >= 1");
+        }
+    }
+
+    public GrpoConfig withAggregation(Aggregation a) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, a, drGrpoLength, advantageEps, epochs, ratioBaseline);
+    }
+
+    public GrpoConfig withBeta(double b) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, b, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline);
+    }
+
+    public GrpoConfig withEpochs(int e) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, e, ratioBaseline);
+    }
+
+    public GrpoConfig withRatioBaseline(RatioBaseline r) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, r);
+    }
+}
