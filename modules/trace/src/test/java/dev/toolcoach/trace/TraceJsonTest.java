@@ -72,8 +72,8 @@ class TraceJsonTest {
         TraceJson.append(file, List.of(sampleTrace()));
         Files.writeString(file, "{not json\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         TraceJson.append(file, List.of(sampleTrace()));
-        TraceJson.ReadResult read = TraceJson.read(file);
-        assertEquals(2, read.traces().size());
+        JsonLines.Read<Trace> read = TraceJson.read(file);
+        assertEquals(2, read.items().size());
         assertEquals(1, read.skipped().size());
         assertEquals(2, read.skipped().get(0).lineNumber());
     }

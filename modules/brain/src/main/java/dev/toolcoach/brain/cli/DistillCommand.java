@@ -23,6 +23,7 @@ import dev.toolcoach.tasks.TaskReward;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tasks.datasets.DatasetException;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.TraceJson;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -161,13 +162,13 @@ public final class DistillCommand implements Callable<Integer> {
 
     private static List<TaskExample> readDataset(Path file) {
         if (!Files.isReadable(file)) throw new UsageException("cannot read dataset " + file);
-        ExampleJsonl.ReadResult read = ExampleJsonl.read(file);
+        JsonLines.Read<TaskExample> read = ExampleJsonl.read(file);
         if (!read.skipped().isEmpty()) {
-            ExampleJsonl.SkippedLine s = read.skipped().get(0);
+            JsonLines.SkippedLine s = read.skipped().get(0);
             throw new UsageException(file + " line " + s.lineNumber() + ": " + s.reason()
                     + (read.skipped().size() > 1 ? " (and " + (read.skipped().size() - 1) + " more bad lines)" : ""));
         }
-        return read.examples();
+        return read.items();
     }
 
     private static TaskReward reward(String name) {

@@ -8,16 +8,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Message;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -75,52 +69,11 @@ public final class ExampleJsonl {
 
     /** Writes the examples to {@code file}, replacing it. */
     public static void write(Path file, List<TaskExample> examples) {
-        try {
-            if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
-            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                for (TaskExample e : examples) {
-                    w.write(toJson(e));
-                    w.write('\n');
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write examples to " + file + ": " + e.getMessage(), e);
-        }
+        JsonLines.write(file, examples, ExampleJsonl::toJson, false, "examples");
     }
 
     /** Reads a JSON Lines file of examples; bad lines are skipped and listed in the result. */
-    public static ReadResult read(Path file) {
-        List<TaskExample> examples = new ArrayList<>();
-        List<SkippedLine> skipped = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = r.readLine()) != null) {
-                number++;
-                if (line.isBlank()) continue;
-                try {
-                    examples.add(fromJson(line));
-                } catch (JsonProcessingException e) {
-                    skipped.add(new SkippedLine(number, reason(e)));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read examples from " + file + ": " + e.getMessage(), e);
-        }
-        return new ReadResult(List.copyOf(examples), List.copyOf(skipped));
-    }
-
-    /** A record constructor's own check (missing id, no messages, ...) is the clearest reason. */
-    private static String reason(JsonProcessingException e) {
-        Throwable cause = e.getCause();
-        return cause != null && cause.getMessage() != null ? cause.getMessage() : e.getOriginalMessage();
-    }
-
-    /** Examples read from a file, and the lines that were not examples. */
-    public record ReadResult(List<TaskExample> examples, List<SkippedLine> skipped) {
-    }
-
-    /** A line that could not be read, with its 1-based number and the reason. */
-    public record SkippedLine(int lineNumber, String reason) {
+    public static JsonLines.Read<TaskExample> read(Path file) {
+        return JsonLines.read(file, "examples", ExampleJsonl::fromJson);
     }
 }

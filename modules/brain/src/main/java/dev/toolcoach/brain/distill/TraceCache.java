@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
 
@@ -51,8 +52,8 @@ public final class TraceCache {
     public Optional<List<Trace>> load(String key) {
         Path file = file(key);
         if (!Files.isRegularFile(file)) return Optional.empty();
-        TraceJson.ReadResult read = TraceJson.read(file);
-        return read.skipped().isEmpty() ? Optional.of(read.traces()) : Optional.empty();
+        JsonLines.Read<Trace> read = TraceJson.read(file);
+        return read.skipped().isEmpty() ? Optional.of(read.items()) : Optional.empty();
     }
 
     public void store(String key, List<Trace> traces) {

@@ -50,7 +50,7 @@ public final class ZeroLearnSample {
         Path out = Path.of(args.length > 0 ? args[0] : "target/zero-learn-sample.jsonl");
         int code = run(out, 20);
         if (code == 0) {
-            List<TaskExample> examples = ExampleJsonl.read(out).examples();
+            List<TaskExample> examples = ExampleJsonl.read(out).items();
             System.out.println("backend: scripted (queries from the tasks module's FinanceTask generator, not a language model)");
             examples.forEach(e -> System.out.println(e.gold().get("rank") + ". " + e.query() + "  [gold: " + e.goldAnswer() + "]"));
         }

@@ -60,8 +60,8 @@ class CommandsTest {
             JsonNode s = r.summary();
             assertEquals(2, s.get("kept").asInt());
             assertEquals(1, s.get("rejected").get("DUPLICATE").asInt());
-            assertEquals(2, ExampleJsonl.read(out).examples().size());
-            assertEquals("84", ExampleJsonl.read(out).examples().get(0).goldAnswer());
+            assertEquals(2, ExampleJsonl.read(out).items().size());
+            assertEquals("84", ExampleJsonl.read(out).items().get(0).goldAnswer());
         }
     }
 
@@ -102,7 +102,7 @@ class CommandsTest {
         assertEquals(3, first.summary().get("kept").asInt());
         assertFalse(first.summary().get("from_cache").asBoolean());
         assertTrue(second.summary().get("from_cache").asBoolean());
-        assertEquals(3, TraceJson.read(dir.resolve("kept.jsonl")).traces().size());
+        assertEquals(3, TraceJson.read(dir.resolve("kept.jsonl")).items().size());
     }
 
     @Test

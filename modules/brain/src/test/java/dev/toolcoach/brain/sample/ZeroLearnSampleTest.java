@@ -19,7 +19,7 @@ class ZeroLearnSampleTest {
 
         assertEquals(0, ZeroLearnSample.run(out, 20));
 
-        List<TaskExample> examples = ExampleJsonl.read(out).examples();
+        List<TaskExample> examples = ExampleJsonl.read(out).items();
         assertEquals(20, examples.size());
         assertEquals(1, examples.get(0).gold().get("rank"));
         // the ranking reply puts the two-call queries first

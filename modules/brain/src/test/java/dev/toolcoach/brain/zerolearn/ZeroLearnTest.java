@@ -10,6 +10,7 @@ import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.openai.scripted.ScriptedBackend;
 import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.trace.JsonLines;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -168,10 +169,10 @@ class ZeroLearnTest {
         ExampleJsonl.write(file, result.examples());
         Files.writeString(file, Files.readString(file) + "{\"id\": \"x\", \"messages\": []}\nnot json\n");
 
-        ExampleJsonl.ReadResult read = ExampleJsonl.read(file);
+        JsonLines.Read<TaskExample> read = ExampleJsonl.read(file);
 
-        assertEquals(result.examples(), read.examples());
-        assertEquals(List.of(3, 4), read.skipped().stream().map(ExampleJsonl.SkippedLine::lineNumber).toList());
+        assertEquals(result.examples(), read.items());
+        assertEquals(List.of(3, 4), read.skipped().stream().map(JsonLines.SkippedLine::lineNumber).toList());
         assertTrue(read.skipped().get(0).reason().contains("has no messages"), read.skipped().get(0).reason());
         assertTrue(Files.readString(file).contains("\"gold_answer\":\"4.99%\""));
     }

@@ -1,0 +1,99 @@
+package dev.toolcoach.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * JSON Lines files, one record per line. Reading is lenient per line: a line that is not a valid
+ * record is skipped and reported with its number, so one bad line never loses the rest of the file.
+ */
+public final class JsonLines {
+
+    private JsonLines() {
+    }
+
+    /** Turns one line into a record; a line that is not one throws. */
+    @FunctionalInterface
+    public interface LineParser<T> {
+        T parse(String line) throws JsonProcessingException;
+    }
+
+    /** Turns one record into its line (without the newline). */
+    @FunctionalInterface
+    public interface LineWriter<T> {
+        String write(T item);
+    }
+
+    /** The records read from a file, and the lines that were not records. */
+    public record Read<T>(List<T> items, List<SkippedLine> skipped) {
+    }
+
+    /** A line that could not be read, with its 1-based number and the reason. */
+    public record SkippedLine(int lineNumber, String reason) {
+    }
+
+    /**
+     * Reads every non-blank line of {@code file} with {@code parser}.
+     *
+     * @param what names the records in the error raised when the file itself cannot be read
+     */
+    public static <T> Read<T> read(Path file, String what, LineParser<T> parser) {
+        List<T> items = new ArrayList<>();
+        List<SkippedLine> skipped = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int number = 0;
+            while ((line = r.readLine()) != null) {
+                number++;
+                if (line.isBlank()) continue;
+                try {
+                    items.add(parser.parse(line));
+                } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
+                    skipped.add(new SkippedLine(number, reason(e)));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + what + " from " + file + ": " + e.getMessage(), e);
+        }
+        return new Read<>(List.copyOf(items), List.copyOf(skipped));
+    }
+
+    /** Writes one line per item, appending to {@code file} or replacing it; creates missing folders. */
+    public static <T> void write(Path file, Collection<? extends T> items, LineWriter<T> writer, boolean append,
+                                 String what) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) Files.createDirectories(parent);
+            StandardOpenOption mode = append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING;
+            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
+                for (T item : items) {
+                    w.write(writer.write(item));
+                    w.write('\n');
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + what + " to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The most specific message: a mapping error's cause says which field was wrong. */
+    private static String reason(Exception e) {
+        if (e instanceof JsonProcessingException j) {
+            Throwable cause = j.getCause();
+            return cause != null && cause.getMessage() != null ? cause.getMessage() : j.getOriginalMessage();
+        }
+        return e.getMessage();
+    }
+}
