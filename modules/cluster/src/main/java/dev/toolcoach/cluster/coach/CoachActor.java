@@ -1,0 +1,126 @@
+package dev.toolcoach.cluster.coach;
+
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import dev.toolcoach.cluster.protocol.AthleteCommand;
+import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GetCursor;
+import dev.toolcoach.cluster.protocol.GetProgress;
+import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.RolloutReceived;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The coach: a thin shell over {@link RolloutScheduler} that delivers its assignments, watches the
+ * athletes it gave work to, ticks deadlines and publishes its accounts to {@link CoachMetrics}. Death watch covers both an athlete that stops and one
+ * whose node leaves the cluster (a watched actor on a removed node is reported terminated), so both
+ * give their rollouts back. Meant to run once per job, as a cluster singleton ({@link CoachSingleton}).
+ */
+public final class CoachActor extends AbstractBehavior<CoachCommand> {
+
+    /** Time to look for missed deadlines. */
+    private enum DeadlineTick implements CoachCommand.Local, NoSerializationVerificationNeeded { INSTANCE }
+
+    private final RolloutScheduler<ActorRef<AthleteCommand>> scheduler;
+    private final Set<ActorRef<AthleteCommand>> watched = new HashSet<>();
+    private final CoachMetrics metrics;
+
+    /**
+     * @param resumeFrom         a checkpoint's cursor to continue from, or empty for a new job
+     * @param clock              the deadlines' clock
+     * @param deadlineCheckEvery how often missed deadlines are looked for
+     */
+    public static Behavior<CoachCommand> create(CoachSettings settings, List<TrainingQuery> queries, Optional<CoachCursor> resumeFrom,
+                                                Clock clock, Duration deadlineCheckEvery) {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+            RolloutScheduler<ActorRef<AthleteCommand>> scheduler = resumeFrom
+                    .map(cursor -> RolloutScheduler.<ActorRef<AthleteCommand>>resume(settings, queries, clock, cursor))
+                    .orElseGet(() -> RolloutScheduler.start(settings, queries, clock));
+            return new CoachActor(context, timers, scheduler, deadlineCheckEvery);
+        }));
+    }
+
+    private CoachActor(ActorContext<CoachCommand> context, TimerScheduler<CoachCommand> timers,
+                       RolloutScheduler<ActorRef<AthleteCommand>> scheduler, Duration deadlineCheckEvery) {
+        super(context);
+        this.scheduler = scheduler;
+        metrics = CoachMetrics.get(context.getSystem());
+        metrics.publish(scheduler.progress());
+        timers.startTimerWithFixedDelay(DeadlineTick.INSTANCE, deadlineCheckEvery);
+    }
+
+    @Override
+    public Receive<CoachCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(RequestRollouts.class, this::onRequest)
+                .onMessage(RolloutReceived.class, this::onRolloutReceived)
+                .onMessage(GroupTrained.class, m -> onGroupReport(m.groupId(), () -> scheduler.groupTrained(m.groupId(), m.version())))
+                .onMessage(GroupDropped.class, m -> onGroupReport(m.groupId(), () -> scheduler.groupDropped(m.groupId(), m.reason())))
+                .onMessage(GetProgress.class, m -> reply(() -> m.replyTo().tell(scheduler.progress())))
+                .onMessage(GetCursor.class, m -> reply(() -> m.replyTo().tell(scheduler.snapshot())))
+                .onMessageEquals(DeadlineTick.INSTANCE, () -> deliver(scheduler.expireDeadlines()))
+                .onSignal(Terminated.class, this::onAthleteGone)
+                .onSignal(PostStop.class, stop -> {
+                    metrics.clear();
+                    return this;
+                })
+                .build();
+    }
+
+    private Behavior<CoachCommand> onRequest(RequestRollouts request) {
+        if (watched.add(request.athlete())) getContext().watch(request.athlete());
+        return deliver(scheduler.request(request.athlete(), request.count()));
+    }
+
+    private Behavior<CoachCommand> onRolloutReceived(RolloutReceived received) {
+        RolloutScheduler.Receipt receipt = scheduler.rolloutReceived(received.rolloutId());
+        if (receipt == RolloutScheduler.Receipt.UNKNOWN) {
+            getContext().getLog().warn("the learner reported rollout {}, which this job never dispatched", received.rolloutId());
+        }
+        metrics.publish(scheduler.progress());
+        return this;
+    }
+
+    private Behavior<CoachCommand> onAthleteGone(Terminated terminated) {
+        ActorRef<AthleteCommand> athlete = terminated.getRef().unsafeUpcast();
+        watched.remove(athlete);
+        return deliver(scheduler.athleteLeft(athlete));
+    }
+
+    /** A trained or dropped report closes an open group; one for a group not open (a repeat) is counted and logged. */
+    private Behavior<CoachCommand> onGroupReport(String groupId, Supplier<List<Assignment<ActorRef<AthleteCommand>>>> report) {
+        if (!scheduler.isOpen(groupId)) {
+            getContext().getLog().warn("the learner reported group {}, which is not open; ignored", groupId);
+        }
+        return deliver(report.get());
+    }
+
+    private Behavior<CoachCommand> deliver(List<Assignment<ActorRef<AthleteCommand>>> assignments) {
+        for (Assignment<ActorRef<AthleteCommand>> assignment : assignments) assignment.athlete().tell(assignment.message());
+        metrics.publish(scheduler.progress());
+        return this;
+    }
+
+    private Behavior<CoachCommand> reply(Runnable answer) {
+        answer.run();
+        return this;
+    }
+}

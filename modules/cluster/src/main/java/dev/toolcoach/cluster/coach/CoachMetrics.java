@@ -1,0 +1,103 @@
+package dev.toolcoach.cluster.coach;
+
+import akka.actor.AbstractExtensionId;
+import akka.actor.ExtendedActorSystem;
+import akka.actor.Extension;
+import akka.actor.ExtensionIdProvider;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Adapter;
+import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
+import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.Progress;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Exports the coach's accounts to the node's {@code /metrics}: the coach publishes its latest
+ * {@link Progress} after every change, a scrape reads it. Nothing is exported on a node where the
+ * coach does not run (or no longer runs: the singleton moved away).
+ */
+public final class CoachMetrics implements Extension, MultiCollector {
+
+    public static final Id ID = new Id();
+
+    private final AtomicReference<Progress> latest = new AtomicReference<>();
+
+    private CoachMetrics(ExtendedActorSystem system) {
+        ToolCoachMetrics.get(system).registry().register(this);
+    }
+
+    public static CoachMetrics get(ActorSystem<?> system) {
+        return ID.get(Adapter.toClassic(system));
+    }
+
+    void publish(Progress progress) {
+        latest.set(progress);
+    }
+
+    void clear() {
+        latest.set(null);
+    }
+
+    @Override
+    public MetricSnapshots collect() {
+        Progress p = latest.get();
+        if (p == null) return MetricSnapshots.of();
+        CounterSnapshot.Builder dropped = CounterSnapshot.builder().name("toolcoach_coach_groups_dropped")
+                .help("Query groups the learner dropped, by reason");
+        for (Map.Entry<GroupDropped.Reason, Long> entry : p.groupsDropped().entrySet()) {
+            dropped.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                    .labels(Labels.of("reason", entry.getKey().name().toLowerCase(Locale.ROOT))).value(entry.getValue()).build());
+        }
+        return MetricSnapshots.of(
+                counter("toolcoach_coach_groups", "Query groups, by event", "event", Map.of(
+                        "dispatched", p.groupsDispatched(), "completed", p.groupsCompleted(), "trained", p.groupsTrained())),
+                dropped.build(),
+                counter("toolcoach_coach_rollouts", "Rollouts, by event", "event", Map.of(
+                        "dispatched", p.rolloutsDispatched(), "redispatched", p.rolloutsRedispatched(),
+                        "completed", p.rolloutsCompleted(), "cancelled", p.rolloutsCancelled(),
+                        "deadline_missed", p.deadlinesMissed(), "athlete_lost", p.athleteLosses(),
+                        "duplicate_discarded", p.duplicatesDiscarded())),
+                CounterSnapshot.builder().name("toolcoach_coach_reports_ignored")
+                        .help("Learner reports for groups not open or rollouts never dispatched")
+                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(p.reportsIgnored()).build()).build(),
+                gauge("toolcoach_coach_groups_open", "Query groups neither trained nor dropped", p.groupsOpen()),
+                gauge("toolcoach_coach_rollouts_in_flight", "Rollouts out with an athlete", p.rolloutsInFlight()),
+                gauge("toolcoach_coach_rollouts_queued", "Rollouts waiting to go out again", p.rolloutsQueued()),
+                gauge("toolcoach_coach_policy_version", "Newest adapter version trained", p.policyVersion()));
+    }
+
+    private static CounterSnapshot counter(String name, String help, String label, Map<String, Long> values) {
+        CounterSnapshot.Builder counter = CounterSnapshot.builder().name(name).help(help);
+        values.forEach((value, count) -> counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                .labels(Labels.of(label, value)).value(count).build()));
+        return counter.build();
+    }
+
+    private static GaugeSnapshot gauge(String name, String help, long value) {
+        return GaugeSnapshot.builder().name(name).help(help)
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build();
+    }
+
+    public static final class Id extends AbstractExtensionId<CoachMetrics> implements ExtensionIdProvider {
+        private Id() {
+        }
+
+        @Override
+        public CoachMetrics createExtension(ExtendedActorSystem system) {
+            return new CoachMetrics(system);
+        }
+
+        @Override
+        public Id lookup() {
+            return ID;
+        }
+    }
+}

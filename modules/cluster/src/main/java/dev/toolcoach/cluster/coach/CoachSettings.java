@@ -1,0 +1,36 @@
+package dev.toolcoach.cluster.coach;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the coach runs a job.
+ *
+ * @param groupSize      rollouts per query (G of GRPO)
+ * @param groupsPerStep  groups the learner trains on per update
+ * @param maxPolicyLag   how many adapter versions a group's rollouts may lag the adapter it is trained into
+ * @param rolloutTimeout how long a rollout may stay with an athlete before it is dispatched again
+ * @param groupLimit     groups the job opens in all (steps × groups per step)
+ */
+public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit) {
+
+    public CoachSettings {
+        Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
+        if (groupSize < 1) throw new IllegalArgumentException("group size must be at least 1, was " + groupSize);
+        if (groupsPerStep < 1) throw new IllegalArgumentException("groups per step must be at least 1, was " + groupsPerStep);
+        if (maxPolicyLag < 0) throw new IllegalArgumentException("max policy lag must be 0 or more, was " + maxPolicyLag);
+        if (rolloutTimeout.isNegative() || rolloutTimeout.isZero()) {
+            throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
+        }
+        if (groupLimit < 1) throw new IllegalArgumentException("group limit must be at least 1, was " + groupLimit);
+    }
+
+    /**
+     * The bound on open groups. The learner takes {@code groupsPerStep} groups per version, so a group
+     * opened at version v with fewer than {@code (lag + 1) × groupsPerStep} groups open (itself included)
+     * is trained by version v + lag, as long as groups finish in about the order they open.
+     */
+    public int maxGroupsInFlight() {
+        return Math.multiplyExact(maxPolicyLag + 1, groupsPerStep);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.toolcoach.cluster.coach;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.cluster.typed.ClusterSingleton;
+import akka.cluster.typed.ClusterSingletonSettings;
+import akka.cluster.typed.SingletonActor;
+import dev.toolcoach.cluster.node.NodeRole;
+import dev.toolcoach.cluster.protocol.CoachCommand;
+
+/** Runs the coach once in the cluster, on the oldest node with role {@code coach}. */
+public final class CoachSingleton {
+
+    /** The singleton's name; proxies on every node find it by it. */
+    public static final String NAME = "coach";
+
+    private CoachSingleton() {
+    }
+
+    /**
+     * Starts the singleton manager on this node (it runs {@code coach} only where it is the oldest
+     * coach node) and returns a proxy that reaches the coach wherever it runs. Call on every node that
+     * talks to the coach; nodes without role {@code coach} only get the proxy.
+     */
+    public static ActorRef<CoachCommand> init(ActorSystem<?> system, Behavior<CoachCommand> coach) {
+        ClusterSingletonSettings settings = ClusterSingletonSettings.create(system).withRole(NodeRole.COACH.roleName());
+        return ClusterSingleton.get(system).init(SingletonActor.of(coach, NAME).withSettings(settings));
+    }
+}

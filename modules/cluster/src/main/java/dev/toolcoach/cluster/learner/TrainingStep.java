@@ -1,0 +1,51 @@
+package dev.toolcoach.cluster.learner;
+
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.learn.core.PolicySnapshot;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One learner update from scored groups with the job's algorithm, and the adapter to publish when
+ * the weights changed. Accounts each group as trained or skipped (nothing to learn from).
+ */
+public final class TrainingStep {
+    private final LearnerCore core;
+    private final Algorithm algorithm;
+    private final double sftRewardThreshold;
+    private final LearnerLedger ledger;
+
+    /** @param sftRewardThreshold SFT learns only from traces whose reward reaches it (ignored by GRPO and DPO) */
+    public TrainingStep(LearnerCore core, Algorithm algorithm, double sftRewardThreshold, LearnerLedger ledger) {
+        this.core = core;
+        this.algorithm = algorithm;
+        this.sftRewardThreshold = sftRewardThreshold;
+        this.ledger = ledger;
+    }
+
+    public StepResult run(List<ScoredGroup> groups) {
+        if (groups.isEmpty()) {
+            throw new IllegalArgumentException("a training step needs at least one scored group");
+        }
+        long before = core.version();
+        Record metrics = switch (algorithm) {
+            case GRPO -> core.trainGrpo(groups);
+            case DPO -> core.trainDpo(groups);
+            case SFT -> core.trainSft(groups.stream().flatMap(g -> g.traces().stream()).toList(), sftRewardThreshold);
+        };
+        int skipped = (int) groups.stream().filter(this::withoutSignal).count();
+        ledger.stepDone(groups.size() - skipped, skipped);
+        Optional<PolicySnapshot> published = core.version() > before ? Optional.of(core.snapshot()) : Optional.empty();
+        return new StepResult(algorithm, core.version(), groups.size(), skipped, metrics, published);
+    }
+
+    /** GRPO advantages and DPO pairs need unequal rewards; SFT needs a trace at the threshold. */
+    private boolean withoutSignal(ScoredGroup group) {
+        return algorithm == Algorithm.SFT
+                ? group.traces().stream().mapToDouble(ScoredTrace::reward).allMatch(r -> r < sftRewardThreshold)
+                : group.hasZeroVariance();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.toolcoach.cluster.protocol;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/** From the learner: the group will never be trained on; it closes and is counted under its reason. */
+public record GroupDropped(String groupId, Reason reason) implements CoachCommand, CborSerializable {
+
+    public enum Reason {
+        /** its rollouts came from a policy more than {@code max-policy-lag} versions old */
+        STALE_POLICY,
+        /** a trace of the group cannot be trained on (e.g. it generated no token) */
+        UNUSABLE,
+        /** the reward function failed on the group */
+        REWARD_FAILED;
+
+        /** The counts with every reason present (zero where absent), so accounts always list them all. */
+        public static Map<Reason, Long> everyReason(Map<Reason, Long> counts) {
+            EnumMap<Reason, Long> all = new EnumMap<>(Reason.class);
+            for (Reason reason : values()) all.put(reason, counts.getOrDefault(reason, 0L));
+            return Collections.unmodifiableMap(all);
+        }
+    }
+
+    public GroupDropped {
+        Objects.requireNonNull(groupId, "groupId");
+        Objects.requireNonNull(reason, "reason");
+    }
+}

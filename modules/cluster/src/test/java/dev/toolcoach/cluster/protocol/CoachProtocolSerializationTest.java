@@ -1,0 +1,84 @@
+package dev.toolcoach.cluster.protocol;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.javadsl.Adapter;
+import akka.serialization.Serialization;
+import akka.serialization.SerializationExtension;
+import akka.serialization.Serializer;
+import akka.serialization.Serializers;
+import dev.toolcoach.cluster.serialization.CountingCborSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.NotSerializableException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Every coach message through the CBOR serializer and back, equal in every field. */
+class CoachProtocolSerializationTest {
+
+    private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Serialization serialization = SerializationExtension.get(Adapter.toClassic(testKit.system()));
+
+    @AfterAll
+    static void shutdown() {
+        testKit.shutdownTestKit();
+    }
+
+    private static <T> T roundTrip(T message) throws NotSerializableException {
+        Serializer serializer = serialization.findSerializerFor(message);
+        assertEquals(CountingCborSerializer.IDENTIFIER, serializer.identifier(), message.getClass().getSimpleName() + " travels as CBOR");
+        byte[] bytes = serialization.serialize(message).get();
+        @SuppressWarnings("unchecked")
+        T back = (T) serialization.deserialize(bytes, serializer.identifier(), Serializers.manifestFor(serializer, message)).get();
+        assertEquals(message, back);
+        return back;
+    }
+
+    @Test
+    void athleteAndCoachMessagesRoundTrip() throws NotSerializableException {
+        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        roundTrip(new RequestRollouts(athlete.ref(), 3));
+
+        Map<String, Object> example = new LinkedHashMap<>();
+        example.put("query", "What is the future value of 1000 at 5% for 10 years?");
+        example.put("gold", Map.of("answer", 1628.89, "tools", List.of("future_value")));
+        example.put("turns", 2);
+        AssignRollout assign = roundTrip(new AssignRollout("g12/3", "g12", "finance-7", example, 4));
+        assertInstanceOf(List.class, ((Map<?, ?>) assign.example().get("gold")).get("tools"), "JSON arrays come back as Java lists");
+        assertEquals(2, assign.example().get("turns"), "numbers keep their type");
+    }
+
+    @Test
+    void learnerReportsRoundTrip() throws NotSerializableException {
+        roundTrip(new RolloutReceived("g12/3"));
+        roundTrip(new GroupTrained("g12", 5));
+        for (GroupDropped.Reason reason : GroupDropped.Reason.values()) roundTrip(new GroupDropped("g12", reason));
+    }
+
+    @Test
+    void queriesAndTheirAnswersRoundTrip() throws NotSerializableException {
+        TestProbe<Progress> progressReplies = testKit.createTestProbe();
+        roundTrip(new GetProgress(progressReplies.ref()));
+        roundTrip(new Progress(12, 10, 8, Map.of(GroupDropped.Reason.STALE_POLICY, 1L), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
+
+        TestProbe<CoachCursor> cursorReplies = testKit.createTestProbe();
+        roundTrip(new GetCursor(cursorReplies.ref()));
+        CoachCursor cursor = roundTrip(new CoachCursor(3, 2, 17, List.of(new CoachCursor.OpenGroup("g15", 1, "q1"),
+                new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, Map.of(GroupDropped.Reason.REWARD_FAILED, 2L)));
+        assertEquals(0L, cursor.groupsDropped().get(GroupDropped.Reason.STALE_POLICY), "every reason is listed");
+    }
+
+    @Test
+    void malformedMessagesAreRefusedWhereTheyAreMade() {
+        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        assertThrows(IllegalArgumentException.class, () -> new RequestRollouts(athlete.ref(), 0));
+        assertThrows(NullPointerException.class, () -> new GroupDropped("g1", null));
+    }
+}
