@@ -12,13 +12,17 @@ import dev.toolcoach.learn.loss.GrpoStats;
  * @param skippedGroups  groups without reward variance, not trained on
  * @param meanStaleness  mean of (version before the batch - sampling version) over generated tokens
  * @param learningRate   learning rate of the last epoch
+ * @param skippedUpdates epochs whose update was not applied because the loss or gradient norm was not finite
  */
 public record GrpoMetrics(long version, double loss, double meanRatio, double clipFractionLow, double clipFractionHigh,
                           double cappedFraction, double kl, double entropy, double gradNorm, long tokensTrained,
-                          int skippedGroups, double meanStaleness, double learningRate) {
+                          int skippedGroups, double meanStaleness, double learningRate,
+                          int skippedUpdates) {
 
-    static GrpoMetrics of(long version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr) {
+    static GrpoMetrics of(long version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
+                          int skippedUpdates) {
         return new GrpoMetrics(version, s.loss() / epochs, s.meanRatio(), s.clipFractionLow(), s.clipFractionHigh(),
-                s.cappedFraction(), s.meanKl(), s.meanEntropy(), gradNorm, s.tokens() / epochs, skipped, staleness, lr);
+                s.cappedFraction(), s.meanKl(), s.meanEntropy(), gradNorm, s.tokens() / epochs, skipped, staleness, lr,
+                skippedUpdates);
     }
 }

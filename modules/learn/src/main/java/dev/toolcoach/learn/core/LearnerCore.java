@@ -63,7 +63,7 @@ public final class LearnerCore implements AutoCloseable {
     public GrpoMetrics trainGrpo(List<ScoredGroup> groups) {
         GrpoBatch batch = new GrpoBatchBuilder(config.grpo()).build(groups);
         if (batch.rows().isEmpty()) {
-            return new GrpoMetrics(version, 0, 0, 0, 0, 0, 0, 0, 0, 0, batch.skippedGroups(), 0, 0);
+            return new GrpoMetrics(version, 0, 0, 0, 0, 0, 0, 0, 0, 0, batch.skippedGroups(), 0, 0, 0);
         }
         boolean needsReference = config.grpo().beta() > 0;
         requireReference(needsReference, "a KL penalty (beta > 0)");
@@ -74,16 +74,21 @@ public final class LearnerCore implements AutoCloseable {
         GrpoStats total = GrpoStats.ZERO;
         double gradNorm = 0;
         double lr = 0;
+        int skippedUpdates = 0;
         for (int epoch = 0; epoch < config.grpo().epochs(); epoch++) {
             lr = config.schedule().at(optimiser.steps());
+            GrpoStats epochStats = GrpoStats.ZERO;
             for (int i = 0; i < micro.size(); i++) {
-                total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores,
+                epochStats = epochStats.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores,
                         reference == null ? null : scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
             }
-            gradNorm = applyUpdate(lr);
+            total = total.plus(epochStats);
+            gradNorm = gradientNorm();
+            skippedUpdates += applyUpdate(epochStats.loss(), gradNorm, lr) ? 0 : 1;
         }
         publish();
-        return GrpoMetrics.of(version, total, config.grpo().epochs(), gradNorm, batch.skippedGroups(), staleness, lr);
+        return GrpoMetrics.of(version, total, config.grpo().epochs(), gradNorm, batch.skippedGroups(), staleness, lr,
+                skippedUpdates);
     }
 
     /** DPO on pairs drawn from each group; the reference is the model with its adapter left out. */
@@ -91,7 +96,7 @@ public final class LearnerCore implements AutoCloseable {
         requireReference(true, "DPO");
         List<BatchRow> rows = new DpoBatchBuilder(config.dpo()).build(groups);
         if (rows.isEmpty()) {
-            return new DpoMetrics(version, 0, 0, 0, 0, 0, 0);
+            return new DpoMetrics(version, 0, 0, 0, 0, 0, 0, 0);
         }
         // a micro-batch must hold whole pairs
         List<List<BatchRow>> micro = microBatches(rows, Math.max(2, config.microBatchRows() - config.microBatchRows() % 2));
@@ -103,16 +108,18 @@ public final class LearnerCore implements AutoCloseable {
             total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
                     scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
         }
-        double gradNorm = applyUpdate(lr);
+        double gradNorm = gradientNorm();
+        int skippedUpdates = applyUpdate(total.loss(), gradNorm, lr) ? 0 : 1;
         publish();
-        return new DpoMetrics(version, total.loss(), total.accuracy(), total.meanMargin(), total.pairs(), gradNorm, lr);
+        return new DpoMetrics(version, total.loss(), total.accuracy(), total.meanMargin(), total.pairs(), gradNorm, lr,
+                skippedUpdates);
     }
 
     /** Supervised step on the traces whose reward reaches {@code rewardThreshold} (distillation). */
     public SftMetrics trainSft(List<ScoredTrace> traces, double rewardThreshold) {
         SftBatchBuilder.Selection selection = new SftBatchBuilder(rewardThreshold).build(traces);
         if (selection.rows().isEmpty()) {
-            return new SftMetrics(version, 0, 0, selection.rejected(), 0, 0);
+            return new SftMetrics(version, 0, 0, selection.rejected(), 0, 0, 0);
         }
         SftLoss loss = new SftLoss();
         double lr = config.schedule().at(optimiser.steps());
@@ -120,10 +127,11 @@ public final class LearnerCore implements AutoCloseable {
         for (List<BatchRow> mb : microBatches(selection.rows())) {
             total += backward(mb, 0, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
         }
-        double gradNorm = applyUpdate(lr);
+        double gradNorm = gradientNorm();
+        int skippedUpdates = applyUpdate(total, gradNorm, lr) ? 0 : 1;
         publish();
         long tokens = selection.rows().stream().mapToLong(r -> r.sequence().generatedCount()).sum();
-        return new SftMetrics(version, total, tokens, selection.rejected(), gradNorm, lr);
+        return new SftMetrics(version, total, tokens, selection.rejected(), gradNorm, lr, skippedUpdates);
     }
 
     private <S> S backward(List<BatchRow> rows, int index, MicroBatchLoss<S> loss) {
@@ -155,16 +163,27 @@ public final class LearnerCore implements AutoCloseable {
         return out;
     }
 
-    private double applyUpdate(double lr) {
+    /** Global norm of the accumulated gradients before clipping; scales them down to the configured maximum. */
+    private double gradientNorm() {
+        return GradientClipping.clipGlobalNorm(weights.parameters(), config.maxGradNorm(), manager);
+    }
+
+    /**
+     * Takes the optimiser step unless the loss or the gradient norm is not finite: one NaN in AdamW's
+     * moments would poison every later step, so such an update is skipped (and counted by the caller).
+     *
+     * @return whether the update was applied
+     */
+    private boolean applyUpdate(double loss, double gradNorm, double lr) {
         Engine.getInstance().setRandomSeed((int) random.nextLong()); // next step's dropout masks follow our seed
-        double norm = GradientClipping.clipGlobalNorm(weights.parameters(), config.maxGradNorm(), manager);
-        if (Double.isFinite(norm)) {
+        boolean finite = Double.isFinite(loss) && Double.isFinite(gradNorm);
+        if (finite) {
             optimiser.step(lr);
         } else {
-            LOG.warn("gradient norm is {} at step {}: update skipped", norm, optimiser.steps());
+            LOG.warn("loss {} / gradient norm {} at step {}: update skipped", loss, gradNorm, optimiser.steps());
         }
         GradientClipping.zeroGradients(weights.parameters());
-        return norm;
+        return finite;
     }
 
     private void publish() {

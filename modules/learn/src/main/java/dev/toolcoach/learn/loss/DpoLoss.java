@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import dev.toolcoach.learn.batch.BatchTensors;
+import dev.toolcoach.model.nn.ScopedConstant;
 
 /**
  * DPO on a batch whose rows alternate chosen, rejected, chosen, rejected ... . With sequence log-probs
@@ -32,8 +33,11 @@ public final class DpoLoss {
         NDArray logRatios = policy.sub(reference);
         NDArray h = logRatios.get(":, 0").sub(logRatios.get(":, 1"));
         NDArray perPair = switch (config.variant()) {
-            case SIGMOID -> logSigmoid(h.mul(config.beta())).mul(-(1 - config.labelSmoothing()))
-                    .sub(logSigmoid(h.mul(-config.beta())).mul(config.labelSmoothing()));
+            // constants on the differentiable path are ScopedConstants (see there why)
+            case SIGMOID -> logSigmoid(h.mul(ScopedConstant.like(h, config.beta())))
+                    .mul(ScopedConstant.like(h, -(1 - config.labelSmoothing())))
+                    .sub(logSigmoid(h.mul(ScopedConstant.like(h, -config.beta())))
+                            .mul(ScopedConstant.like(h, config.labelSmoothing())));
             case IPO -> h.sub(1 / (2 * config.beta())).square();
         };
         NDArray pairWeights = batch.tokenWeights().max(new int[] {1}).reshape(-1, 2).get(":, 0");
@@ -53,6 +57,6 @@ public final class DpoLoss {
 
     /** log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), stable for large |x|. */
     static NDArray logSigmoid(NDArray x) {
-        return x.minimum(0).sub(x.abs().neg().exp().add(1).log());
+        return x.minimum(ScopedConstant.like(x, 0)).sub(x.abs().neg().exp().add(1).log());
     }
 }

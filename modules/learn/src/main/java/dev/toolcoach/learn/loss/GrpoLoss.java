@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import dev.toolcoach.learn.batch.BatchTensors;
+import dev.toolcoach.model.nn.ScopedConstant;
 
 /**
  * The clipped GRPO objective with truncated importance sampling and an optional k3 KL penalty.
@@ -42,7 +43,7 @@ public final class GrpoLoss {
         NDArray logRatio = logp.sub(baseline);
         // bounded before exp so a very stale token cannot overflow to inf (inf * 0 = NaN in backward);
         // past the bound the clip below is flat anyway
-        NDArray ratio = logRatio.minimum(MAX_LOG_RATIO).exp();
+        NDArray ratio = logRatio.minimum(ScopedConstant.like(logRatio, MAX_LOG_RATIO)).exp();
         NDArray detached = ratio.stopGradient();
         // r_tis = exp(logRatio - sg(max(0, logRatio - ln C))): value min(r, C), gradient weight min(r, C)
         NDArray excess = logRatio.stopGradient().sub(Math.log(config.importanceCap())).maximum(0);
@@ -52,7 +53,7 @@ public final class GrpoLoss {
         NDArray perToken = unclipped.minimum(clipped).neg();
         NDArray kl = reference == null ? null : k3(reference, logp);
         if (config.beta() > 0) {
-            perToken = perToken.add(kl.mul(config.beta()));
+            perToken = perToken.add(kl.mul(ScopedConstant.like(kl, config.beta())));
         }
         NDArray loss = perToken.mul(batch.tokenWeights()).sum();
         return new LossTerm<>(loss, stats(loss, detached, advantage, kl, policy.entropy(), batch.mask()));
@@ -61,10 +62,11 @@ public final class GrpoLoss {
     /**
      * k3 = exp(d) - d - 1 with d = ref - logp, d clamped to +-20 and k3 to at most 10 (as verl does):
      * unclamped, a token the policy has pushed far below the reference makes exp(d) overflow.
+ * Constants on the differentiable path are {@link ScopedConstant}s (see there why).
      */
     static NDArray k3(NDArray reference, NDArray logp) {
         NDArray delta = reference.sub(logp).clip(-MAX_LOG_RATIO, MAX_LOG_RATIO);
-        return delta.exp().sub(delta).sub(1).minimum(MAX_K3);
+        return delta.exp().sub(delta).sub(1).minimum(ScopedConstant.like(delta, MAX_K3));
     }
 
     private GrpoStats stats(NDArray loss, NDArray ratio, NDArray advantage, NDArray kl, NDArray entropy, NDArray mask) {

@@ -15,21 +15,35 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A learner restored from a checkpoint takes exactly the step the original would have taken. */
 class ResumeTest {
     @TempDir
     Path dir;
 
-    static LearnerConfig config() {
-        return GrpoBanditTest.config(GrpoConfig.defaults().withEpochs(2), 1e-2, 5).withMicroBatchRows(8);
+    static LearnerConfig config(double beta) {
+        return GrpoBanditTest.config(GrpoConfig.defaults().withEpochs(2).withBeta(beta), 1e-2, 5).withMicroBatchRows(8);
     }
 
     @Test
     void resumeReproducesTheNextStep() throws Exception {
+        resumeReproducesTheNextStep(0);
+    }
+
+    /**
+     * The KL path adds constants that backward reads (beta, the k3 cap); they are manager-owned tensors
+     * (see dev.toolcoach.model.nn.ScopedConstant), so a GC between forward and backward cannot change the resumed step.
+     */
+    @Test
+    void resumeReproducesTheNextStepWithAKlPenalty() throws Exception {
+        resumeReproducesTheNextStep(0.04);
+    }
+
+    private void resumeReproducesTheNextStep(double beta) throws Exception {
         List<List<ScoredGroup>> batches = new ArrayList<>();
         try (TinyPolicy policy = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 21);
-             LearnerCore learner = new LearnerCore(policy.model, new LoraWeights(policy.adapter), config())) {
+             LearnerCore learner = new LearnerCore(policy.model, new LoraWeights(policy.adapter), config(beta))) {
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(dir, 2), 4);
             ToolChoiceBandit bandit = new ToolChoiceBandit(9);
             for (int b = 0; b < 3; b++) {
@@ -43,7 +57,7 @@ class ResumeTest {
             batches.add(bandit.rollouts(policy, learner.version(), 2, 4));
             // the checkpoint holds step 4 (after batch 1): replaying batch 2, then batch 3 on both must agree exactly
             try (TinyPolicy fresh = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 21);
-                 LearnerCore resumed = new LearnerCore(fresh.model, new LoraWeights(fresh.adapter), config())) {
+                 LearnerCore resumed = new LearnerCore(fresh.model, new LoraWeights(fresh.adapter), config(beta))) {
                 byte[] cursor = new PeriodicCheckpoints(new CheckpointStore(dir, 2), 4).resume(resumed).orElseThrow();
                 assertArrayEquals(new byte[] {1}, cursor);
                 assertEquals(4, resumed.step());
@@ -51,6 +65,7 @@ class ResumeTest {
                 resumed.trainGrpo(batches.get(2));
                 GrpoMetrics next = resumed.trainGrpo(batches.get(3));
                 GrpoMetrics original = learner.trainGrpo(batches.get(3));
+                assertTrue(beta == 0 || original.kl() > 0, "the KL penalty should be active, kl " + original.kl());
                 // CPU kernels may reduce in a different order run to run: equal up to float rounding
                 assertClose(original, next);
                 assertEquals(learner.random().state(), resumed.random().state());

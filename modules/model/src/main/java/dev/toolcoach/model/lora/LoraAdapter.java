@@ -8,6 +8,7 @@ import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfNames;
 import dev.toolcoach.model.io.HostMatrices;
 import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.nn.ScopedConstant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -137,7 +138,8 @@ public final class LoraAdapter implements AutoCloseable {
     public NDArray delta(int layer, String target, NDArray x, boolean training) {
         Pair p = layers.get(layer).get(target);
         NDArray in = training && config.dropout() > 0 ? Dropout.dropout(x, config.dropout(), true).singletonOrThrow() : x;
-        return in.matMul(p.a()).matMul(p.b()).mul(config.scale());
+        NDArray delta = in.matMul(p.a()).matMul(p.b());
+        return delta.mul(ScopedConstant.like(delta, config.scale()));
     }
 
     /** The arrays an optimiser updates, in a fixed order (layer, then canonical target, A before B). */

@@ -171,7 +171,7 @@ public final class Transformer implements AutoCloseable {
         // q: [B, L, H, hd] -> [B, kvH, group * L, hd]: a kv head's whole query group in one plain (non-broadcast)
         // matmul, so the keys are never expanded per query head; scaled here rather than scaling every score
         long groupRows = (long) config.groupSize() * len;
-        NDArray q = qAndK.get(0).mul(1.0 / Math.sqrt(hd)).transpose(0, 2, 1, 3).reshape(b, kvHeads, groupRows, hd);
+        NDArray q = qAndK.get(0).mul(ScopedConstant.like(qAndK.get(0), 1.0 / Math.sqrt(hd))).transpose(0, 2, 1, 3).reshape(b, kvHeads, groupRows, hd);
         NDArray k = qAndK.get(1).transpose(0, 2, 1, 3);
         NDArray v = qkAndV.get(1).reshape(b, len, kvHeads, hd).transpose(0, 2, 1, 3);
         if (cache != null) {
@@ -219,7 +219,8 @@ public final class Transformer implements AutoCloseable {
     }
 
     private NDArray rmsNorm(NDArray x, NDArray weight) {
-        return x.mul(x.square().mean(new int[] {2}, true).add(config.normEps()).pow(-0.5)).mul(weight);
+        // dividing by a square root, not pow(-0.5): pow would save its scalar exponent for backward (see ScopedConstant)
+        return x.div(x.square().mean(new int[] {2}, true).add(config.normEps()).sqrt()).mul(weight);
     }
 
     @Override
