@@ -1,43 +1,196 @@
 package dev.toolcoach.cluster.athlete;
 
+import akka.actor.NoSerializationVerificationNeeded;
+import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorRefResolver;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.SupervisorStrategy;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.ReceiveBuilder;
+import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
+import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.AthleteCommand;
 import dev.toolcoach.cluster.protocol.Echo;
 import dev.toolcoach.cluster.protocol.EchoReply;
+import dev.toolcoach.cluster.protocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.TraceAck;
+import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.trace.Trace;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
 
 /**
  * One athlete: registers under {@link ServiceKeys#ATHLETES} so the coach can find it, and answers
- * {@link Echo}. The rollout protocol (work pulling, agent loop) extends its command set.
+ * {@link Echo}. Given an {@link AthleteJob}, it works one rollout at a time: asks the coach for a
+ * rollout, runs it off the actor thread ({@link RolloutRunner}), sends the trace to the learner
+ * until the learner acks it (at most {@link DeliverySettings#maxAttempts()} sends), then asks for
+ * the next. The coach hears that the rollout is done from the learner, never from the athlete.
  */
 public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
 
-    /** This actor's full address, so an echo tells which node answered. */
-    private final String address;
-
-    public static Behavior<AthleteCommand> create() {
-        return Behaviors.setup(AthleteActor::new);
+    /** The agent loop finished (the stage always yields a trace, so a failure here is a broken shell). */
+    private record RolloutEnded(AssignRollout assignment, Trace trace, Throwable failure)
+            implements AthleteCommand, NoSerializationVerificationNeeded {
     }
 
-    private AthleteActor(ActorContext<AthleteCommand> context) {
+    /** The learner's ack, adapted to this actor's commands. */
+    private record AckReceived(TraceAck ack) implements AthleteCommand, NoSerializationVerificationNeeded {
+    }
+
+    /** No ack in time: send the trace again, or give up. */
+    private enum ResendTick implements AthleteCommand, NoSerializationVerificationNeeded { INSTANCE }
+
+    /** A trace on its way to the learner. */
+    private record Delivery(Trace trace, int attempts) {
+    }
+
+    /** This actor's full address, so an echo tells which node answered. */
+    private final String address;
+    private final Optional<AthleteJob> job;
+    private final TimerScheduler<AthleteCommand> timers;
+    private final ActorRef<TraceAck> ackAdapter;
+    /** Assignments beyond the one asked for (a coach never sends them, but none may be lost). */
+    private final Deque<AssignRollout> waiting = new ArrayDeque<>();
+    private AssignRollout running;
+    private Delivery delivery;
+
+    /** An athlete with no job yet: it registers and answers echoes, and takes no work. */
+    public static Behavior<AthleteCommand> create() {
+        return create(Optional.empty());
+    }
+
+    /** An athlete that pulls work from the job's coach as soon as it starts. */
+    public static Behavior<AthleteCommand> create(AthleteJob job) {
+        return create(Optional.of(job));
+    }
+
+    /**
+     * A failure in the shell restarts the athlete rather than stopping it: the restarted athlete asks
+     * for new work, and the rollout it held comes back through the coach's deadline.
+     */
+    private static Behavior<AthleteCommand> create(Optional<AthleteJob> job) {
+        return Behaviors.supervise(Behaviors.<AthleteCommand>setup(context -> Behaviors.withTimers(
+                timers -> new AthleteActor(context, timers, job)))).onFailure(SupervisorStrategy.restart());
+    }
+
+    private AthleteActor(ActorContext<AthleteCommand> context, TimerScheduler<AthleteCommand> timers, Optional<AthleteJob> job) {
         super(context);
+        this.job = job;
+        this.timers = timers;
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
+        ackAdapter = context.messageAdapter(TraceAck.class, AckReceived::new);
         context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.ATHLETES, context.getSelf()));
+        if (job.isPresent()) askForWork();
     }
 
     @Override
     public Receive<AthleteCommand> createReceive() {
-        return newReceiveBuilder().onMessage(Echo.class, this::onEcho).build();
+        ReceiveBuilder<AthleteCommand> builder = newReceiveBuilder().onMessage(Echo.class, this::onEcho);
+        if (job.isEmpty()) {
+            return builder.onMessage(AssignRollout.class, this::onAssignmentWithoutJob).build();
+        }
+        return builder
+                .onMessage(AssignRollout.class, this::onAssignment)
+                .onMessage(RolloutEnded.class, this::onRolloutEnded)
+                .onMessage(AckReceived.class, this::onAck)
+                .onMessageEquals(ResendTick.INSTANCE, this::onResendTick)
+                .build();
     }
 
     private Behavior<AthleteCommand> onEcho(Echo echo) {
         echo.replyTo().tell(new EchoReply(echo.payload(), address));
         return this;
+    }
+
+    private Behavior<AthleteCommand> onAssignmentWithoutJob(AssignRollout assignment) {
+        getContext().getLog().warn("athlete {} has no job yet and cannot run rollout {}; the coach's deadline will "
+                + "dispatch it again", address, assignment.rolloutId());
+        return this;
+    }
+
+    private Behavior<AthleteCommand> onAssignment(AssignRollout assignment) {
+        if (running != null || delivery != null) {
+            getContext().getLog().warn("rollout {} arrived while rollout {} is in hand; it waits its turn",
+                    assignment.rolloutId(), running != null ? running.rolloutId() : delivery.trace().rolloutId());
+            waiting.add(assignment);
+        } else {
+            start(assignment);
+        }
+        return this;
+    }
+
+    private void start(AssignRollout assignment) {
+        running = assignment;
+        try {
+            getContext().pipeToSelf(job.orElseThrow().runner().run(assignment),
+                    (trace, failure) -> new RolloutEnded(assignment, trace, failure));
+        } catch (RuntimeException e) {
+            getContext().getSelf().tell(new RolloutEnded(assignment, null, e));
+        }
+    }
+
+    private Behavior<AthleteCommand> onRolloutEnded(RolloutEnded ended) {
+        running = null;
+        if (ended.failure() != null) {
+            getContext().getLog().error("rollout {} failed without a trace; asking for new work (the coach's deadline "
+                    + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
+            nextRollout();
+        } else {
+            send(new Delivery(ended.trace(), 1));
+            timers.startTimerWithFixedDelay(ResendTick.INSTANCE, job.orElseThrow().delivery().ackTimeout());
+        }
+        return this;
+    }
+
+    private Behavior<AthleteCommand> onAck(AckReceived received) {
+        if (delivery == null || !delivery.trace().rolloutId().equals(received.ack().rolloutId())) {
+            getContext().getLog().debug("ack for rollout {}, not the trace in flight; ignored", received.ack().rolloutId());
+            return this;
+        }
+        finishDelivery();
+        return this;
+    }
+
+    private Behavior<AthleteCommand> onResendTick() {
+        if (delivery == null) return this;
+        if (delivery.attempts() >= job.orElseThrow().delivery().maxAttempts()) {
+            getContext().getLog().error("the learner did not ack rollout {} after {} sends; giving it up (the coach's "
+                    + "deadline dispatches it again)", delivery.trace().rolloutId(), delivery.attempts());
+            finishDelivery();
+        } else {
+            send(new Delivery(delivery.trace(), delivery.attempts() + 1));
+        }
+        return this;
+    }
+
+    private void send(Delivery next) {
+        delivery = next;
+        job.orElseThrow().learner().tell(new TraceDelivery(next.trace(), ackAdapter));
+    }
+
+    private void finishDelivery() {
+        timers.cancel(ResendTick.INSTANCE);
+        delivery = null;
+        nextRollout();
+    }
+
+    private void nextRollout() {
+        AssignRollout next = waiting.poll();
+        if (next != null) {
+            start(next);
+        } else {
+            askForWork();
+        }
+    }
+
+    private void askForWork() {
+        job.orElseThrow().coach().tell(new RequestRollouts(getContext().getSelf(), 1));
     }
 }

@@ -1,0 +1,168 @@
+package dev.toolcoach.cluster.athlete;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.Generation;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.cluster.coach.CoachActor;
+import dev.toolcoach.cluster.coach.CoachSettings;
+import dev.toolcoach.cluster.coach.TrainingQuery;
+import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteCommand;
+import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.cluster.protocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.TraceAck;
+import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.tools.arithmetic.ArithmeticTools;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.TokenRecord;
+import dev.toolcoach.trace.Trace;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ForkJoinPool;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Athletes running the real agent loop (scripted model, in-process arithmetic tools) against a real
+ * coach or a coach probe, the test playing the learner. Every message crosses its serializer
+ * (serialize-messages = on): traces through Kryo, the rest through CBOR.
+ */
+class AthleteActorTest {
+
+    private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String CALL = "<think>add them</think><tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]</tool_call>";
+    private static final String ANSWER = "<think>the tool said 5</think><answer>5</answer>";
+
+    private final ToolExecutor tools = new ToolExecutor(ArithmeticTools.suite(), ExecutorSettings.defaults());
+    private final ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+
+    @AfterAll
+    static void shutdown() {
+        testKit.shutdownTestKit();
+    }
+
+    @AfterEach
+    void closeTools() {
+        tools.close();
+    }
+
+    private ActorRef<AthleteCommand> athlete(ActorRef<CoachCommand> coach, ActorRef<TraceDelivery> learner,
+                                             ScriptedGenerator generator, DeliverySettings delivery) {
+        RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, tools, AgentConfig.defaults(),
+                ForkJoinPool.commonPool());
+        return testKit.spawn(AthleteActor.create(new AthleteJob(coach, learner, runner, delivery)));
+    }
+
+    private static Trace delivered(TestProbe<TraceDelivery> learner, String rolloutId) {
+        Trace trace = learner.expectMessageClass(TraceDelivery.class, WAIT).trace();
+        assertEquals(rolloutId, trace.rolloutId());
+        return trace;
+    }
+
+    private static void ack(TestProbe<TraceDelivery> learner, String rolloutId) {
+        TraceDelivery delivery = learner.expectMessageClass(TraceDelivery.class, WAIT);
+        assertEquals(rolloutId, delivery.trace().rolloutId());
+        delivery.replyTo().tell(new TraceAck(rolloutId));
+    }
+
+    @Test
+    void pullsRolloutsFromTheCoachAndResendsEachTraceUntilTheLearnerAcks() {
+        Map<String, Object> example = Map.of("id", "q0",
+                "messages", List.of(Map.of("role", "user", "content", "What is 2 + 3?")),
+                "tools", List.of(), "gold_answer", "5", "solution", List.of(), "gold", Map.of("unit", "none"));
+        // one query, a group of 2, and the job has only that group
+        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
+                List.of(new TrainingQuery("q0", example)), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
+        TestProbe<TraceDelivery> learner = testKit.createTestProbe();
+        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
+        athlete(coach, learner.ref(), generator, new DeliverySettings(Duration.ofMillis(300), 5));
+
+        Trace first = delivered(learner, "g0/0");
+        assertEquals("g0", first.groupId());
+        assertEquals("q0", first.queryId());
+        assertEquals("What is 2 + 3?", first.query());
+        assertEquals(Termination.ANSWER, first.termination());
+        assertEquals("5", first.finalAnswer());
+        assertEquals("5", first.toolResults().get(0).text());
+        assertEquals("5", first.metadata().get("gold_answer"));
+        assertEquals("none", first.metadata().get("unit"), "the example's gold facts go to the reward");
+        assertRecordsExactly(generator.replies().subList(0, 2), first.tokens());
+
+        TraceDelivery resent = learner.expectMessageClass(TraceDelivery.class, WAIT);
+        assertEquals(first, resent.trace(), "no ack yet: the same trace is sent again");
+        resent.replyTo().tell(new TraceAck("g0/0"));
+        Trace second = delivered(learner, "g0/1"); // the ack freed the athlete, which asked the coach again
+        assertRecordsExactly(generator.replies().subList(2, 4), second.tokens());
+        assertNotEquals(generator.requests().get(0).sampling().seed(), generator.requests().get(2).sampling().seed(),
+                "each rollout of a group samples with its own seed");
+        ack(learner, "g0/1");
+        learner.expectNoMessage(Duration.ofMillis(700)); // acked traces are not sent again
+    }
+
+    @Test
+    void givesUpAfterBoundedSendsAndTurnsBadExamplesAndFailedRunsIntoErrorTraces() {
+        TestProbe<CoachCommand> coach = testKit.createTestProbe();
+        TestProbe<TraceDelivery> learner = testKit.createTestProbe();
+        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
+        ActorRef<AthleteCommand> athlete = athlete(coach.ref(), learner.ref(), generator,
+                new DeliverySettings(Duration.ofMillis(100), 3));
+        assertEquals(athlete, coach.expectMessageClass(RequestRollouts.class, WAIT).athlete());
+
+        athlete.tell(new AssignRollout("g7/0", "g7", "q7", Map.of("query", "What is 2 + 3?"), 0));
+        for (int send = 0; send < 3; send++) assertEquals("5", delivered(learner, "g7/0").finalAnswer());
+        assertEquals(1, coach.expectMessageClass(RequestRollouts.class, WAIT).count(), "after 3 sends it asks for work");
+        learner.expectNoMessage(Duration.ofMillis(300));
+
+        athlete.tell(new AssignRollout("g8/0", "g8", "q8", Map.of("text", "no query here"), 0));
+        // more than the athlete asked for: it waits its turn instead of being lost
+        athlete.tell(new AssignRollout("g9/0", "g9", "q9", Map.of("query", "What is 2 + 3?"), 0));
+        TraceDelivery bad = learner.expectMessageClass(TraceDelivery.class, WAIT);
+        assertEquals(Termination.ERROR, bad.trace().termination());
+        assertTrue(bad.trace().error().contains("g8/0") && bad.trace().error().contains("'query'"), bad.trace().error());
+        bad.replyTo().tell(new TraceAck("g8/0"));
+        TraceDelivery failedRun = learner.expectMessageClass(TraceDelivery.class, WAIT);
+        assertEquals("g9/0", failedRun.trace().rolloutId());
+        // the script is used up, so the model fails on the first turn: still a trace, with its prompt
+        assertEquals(Termination.ERROR, failedRun.trace().termination());
+        assertTrue(failedRun.trace().error().contains("only 2 replies"), failedRun.trace().error());
+        assertTrue(failedRun.trace().tokens().promptLength() > 0);
+        failedRun.replyTo().tell(new TraceAck("g9/0"));
+        coach.expectMessageClass(RequestRollouts.class, WAIT);
+        coach.expectNoMessage(Duration.ofMillis(200)); // one request per free slot, none while work waited
+    }
+
+    /** The record holds exactly the generated ids, log-probs and versions, masked 1, after the prompt. */
+    private static void assertRecordsExactly(List<Generation> replies, TokenRecord tokens) {
+        int total = replies.stream().mapToInt(Generation::length).sum();
+        assertEquals(total, tokens.generatedCount());
+        assertTrue(tokens.promptLength() > 0);
+        int at = tokens.promptLength();
+        for (Generation reply : replies) {
+            while (tokens.lossMask()[at] == 0) at++; // skip the observation between replies
+            int end = at + reply.length();
+            assertArrayEquals(reply.tokenIds(), Arrays.copyOfRange(tokens.tokenIds(), at, end));
+            assertArrayEquals(reply.logprobs(), Arrays.copyOfRange(tokens.behaviorLogprobs(), at, end));
+            assertArrayEquals(reply.policyVersions(), Arrays.copyOfRange(tokens.policyVersions(), at, end));
+            at = end;
+        }
+    }
+}
