@@ -10,6 +10,8 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CollectionSerializer;
 import com.esotericsoftware.kryo.serializers.MapSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
+import dev.toolcoach.cluster.protocol.AdapterLayout;
+import dev.toolcoach.cluster.protocol.AdapterPart;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.protocol.WeightsChunk;
 import dev.toolcoach.trace.Message;
@@ -44,6 +46,10 @@ public final class KryoRegistrations {
             WeightsChunk.class, TraceDelivery.class,
             Trace.class, Turn.class, TokenRecord.class, ParsedCompletion.class, ParseError.class,
             ToolCall.class, ToolResult.class, Message.class);
+
+    /** Records added after the first wire format; registered after everything else so earlier ids stay put. */
+    private static final List<Class<?>> LATER_RECORDS = List.of(
+            AdapterPart.class, AdapterLayout.class, AdapterLayout.Tensor.class);
 
     private static final List<Class<?>> ENUMS = List.of(
             Termination.class, ParseError.Kind.class, ToolResult.Status.class);
@@ -91,7 +97,10 @@ public final class KryoRegistrations {
         }
         ActorRefSerializer refs = new ActorRefSerializer(resolver);
         kryo.addDefaultSerializer(ActorRef.class, refs);
-        kryo.register(ActorRefAdapter.class, refs, id);
+        kryo.register(ActorRefAdapter.class, refs, id++);
+        for (Class<?> type : LATER_RECORDS) {
+            kryo.register(type, recordSerializer(type), id++);
+        }
         return kryo;
     }
 

@@ -6,10 +6,10 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** A tokenizer for a random model without a vocabulary: the text of a token is its id. */
-final class IdTokenizer implements TextTokenizer {
+public final class IdTokenizer implements TextTokenizer {
     private final int vocab;
 
-    IdTokenizer(int vocab) {
+    public IdTokenizer(int vocab) {
         this.vocab = vocab;
     }
 
