@@ -11,13 +11,15 @@ import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.Progress;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.toolcoach.cluster.metrics.Snapshots.counter;
+import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
 /**
  * Exports the coach's accounts to the node's {@code /metrics}: the coach publishes its latest
@@ -65,25 +67,12 @@ public final class CoachMetrics implements Extension, MultiCollector {
                         "completed", p.rolloutsCompleted(), "cancelled", p.rolloutsCancelled(),
                         "deadline_missed", p.deadlinesMissed(), "athlete_lost", p.athleteLosses(),
                         "duplicate_discarded", p.duplicatesDiscarded())),
-                CounterSnapshot.builder().name("toolcoach_coach_reports_ignored")
-                        .help("Learner reports for groups not open or rollouts never dispatched")
-                        .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(p.reportsIgnored()).build()).build(),
+                counter("toolcoach_coach_reports_ignored", "Learner reports for groups not open or rollouts never dispatched",
+                        p.reportsIgnored()),
                 gauge("toolcoach_coach_groups_open", "Query groups neither trained nor dropped", p.groupsOpen()),
                 gauge("toolcoach_coach_rollouts_in_flight", "Rollouts out with an athlete", p.rolloutsInFlight()),
                 gauge("toolcoach_coach_rollouts_queued", "Rollouts waiting to go out again", p.rolloutsQueued()),
                 gauge("toolcoach_coach_policy_version", "Newest adapter version trained", p.policyVersion()));
-    }
-
-    private static CounterSnapshot counter(String name, String help, String label, Map<String, Long> values) {
-        CounterSnapshot.Builder counter = CounterSnapshot.builder().name(name).help(help);
-        values.forEach((value, count) -> counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                .labels(Labels.of(label, value)).value(count).build()));
-        return counter.build();
-    }
-
-    private static GaugeSnapshot gauge(String name, String help, long value) {
-        return GaugeSnapshot.builder().name(name).help(help)
-                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build();
     }
 
     public static final class Id extends AbstractExtensionId<CoachMetrics> implements ExtensionIdProvider {

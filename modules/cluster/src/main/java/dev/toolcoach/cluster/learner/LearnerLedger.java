@@ -5,7 +5,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The counters behind {@link LearnerAccounts}, shared by the collector, the scorer and the training
- * step so one place holds the whole picture. Not thread-safe: the learner owns it.
+ * step so one place holds the whole picture. Synchronized: the learner counts arriving traces on its
+ * actor thread while a training step scores and trains on another.
  */
 public final class LearnerLedger {
     private static final Logger LOG = LoggerFactory.getLogger(LearnerLedger.class);
@@ -20,34 +21,34 @@ public final class LearnerLedger {
     private long trained;
     private String lastDropReason = "";
 
-    void traceReceived() {
+    synchronized void traceReceived() {
         received++;
     }
 
-    void duplicate() {
+    synchronized void duplicate() {
         duplicates++;
     }
 
-    void groupComplete() {
+    synchronized void groupComplete() {
         groupsComplete++;
     }
 
-    void droppedStale(String reason) {
+    synchronized void droppedStale(String reason) {
         droppedStale++;
         dropped(reason);
     }
 
-    void droppedUnusable(String reason) {
+    synchronized void droppedUnusable(String reason) {
         droppedUnusable++;
         dropped(reason);
     }
 
-    void droppedRewardFailure(String reason) {
+    synchronized void droppedRewardFailure(String reason) {
         droppedRewardFailure++;
         dropped(reason);
     }
 
-    void stepDone(int groupsTrained, int groupsSkipped) {
+    synchronized void stepDone(int groupsTrained, int groupsSkipped) {
         trained += groupsTrained;
         skippedNoSignal += groupsSkipped;
     }
@@ -57,7 +58,7 @@ public final class LearnerLedger {
         LOG.warn("group dropped: {}", reason);
     }
 
-    public LearnerAccounts snapshot() {
+    public synchronized LearnerAccounts snapshot() {
         return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable,
                 droppedRewardFailure, skippedNoSignal, trained, lastDropReason);
     }

@@ -10,7 +10,7 @@ import java.util.Objects;
  * token arrays dominate its size; the learner answers with a {@link TraceAck} once it holds the trace,
  * which is when the rollout counts as done.
  */
-public record TraceDelivery(Trace trace, ActorRef<TraceAck> replyTo) implements KryoSerializable {
+public record TraceDelivery(Trace trace, ActorRef<TraceAck> replyTo) implements LearnerCommand, KryoSerializable {
     public TraceDelivery {
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(replyTo, "replyTo");

@@ -25,6 +25,7 @@ import java.util.Set;
 final class TinyAgentModel implements AutoCloseable {
     static final int VOCAB = 16;
     static final int NEW_TOKENS = 4;
+    static final LoraConfig LORA = new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"));
     private final NDManager manager;
     final Transformer model;
     final LoraAdapter adapter;
@@ -35,7 +36,7 @@ final class TinyAgentModel implements AutoCloseable {
         manager = NDManager.newBaseManager();
         ModelConfig config = ModelConfig.llama(32, 64, 2, 4, 2, VOCAB, 32);
         model = Transformer.create(config, ModelWeights.randomHf(config, seed), manager);
-        adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), config, manager, seed + 1);
+        adapter = LoraAdapter.create(LORA, config, manager, seed + 1);
     }
 
     /** One rollout of the current adapter from {@code prompt}, sampled at temperature 1 with {@code seed}. */

@@ -11,7 +11,6 @@ import dev.toolcoach.learn.core.SftMetrics;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.RewardContext;
-import dev.toolcoach.trace.TokenRecord;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,17 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Collect → score → train on a tiny random model with LoRA, its rollouts sampled by the model's own generator. */
 class TrainingStepTest {
     private static final int G = 4;
-    /** The share of generated tokens whose id has the example's parity; an example without one cannot be scored. */
-    private static final Reward PARITY = Reward.perTrace("parity", (trace, example) -> {
-        int parity = (int) example.number("parity").orElseThrow(() ->
-                new IllegalArgumentException("example " + example.queryId() + " has no field 'parity'"));
-        TokenRecord t = trace.tokens();
-        int hits = 0;
-        for (int i = 0; i < t.length(); i++) {
-            hits += t.lossMask()[i] == 1 && t.tokenIds()[i] % 2 == parity ? 1 : 0;
-        }
-        return (double) hits / t.generatedCount();
-    });
+    private static final Reward PARITY = ParityReward.INSTANCE;
 
     private TinyAgentModel tiny;
     private LearnerCore core;

@@ -25,6 +25,7 @@ import dev.toolcoach.learn.loss.SftLoss;
 import dev.toolcoach.learn.loss.TokenScores;
 import dev.toolcoach.learn.optim.AdamW;
 import dev.toolcoach.learn.optim.GradientClipping;
+import dev.toolcoach.model.nn.NoGrad;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
 import org.slf4j.Logger;
@@ -236,7 +237,9 @@ public final class LearnerCore implements AutoCloseable {
 
     /** Puts the learner back exactly where {@code checkpoint} was taken. */
     public void restore(Checkpoint checkpoint) {
-        weights.restore(checkpoint.weights());
+        try (NoGrad ignored = NoGrad.enter()) { // writes into trainable weights, on whatever thread resumes
+            weights.restore(checkpoint.weights());
+        }
         optimiser.restore(checkpoint.optimiser(), checkpoint.step());
         random = new SeededRandom(checkpoint.rngState());
         version = checkpoint.version();

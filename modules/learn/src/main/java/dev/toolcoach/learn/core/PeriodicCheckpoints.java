@@ -20,10 +20,15 @@ public final class PeriodicCheckpoints {
         this.everySteps = everySteps;
     }
 
-    /** Call after each batch; saves when a multiple of N steps has been passed since the last save. */
+    /** Whether {@link #afterBatch} would save at this learner step: a multiple of N steps was passed since the last save. */
+    public boolean due(long step) {
+        return step / everySteps > lastSavedStep / everySteps;
+    }
+
+    /** Call after each batch; saves when {@link #due} (the cursor is only read then, so callers may fetch it lazily). */
     public Optional<Path> afterBatch(LearnerCore learner, byte[] cursor) {
         long step = learner.step();
-        if (step / everySteps > lastSavedStep / everySteps) {
+        if (due(step)) {
             lastSavedStep = step;
             return Optional.of(store.save(learner.checkpoint(cursor)));
         }

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.nn.NoGrad;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,12 @@ public final class AdamW implements AutoCloseable {
         steps++;
         double correction1 = 1 - Math.pow(config.beta1(), steps);
         double correction2 = 1 - Math.pow(config.beta2(), steps);
+        try (NoGrad ignored = NoGrad.enter()) {
+            update(learningRate, correction1, correction2);
+        }
+    }
+
+    private void update(double learningRate, double correction1, double correction2) {
         for (int i = 0; i < parameters.size(); i++) {
             NDArray param = parameters.get(i).value();
             try (NDManager scope = manager.newSubManager()) {

@@ -1,0 +1,32 @@
+package dev.toolcoach.cluster.metrics;
+
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+
+import java.util.Map;
+
+/** Single-series and one-label metric snapshots, for collectors that export a record of counts at scrape time. */
+public final class Snapshots {
+
+    private Snapshots() {
+    }
+
+    /** One counter with a data point per value of {@code label}. */
+    public static CounterSnapshot counter(String name, String help, String label, Map<String, Long> values) {
+        CounterSnapshot.Builder counter = CounterSnapshot.builder().name(name).help(help);
+        values.forEach((value, count) -> counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                .labels(Labels.of(label, value)).value(count).build()));
+        return counter.build();
+    }
+
+    public static CounterSnapshot counter(String name, String help, long value) {
+        return CounterSnapshot.builder().name(name).help(help)
+                .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(value).build()).build();
+    }
+
+    public static GaugeSnapshot gauge(String name, String help, double value) {
+        return GaugeSnapshot.builder().name(name).help(help)
+                .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build()).build();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.toolcoach.cluster.protocol;
+
+/**
+ * The learner's side of a job's progress.
+ *
+ * @param steps           training steps done in this learner's lifetime (a resumed job counts from its checkpoint)
+ * @param policyVersion   the adapter version the learner holds
+ * @param tracesReceived  traces taken in (duplicates included)
+ * @param duplicates      traces discarded as already held or of a closed group
+ * @param groupsTrained   groups a step learned from
+ * @param groupsSkipped   groups a step could not learn from (all rewards equal)
+ * @param groupsDropped   groups dropped (stale, unusable, reward failed)
+ * @param groupsWaiting   complete groups waiting for a step
+ * @param lastMeanReward  mean reward of the last step's traces, NaN before the first step
+ * @param training        a step is running now
+ * @param finished        every group of the job is closed
+ */
+public record LearnerStatus(long steps, long policyVersion, long tracesReceived, long duplicates, long groupsTrained,
+                            long groupsSkipped, long groupsDropped, long groupsWaiting, double lastMeanReward,
+                            boolean training, boolean finished) implements CborSerializable {
+}

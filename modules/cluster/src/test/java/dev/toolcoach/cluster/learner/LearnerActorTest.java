@@ -1,0 +1,237 @@
+package dev.toolcoach.cluster.learner;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import dev.toolcoach.cluster.coach.CursorCodec;
+import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
+import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GetCursor;
+import dev.toolcoach.cluster.protocol.GetLearnerStatus;
+import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.TraceAck;
+import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.weights.AdapterPublisher;
+import dev.toolcoach.learn.checkpoint.CheckpointStore;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.learn.core.LoraWeights;
+import dev.toolcoach.learn.core.PeriodicCheckpoints;
+import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.trace.Trace;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The learner actor over a real LearnerCore on a tiny random model with LoRA, whose rollouts the model
+ * samples itself; the test plays the coach, the athletes and the adapter publisher. Every message crosses
+ * its serializer (serialize-messages = on).
+ */
+class LearnerActorTest {
+    private static final ActorTestKit testKit = ActorTestKit.create();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int G = 4;
+
+    private TinyAgentModel tiny;
+    private LearnerCore core;
+    private final ExecutorService training = Executors.newSingleThreadExecutor();
+    private final TestProbe<CoachCommand> coach = testKit.createTestProbe();
+    private final TestProbe<AdapterPublisherCommand> publisher = testKit.createTestProbe();
+    private final TestProbe<TraceAck> acks = testKit.createTestProbe();
+    private final Events events = new Events();
+
+    @AfterAll
+    static void shutdown() {
+        testKit.shutdownTestKit();
+    }
+
+    @BeforeEach
+    void setUp() {
+        tiny = new TinyAgentModel(11);
+        core = new LearnerCore(tiny.model, new LoraWeights(tiny.adapter), LearnerConfig.defaults(1e-2));
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        training.shutdown();
+        assertTrue(training.awaitTermination(30, TimeUnit.SECONDS));
+        core.close();
+        tiny.close();
+    }
+
+    @Test
+    void groupsAreAckedReportedTrainedPublishedAndCheckpointedWithTheCoachsCursorAndASmallerLastBatchTrains(@TempDir Path dir) {
+        CheckpointStore store = new CheckpointStore(dir, 3);
+        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 2, 3, 0), Optional.of(new PeriodicCheckpoints(store, 1)));
+        assertEquals(0, published().version(), "the learner first publishes the adapter it starts with");
+
+        deliver(learner, "g0");
+        deliver(learner, "g1");
+        assertEquals(2 * G, acks.receiveSeveralMessages(2 * G, WAIT).size());
+        List<CoachCommand> reports = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, Map.of()));
+        assertEquals(2 * G, count(reports, RolloutReceived.class));
+        assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
+        assertEquals(1, published().version());
+        StepReport first = events.step();
+        assertEquals(1, first.version());
+        assertEquals(2, first.outcome().scored().size());
+        assertTrue(first.outcome().result().orElseThrow().published().isPresent());
+
+        // the third and last group trains alone: no other group can come
+        deliver(learner, "g2");
+        assertEquals(G, acks.receiveSeveralMessages(G, WAIT).size());
+        List<CoachCommand> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, Map.of()));
+        assertEquals(List.of(new GroupTrained("g2", 2)), only(last, GroupTrained.class));
+        assertEquals(2, events.step().version());
+        LearnerAccounts accounts = events.finished();
+        assertEquals(3, accounts.trained());
+        assertEquals(0, accounts.pending());
+
+        // the checkpoint holds the step, the version and the cursor the coach gave after the step's reports
+        var restored = store.loadLatest().checkpoint().orElseThrow();
+        assertEquals(2, restored.step());
+        assertEquals(2, CursorCodec.decode(restored.cursor()).policyVersion());
+
+        // a late duplicate is acked and reported (the coach counts it) but never trained
+        learner.tell(new TraceDelivery(rollout("g0", 0), acks.getRef()));
+        assertEquals("g0/0", acks.receiveMessage(WAIT).rolloutId());
+        assertEquals(new RolloutReceived("g0/0"), coach.receiveMessage(WAIT));
+        TestProbe<LearnerStatus> status = testKit.createTestProbe();
+        learner.tell(new GetLearnerStatus(status.getRef()));
+        LearnerStatus s = status.receiveMessage(WAIT);
+        assertEquals(1, s.duplicates());
+        assertTrue(s.finished());
+        assertEquals(2, s.steps());
+    }
+
+    @Test
+    void aGroupTheRewardCannotScoreIsDroppedAndAGroupOlderThanTheLagIsDroppedAsStale() {
+        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 3, 0), Optional.empty());
+        published();
+        Trace[] staleGroup = new Trace[G];
+        for (int i = 0; i < G; i++) staleGroup[i] = rollout("g2", i); // sampled by version 0
+
+        deliver(learner, "g0");
+        deliver(learner, "bad"); // its example has no parity: the reward throws
+        List<CoachCommand> reports = coach.receiveSeveralMessages(2 * G + 2, WAIT);
+        assertEquals(List.of(new GroupTrained("g0", 1)), only(reports, GroupTrained.class));
+        assertEquals(List.of(new GroupDropped("bad", GroupDropped.Reason.REWARD_FAILED)), only(reports, GroupDropped.class));
+
+        for (Trace t : staleGroup) learner.tell(new TraceDelivery(t, acks.getRef()));
+        List<CoachCommand> staleReports = coach.receiveSeveralMessages(G + 1, WAIT);
+        assertEquals(List.of(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY)), only(staleReports, GroupDropped.class));
+        LearnerAccounts accounts = events.finished();
+        assertEquals(1, accounts.trained());
+        assertEquals(1, accounts.droppedRewardFailure());
+        assertEquals(1, accounts.droppedStale());
+    }
+
+    private ActorRef<LearnerCommand> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
+        LearnerJob job = new LearnerJob(settings, core, TinyAgentModel.LORA, Algorithm.GRPO, 0, ParityReward.INSTANCE,
+                queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
+                        : RewardContext.of(queryId, "", null).withField("parity", 0),
+                coach.getRef(), publisher.getRef(), checkpoints, events, training);
+        return testKit.spawn(LearnerActor.create(job));
+    }
+
+    private void deliver(ActorRef<LearnerCommand> learner, String groupId) {
+        for (int i = 0; i < G; i++) learner.tell(new TraceDelivery(rollout(groupId, i), acks.getRef()));
+    }
+
+    private Trace rollout(String groupId, int index) {
+        int[] prompt = {1, 3 + Math.floorMod(groupId.hashCode(), TinyAgentModel.VOCAB - 3)};
+        return tiny.rollout(groupId + "/" + index, groupId, prompt, 31L * index + groupId.hashCode());
+    }
+
+    private AdapterWeights published() {
+        return assertInstanceOf(AdapterPublisher.Publish.class, publisher.receiveMessage(WAIT)).weights();
+    }
+
+    /** Coach messages up to and including the cursor request, which is answered with {@code cursor}. */
+    private List<CoachCommand> untilCursorAsked(CoachCursor cursor) {
+        List<CoachCommand> seen = new ArrayList<>();
+        while (true) {
+            CoachCommand m = coach.receiveMessage(WAIT);
+            seen.add(m);
+            if (m instanceof GetCursor ask) {
+                ask.replyTo().tell(cursor);
+                return seen;
+            }
+        }
+    }
+
+    private static long count(List<CoachCommand> messages, Class<?> type) {
+        return messages.stream().filter(type::isInstance).count();
+    }
+
+    private static <T> List<T> only(List<CoachCommand> messages, Class<T> type) {
+        return messages.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** What the listener heard, in order. */
+    private static final class Events implements LearnerListener {
+        private final LinkedBlockingQueue<Object> heard = new LinkedBlockingQueue<>();
+
+        @Override
+        public void stepDone(StepReport report) {
+            heard.add(report);
+        }
+
+        @Override
+        public void finished(LearnerAccounts accounts) {
+            heard.add(accounts);
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            heard.add(cause);
+        }
+
+        StepReport step() {
+            return assertInstanceOf(StepReport.class, next());
+        }
+
+        LearnerAccounts finished() {
+            Object o;
+            do {
+                o = next();
+            } while (o instanceof StepReport);
+            return assertInstanceOf(LearnerAccounts.class, o);
+        }
+
+        private Object next() {
+            try {
+                Object o = heard.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
+                assertNotNull(o, "the listener heard nothing in " + WAIT);
+                return o;
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
