@@ -12,11 +12,15 @@ import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one assigned rollout through the agent loop and always yields its trace: an example without a
@@ -27,6 +31,7 @@ import java.util.concurrent.Executor;
  * G rollouts of a group differ yet every rollout is reproducible. Thread-safe.
  */
 public final class RolloutRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(RolloutRunner.class);
 
     private final Tokenizer tokenizer;
     private final ChatFormat chat;
@@ -34,15 +39,25 @@ public final class RolloutRunner {
     private final ToolEnvironment tools;
     private final AgentConfig config;
     private final Executor executor;
+    private final PolicyGate gate;
+    private final int maxPolicyLag;
+    private final Duration gateTimeout;
 
+    /**
+     * @param gate         a rollout first waits until the engine holds the assignment's policy version minus
+     *                     {@code maxPolicyLag}, at most {@code gateTimeout} (then it runs anyway: the learner judges it)
+     */
     public RolloutRunner(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
-                         AgentConfig config, Executor executor) {
+                         AgentConfig config, Executor executor, PolicyGate gate, int maxPolicyLag, Duration gateTimeout) {
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
         this.chat = Objects.requireNonNull(chat, "chat");
         this.generator = Objects.requireNonNull(generator, "generator");
         this.tools = Objects.requireNonNull(tools, "tools");
         this.config = Objects.requireNonNull(config, "config");
         this.executor = Objects.requireNonNull(executor, "executor");
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.maxPolicyLag = maxPolicyLag;
+        this.gateTimeout = Objects.requireNonNull(gateTimeout, "gateTimeout");
     }
 
     public CompletionStage<Trace> run(AssignRollout assignment) {
@@ -54,7 +69,18 @@ public final class RolloutRunner {
                     assignment.queryId(), "", null, null, null, Termination.ERROR, badExample.getMessage(),
                     System.currentTimeMillis(), 0, Map.of()));
         }
-        return new AgentLoop(tokenizer, chat, generator, tools, seededFor(assignment.rolloutId()), executor).run(request);
+        long needed = assignment.policyVersion() - maxPolicyLag;
+        return gate.atLeast(needed).toCompletableFuture()
+                .orTimeout(gateTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .handle((reached, late) -> {
+                    if (late != null) {
+                        LOG.warn("rollout {} starts on an adapter older than version {}: none arrived within {}",
+                                assignment.rolloutId(), needed, gateTimeout);
+                    }
+                    return null;
+                })
+                .thenCompose(ignored -> new AgentLoop(tokenizer, chat, generator, tools, seededFor(assignment.rolloutId()),
+                        executor).run(request));
     }
 
     private AgentConfig seededFor(String rolloutId) {

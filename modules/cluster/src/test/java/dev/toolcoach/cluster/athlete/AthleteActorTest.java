@@ -68,7 +68,7 @@ class AthleteActorTest {
     private ActorRef<AthleteCommand> athlete(ActorRef<CoachCommand> coach, ActorRef<TraceDelivery> learner,
                                              ScriptedGenerator generator, DeliverySettings delivery) {
         RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, tools, AgentConfig.defaults(),
-                ForkJoinPool.commonPool());
+                ForkJoinPool.commonPool(), PolicyGate.OPEN, 0, WAIT);
         return testKit.spawn(AthleteActor.create(new AthleteJob(coach, learner, runner, delivery)));
     }
 

@@ -11,7 +11,9 @@ import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.tokenizer.TextTokenizer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,7 @@ public final class InferenceEngine implements AutoCloseable {
     private final int intraOpThreads;
     private final BlockingQueue<GenerationRequest> queue = new LinkedBlockingQueue<>();
     private final AtomicReference<AdapterWeights> pendingAdapter = new AtomicReference<>();
+    private final Queue<VersionWaiter> versionWaiters = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean closed;
     private volatile long adapterVersion;
@@ -83,6 +86,25 @@ public final class InferenceEngine implements AutoCloseable {
     /** Publishes a new adapter; it is used from the next decode step on (a later call before then supersedes it). */
     public void setAdapter(AdapterWeights weights) {
         pendingAdapter.set(weights);
+    }
+
+    /**
+     * Completes once the engine decodes with an adapter of {@code version} or newer (at once if it already does):
+     * a rollout that must not start on an older policy waits on it.
+     */
+    public CompletableFuture<Long> whenAdapterAtLeast(long version) {
+        VersionWaiter waiter = new VersionWaiter(version, new CompletableFuture<>());
+        versionWaiters.add(waiter);
+        releaseWaiters(); // the version may have arrived before the waiter was queued
+        return waiter.reached().thenApplyAsync(v -> v);
+    }
+
+    private void releaseWaiters() {
+        long current = adapterVersion;
+        versionWaiters.removeIf(w -> w.version() <= current && w.reached().complete(current));
+    }
+
+    private record VersionWaiter(long version, CompletableFuture<Long> reached) {
     }
 
     /** Version of the adapter the last step used (0 = base model). */
@@ -147,6 +169,7 @@ public final class InferenceEngine implements AutoCloseable {
                 adapter = fresh;
             }
             adapterVersion = w.version();
+            releaseWaiters();
         } catch (RuntimeException e) {
             LOG.error("adapter version {} rejected, keeping version {}", w.version(), adapterVersion, e);
         }

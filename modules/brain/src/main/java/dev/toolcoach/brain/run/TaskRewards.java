@@ -1,0 +1,42 @@
+package dev.toolcoach.brain.run;
+
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.TaskReward;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/** A task's examples as rewards see them, and a task's own reward as a {@link Reward}. */
+public final class TaskRewards {
+
+    private TaskRewards() {
+    }
+
+    /** The example of a query id as a {@link RewardContext}: query, gold answer, the oracle's calls and the gold facts. */
+    public static Function<String, RewardContext> contexts(List<TaskExample> examples) {
+        Map<String, RewardContext> byId = new LinkedHashMap<>();
+        for (TaskExample e : examples) {
+            byId.put(e.id(), new RewardContext(e.id(), e.query(), e.goldAnswer(),
+                    e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold()));
+        }
+        // an id outside the dataset gets a bare context: the reward then fails and the group is dropped, counted
+        return id -> byId.getOrDefault(id, RewardContext.of(id, "", null));
+    }
+
+    /** The task's reward over the example the rollout was made from. */
+    public static Reward of(String name, TaskReward reward, List<TaskExample> examples) {
+        Objects.requireNonNull(reward, "reward");
+        Map<String, TaskExample> byId = new LinkedHashMap<>();
+        examples.forEach(e -> byId.put(e.id(), e));
+        return Reward.perTrace(name, (trace, context) -> {
+            TaskExample example = byId.get(context.queryId());
+            if (example == null) throw new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset");
+            return reward.score(example, trace);
+        });
+    }
+}

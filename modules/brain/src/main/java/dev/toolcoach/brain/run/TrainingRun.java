@@ -1,0 +1,295 @@
+package dev.toolcoach.brain.run;
+
+import akka.actor.typed.ActorRef;
+import ai.djl.ndarray.NDManager;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.brain.dataset.ExampleJsonl;
+import dev.toolcoach.cluster.athlete.AthleteActor;
+import dev.toolcoach.cluster.athlete.AthleteJob;
+import dev.toolcoach.cluster.athlete.DeliverySettings;
+import dev.toolcoach.cluster.athlete.RolloutRunner;
+import dev.toolcoach.cluster.coach.CoachActor;
+import dev.toolcoach.cluster.coach.CoachSettings;
+import dev.toolcoach.cluster.coach.CoachSingleton;
+import dev.toolcoach.cluster.coach.CursorCodec;
+import dev.toolcoach.cluster.coach.TrainingQuery;
+import dev.toolcoach.cluster.learner.LearnerAccounts;
+import dev.toolcoach.cluster.learner.LearnerActor;
+import dev.toolcoach.cluster.learner.LearnerJob;
+import dev.toolcoach.cluster.learner.LearnerListener;
+import dev.toolcoach.cluster.learner.LearnerSettings;
+import dev.toolcoach.cluster.learner.LearnerSingleton;
+import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.node.EmbeddedNode;
+import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
+import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
+import dev.toolcoach.cluster.tools.ClusterToolSettings;
+import dev.toolcoach.cluster.toolserver.ToolServerActor;
+import dev.toolcoach.cluster.weights.AdapterPublisher;
+import dev.toolcoach.cluster.weights.AdapterReceiver;
+import dev.toolcoach.cluster.weights.WeightsChunker;
+import dev.toolcoach.learn.checkpoint.CheckpointStore;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.learn.core.LoraWeights;
+import dev.toolcoach.learn.core.PeriodicCheckpoints;
+import dev.toolcoach.model.ModelLoader;
+import dev.toolcoach.model.PolicyModel;
+import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.policy.LocalPolicy;
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.email.MailSourceException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * One training job in the embedded mode: every role's actors — tool servers, the coach and learner
+ * singletons, the adapter publisher and receiver, the athletes — on a one-node cluster in this JVM,
+ * exactly the actors a multi-node job runs. The athletes share one inference engine over the base
+ * model; the learner trains a LoRA adapter on its own copy of the base and publishes every version.
+ * A job resumes from the newest good checkpoint in its checkpoint folder, if there is one.
+ */
+public final class TrainingRun {
+    private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration DEADLINE_CHECK = Duration.ofSeconds(1);
+    private static final Duration CATCH_UP = Duration.ofSeconds(2);
+
+    /**
+     * @param config        the job's settings
+     * @param modelDir      the base model (HF folder), frozen during the job
+     * @param actionFormat  how the agent is asked to act
+     * @param suites        the built-in tool suites the agent uses, each served by a tool server actor
+     * @param toolOptions   options of the built-in suites (e.g. the email suite's mailboxes)
+     * @param dataset       the training queries, in order; the job walks them and wraps
+     * @param steps         learner steps the job trains (groups = steps × groups per step)
+     * @param reward        scores each complete group
+     * @param checkpointDir where checkpoints go and where a resumed job finds them
+     */
+    public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
+                       BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
+                       Path checkpointDir) {
+        public Spec {
+            Objects.requireNonNull(config, "config");
+            Objects.requireNonNull(modelDir, "modelDir");
+            Objects.requireNonNull(actionFormat, "actionFormat");
+            suites = List.copyOf(suites);
+            dataset = List.copyOf(dataset);
+            Objects.requireNonNull(reward, "reward");
+            Objects.requireNonNull(checkpointDir, "checkpointDir");
+            if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
+            if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
+        }
+    }
+
+    /**
+     * What the job ended with.
+     *
+     * @param adapter  the last adapter version the learner holds
+     * @param accounts the learner's accounts
+     * @param resumedFromVersion the adapter version a resumed job started from, -1 for a new job
+     */
+    public record Result(AdapterWeights adapter, LearnerAccounts accounts, long resumedFromVersion) {
+    }
+
+    private TrainingRun() {
+    }
+
+    /**
+     * Runs the job to its end and returns its result.
+     *
+     * @param onStep hears every learner step, on the learner's thread
+     * @throws TrainingFailedException when the job cannot go on (the reward is unavailable, a step failed)
+     */
+    public static Result run(Spec spec, Consumer<StepReport> onStep) {
+        TrainingConfig config = spec.config();
+        List<BuiltinSuites.Hosted> hosted = openSuites(spec);
+        ExecutorService training = Executors.newSingleThreadExecutor(r -> new Thread(r, "learner-training"));
+        ExecutorService rollouts = Executors.newFixedThreadPool(Math.max(2, config.athletes()), r -> {
+            Thread t = new Thread(r, "athlete-rollouts");
+            t.setDaemon(true);
+            return t;
+        });
+        try (NDManager manager = NDManager.newBaseManager();
+             PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager);
+             LocalPolicy policy = LocalPolicy.load(spec.modelDir(), null, null, config.athletes())) {
+            LearnerCore core = new LearnerCore(learnerModel.transformer(),
+                    new LoraWeights(learnerModel.addLora(config.lora(), config.seed())), learnerConfig(config));
+            PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
+                    config.checkpointEvery());
+            Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
+            long resumedFrom = cursor.isPresent() ? core.version() : -1;
+            cursor.ifPresent(c -> LOG.info("resuming from the checkpoint at step {} (adapter version {})", core.step(), core.version()));
+            try (EmbeddedNode node = EmbeddedNode.start(ConfigFactory.empty())) {
+                Outcome outcome = new Outcome(onStep);
+                start(node, spec, hosted, core, checkpoints, cursor, policy, outcome, training, rollouts);
+                LearnerAccounts accounts = outcome.await();
+                return new Result(new AdapterWeights(config.lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
+            } finally {
+                training.shutdown();
+                awaitQuietly(training);
+                core.close();
+            }
+        } finally {
+            rollouts.shutdownNow();
+        }
+    }
+
+    private static void start(EmbeddedNode node, Spec spec, List<BuiltinSuites.Hosted> hosted, LearnerCore core,
+                              PeriodicCheckpoints checkpoints, Optional<CoachCursor> cursor, LocalPolicy policy,
+                              Outcome outcome, ExecutorService training, ExecutorService rollouts) {
+        TrainingConfig config = spec.config();
+        for (BuiltinSuites.Hosted suite : hosted) {
+            node.spawn(ToolServerActor.create(suite, ExecutorSettings.defaults()), "tools-" + suite.suite().name());
+        }
+        long groupLimit = Math.multiplyExact((long) spec.steps(), config.groupsPerStep());
+        CoachSettings coachSettings = new CoachSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(),
+                config.rolloutTimeout(), groupLimit);
+        ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(),
+                CoachActor.create(coachSettings, queries(spec.dataset()), cursor, Clock.systemUTC(), DEADLINE_CHECK));
+        ActorRef<AdapterPublisherCommand> publisher = node.spawn(
+                AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher");
+        long closedBefore = cursor.map(c -> c.groupsTrained() + c.groupsDropped().values().stream().mapToLong(Long::longValue).sum())
+                .orElse(0L);
+        LearnerJob learnerJob = new LearnerJob(
+                new LearnerSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(), groupLimit, closedBefore),
+                core, config.lora(), config.parsedAlgorithm(), config.sftRewardThreshold(), spec.reward(),
+                TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
+        ActorRef<LearnerCommand> learner = LearnerSingleton.init(node.system(), LearnerActor.create(learnerJob));
+        node.spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver");
+
+        ClusterToolEnvironment tools = connect(node, spec.suites());
+        AgentConfig agent = new AgentConfig(spec.actionFormat(),
+                new SamplingParams((float) config.temperature(), 0, 1f, config.maxNewTokens(), config.seed()),
+                config.maxTurns(), config.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+        RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, agent,
+                rollouts, policy.engine()::whenAdapterAtLeast, config.maxPolicyLag(), config.rolloutTimeout());
+        for (int i = 1; i <= config.athletes(); i++) {
+            node.spawn(AthleteActor.create(new AthleteJob(coach, learner.narrow(), runner, DeliverySettings.defaults())),
+                    "athlete-" + i);
+        }
+    }
+
+    private static ClusterToolEnvironment connect(EmbeddedNode node, List<String> suites) {
+        Config config = node.system().settings().config();
+        try {
+            return ClusterToolEnvironment.connect(node.system(), suites, ClusterToolSettings.fromConfig(config))
+                    .toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw new TrainingFailedException("the tool servers did not come up: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TrainingFailedException("interrupted while connecting to the tool servers", e);
+        }
+    }
+
+    private static List<BuiltinSuites.Hosted> openSuites(Spec spec) {
+        List<BuiltinSuites.Hosted> hosted = new ArrayList<>();
+        for (String name : spec.suites()) {
+            try {
+                hosted.add(BuiltinSuites.open(name, spec.toolOptions()));
+            } catch (MailSourceException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("cannot open tool suite '" + name + "': " + e.getMessage(), e);
+            }
+        }
+        return hosted;
+    }
+
+    static List<TrainingQuery> queries(List<TaskExample> dataset) {
+        List<TrainingQuery> queries = new ArrayList<>(dataset.size());
+        for (TaskExample e : dataset) {
+            try {
+                Map<String, Object> json = JSON.readValue(ExampleJsonl.toJson(e), new TypeReference<>() { });
+                queries.add(new TrainingQuery(e.id(), json));
+            } catch (IOException ex) {
+                throw new UncheckedIOException("cannot write example " + e.id() + " as JSON", ex);
+            }
+        }
+        return queries;
+    }
+
+    private static LearnerConfig learnerConfig(TrainingConfig config) {
+        LearnerConfig defaults = LearnerConfig.defaults(config.learningRate());
+        return new LearnerConfig(defaults.grpo().withBeta(config.klBeta()), defaults.dpo(), defaults.optimiser(),
+                defaults.schedule(), defaults.maxGradNorm(), defaults.microBatchRows(), config.seed());
+    }
+
+    private static void awaitQuietly(ExecutorService executor) {
+        try {
+            if (!executor.awaitTermination(1, TimeUnit.MINUTES)) LOG.warn("the training thread did not stop within a minute");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The learner's listener: passes steps on and completes when the job ends. */
+    private static final class Outcome implements LearnerListener {
+        private final Consumer<StepReport> onStep;
+        private final CompletableFuture<LearnerAccounts> done = new CompletableFuture<>();
+
+        Outcome(Consumer<StepReport> onStep) {
+            this.onStep = onStep;
+        }
+
+        @Override
+        public void stepDone(StepReport report) {
+            try {
+                onStep.accept(report);
+            } catch (RuntimeException e) {
+                LOG.error("the step listener failed on step {}", report.step(), e);
+            }
+        }
+
+        @Override
+        public void finished(LearnerAccounts accounts) {
+            done.complete(accounts);
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            done.completeExceptionally(cause);
+        }
+
+        LearnerAccounts await() {
+            try {
+                return done.get();
+            } catch (ExecutionException e) {
+                throw new TrainingFailedException("training stopped: " + e.getCause().getMessage(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TrainingFailedException("interrupted while training", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.toolcoach.brain.run;
+
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.synthetic.ArithmeticTask;
+import dev.toolcoach.tools.BuiltinSuites;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A whole embedded job on a tiny random chat model: coach, learner, athletes, tool servers and the
+ * adapter broadcast on a one-node cluster, then the same job resumed from its checkpoint.
+ */
+class TrainingRunTest {
+
+    /** Varies from rollout to rollout of a random model, so every group has signal and every step trains. */
+    private static final Reward LETTERS = Reward.perTrace("letters", (trace, example) -> {
+        String text = trace.finalAnswer() != null ? trace.finalAnswer() : String.valueOf(trace.turns().get(0).modelCompletion());
+        return text.isEmpty() ? 0 : text.chars().filter(Character::isLetter).count() / (double) text.length();
+    });
+
+    @Test
+    void aJobTrainsEveryGroupOnceBroadcastsEachVersionToTheAthletesAndResumesFromItsCheckpoint(@TempDir Path dir) throws Exception {
+        Path model = TinyChatModel.write(dir.resolve("model"), 7);
+        Task task = ArithmeticTask.create(6, 3);
+        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4)
+                .withSampling(1.0, 12, 1, 4096).withCheckpointEvery(1)
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        List<StepReport> steps = new CopyOnWriteArrayList<>();
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"));
+
+        TrainingRun.Result result = TrainingRun.run(spec, steps::add);
+
+        assertEquals(-1, result.resumedFromVersion());
+        assertEquals(3, steps.size());
+        assertEquals(List.of(1L, 2L, 3L), steps.stream().map(StepReport::version).toList());
+        assertEquals(3, result.adapter().version());
+        assertEquals(6, result.accounts().trained() + result.accounts().skippedNoSignal());
+        assertEquals(0, result.accounts().pending());
+        assertEquals(24, result.accounts().received() - result.accounts().duplicates(), "every rollout of 6 groups, once");
+        // the learner's versions reached the athletes' engine: later rollouts were sampled by trained adapters
+        int newest = steps.get(2).outcome().scored().stream().flatMap(g -> g.traces().stream())
+                .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
+        assertTrue(newest >= 1, "the last step trained on tokens of version >= 1, saw " + newest);
+
+        List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
+        TrainingRun.Result resumed = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
+                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints")), resumedSteps::add);
+
+        assertEquals(3, resumed.resumedFromVersion());
+        assertEquals(1, resumedSteps.size(), "only the fourth step is left");
+        assertEquals(4, resumed.adapter().version());
+        List<String> groups = resumedSteps.get(0).outcome().scored().stream().map(ScoredGroup::groupId).toList();
+        assertEquals(List.of("g6", "g7"), groups.stream().sorted().toList(), "the job goes on with new groups");
+    }
+}
