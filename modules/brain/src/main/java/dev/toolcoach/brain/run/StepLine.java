@@ -1,0 +1,22 @@
+package dev.toolcoach.brain.run;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One line of a run's {@code metrics.jsonl}: one learner step.
+ *
+ * @param step           the learner's step count after it
+ * @param version        the policy version after it
+ * @param groups         groups scored in the step
+ * @param dropped        groups the reward could not score
+ * @param meanReward     mean reward of the step's traces
+ * @param accuracy       share of the step's traces whose reward reached the success threshold
+ * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
+ * @param elapsedSec     wall time since the job started
+ * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...)
+ */
+public record StepLine(long step, long version, int groups, int dropped,
+                       @JsonProperty("mean_reward") double meanReward, double accuracy,
+                       @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
+                       @JsonProperty("elapsed_sec") double elapsedSec, Record learner) {
+}
