@@ -7,14 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
-import dev.toolcoach.cluster.athlete.AthleteActor;
-import dev.toolcoach.cluster.athlete.AthleteJob;
-import dev.toolcoach.cluster.athlete.DeliverySettings;
-import dev.toolcoach.cluster.athlete.RolloutRunner;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.coach.CoachSingleton;
@@ -27,16 +21,13 @@ import dev.toolcoach.cluster.learner.LearnerListener;
 import dev.toolcoach.cluster.learner.LearnerSettings;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.learner.StepReport;
-import dev.toolcoach.cluster.node.EmbeddedNode;
+import dev.toolcoach.cluster.job.JobAnnouncer;
+import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
-import dev.toolcoach.cluster.tools.ClusterToolSettings;
-import dev.toolcoach.cluster.toolserver.ToolServerActor;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
-import dev.toolcoach.cluster.weights.AdapterReceiver;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
 import dev.toolcoach.learn.core.LearnerConfig;
@@ -46,12 +37,9 @@ import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.lora.AdapterWeights;
-import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.BuiltinSuites;
-import dev.toolcoach.tools.exec.ExecutorSettings;
-import dev.toolcoach.tools.email.MailSourceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,15 +58,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * One training job in the embedded mode: every role's actors — tool servers, the coach and learner
- * singletons, the adapter publisher and receiver, the athletes — on a one-node cluster in this JVM,
- * exactly the actors a multi-node job runs. The athletes share one inference engine over the base
- * model; the learner trains a LoRA adapter on its own copy of the base and publishes every version.
- * A job resumes from the newest good checkpoint in its checkpoint folder, if there is one.
+ * One training job: the coach and learner singletons, the adapter publisher and the job's announcer,
+ * started on a node in this JVM — a node with every role (the embedded mode: its own tool servers and
+ * athletes, on a one-node cluster) or a coach-and-learner node joining a running cluster, whose athlete
+ * nodes find the job through its announcer. Either way the actors are the same. The learner trains a LoRA
+ * adapter on its own copy of the base model and publishes every version to the athletes' engines. A job
+ * resumes from the newest good checkpoint in its checkpoint folder, if there is one.
  */
 public final class TrainingRun {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
@@ -96,10 +84,12 @@ public final class TrainingRun {
      * @param steps         learner steps the job trains (groups = steps × groups per step)
      * @param reward        scores each complete group
      * @param checkpointDir where checkpoints go and where a resumed job finds them
+     * @param seeds         empty: every role in this JVM (embedded); else the seed nodes of a running cluster whose
+     *                      athlete and tool nodes do the rollouts, this JVM joining as coach and learner
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir) {
+                       Path checkpointDir, List<String> seeds) {
         public Spec {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(modelDir, "modelDir");
@@ -108,6 +98,7 @@ public final class TrainingRun {
             dataset = List.copyOf(dataset);
             Objects.requireNonNull(reward, "reward");
             Objects.requireNonNull(checkpointDir, "checkpointDir");
+            seeds = List.copyOf(seeds);
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -134,16 +125,9 @@ public final class TrainingRun {
      */
     public static Result run(Spec spec, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
-        List<BuiltinSuites.Hosted> hosted = openSuites(spec);
         ExecutorService training = Executors.newSingleThreadExecutor(r -> new Thread(r, "learner-training"));
-        ExecutorService rollouts = Executors.newFixedThreadPool(Math.max(2, config.athletes()), r -> {
-            Thread t = new Thread(r, "athlete-rollouts");
-            t.setDaemon(true);
-            return t;
-        });
         try (NDManager manager = NDManager.newBaseManager();
-             PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager);
-             LocalPolicy policy = LocalPolicy.load(spec.modelDir(), null, null, config.athletes())) {
+             PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),
                     new LoraWeights(learnerModel.addLora(config.lora(), config.seed())), learnerConfig(config));
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
@@ -151,9 +135,10 @@ public final class TrainingRun {
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             long resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint at step {} (adapter version {})", core.step(), core.version()));
-            try (EmbeddedNode node = EmbeddedNode.start(ConfigFactory.empty())) {
+            try (JobNode node = spec.seeds().isEmpty() ? JobNode.allRoles(embeddedConfig(spec)) : JobNode.joining(ConfigFactory.empty(), spec.seeds())) {
+                LOG.info("job node up; management at {}", node.managementUrl());
                 Outcome outcome = new Outcome(onStep);
-                start(node, spec, hosted, core, checkpoints, cursor, policy, outcome, training, rollouts);
+                start(node, spec, core, checkpoints, cursor, outcome, training);
                 LearnerAccounts accounts = outcome.await();
                 return new Result(new AdapterWeights(config.lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
             } finally {
@@ -161,18 +146,20 @@ public final class TrainingRun {
                 awaitQuietly(training);
                 core.close();
             }
-        } finally {
-            rollouts.shutdownNow();
         }
     }
 
-    private static void start(EmbeddedNode node, Spec spec, List<BuiltinSuites.Hosted> hosted, LearnerCore core,
-                              PeriodicCheckpoints checkpoints, Optional<CoachCursor> cursor, LocalPolicy policy,
-                              Outcome outcome, ExecutorService training, ExecutorService rollouts) {
+    /** The embedded node hosts the job's tool suites and as many athletes as the job asks for. */
+    private static Config embeddedConfig(Spec spec) {
+        return ConfigFactory.parseMap(Map.of(
+                "toolcoach.tools.suites", spec.suites(),
+                "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
+                "toolcoach.athlete.actors-per-node", spec.config().athletes()));
+    }
+
+    private static void start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
+                              Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
-        for (BuiltinSuites.Hosted suite : hosted) {
-            node.spawn(ToolServerActor.create(suite, ExecutorSettings.defaults()), "tools-" + suite.suite().name());
-        }
         long groupLimit = Math.multiplyExact((long) spec.steps(), config.groupsPerStep());
         CoachSettings coachSettings = new CoachSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(),
                 config.rolloutTimeout(), groupLimit);
@@ -186,44 +173,12 @@ public final class TrainingRun {
                 new LearnerSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(), groupLimit, closedBefore),
                 core, config.lora(), config.parsedAlgorithm(), config.sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
-        ActorRef<LearnerCommand> learner = LearnerSingleton.init(node.system(), LearnerActor.create(learnerJob));
-        node.spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver");
-
-        ClusterToolEnvironment tools = connect(node, spec.suites());
-        AgentConfig agent = new AgentConfig(spec.actionFormat(),
-                new SamplingParams((float) config.temperature(), 0, 1f, config.maxNewTokens(), config.seed()),
-                config.maxTurns(), config.maxTotalTokens(), Duration.ofSeconds(30), 4000);
-        RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, agent,
-                rollouts, policy.engine()::whenAdapterAtLeast, config.maxPolicyLag(), config.rolloutTimeout());
-        for (int i = 1; i <= config.athletes(); i++) {
-            node.spawn(AthleteActor.create(new AthleteJob(coach, learner.narrow(), runner, DeliverySettings.defaults())),
-                    "athlete-" + i);
-        }
-    }
-
-    private static ClusterToolEnvironment connect(EmbeddedNode node, List<String> suites) {
-        Config config = node.system().settings().config();
-        try {
-            return ClusterToolEnvironment.connect(node.system(), suites, ClusterToolSettings.fromConfig(config))
-                    .toCompletableFuture().get();
-        } catch (ExecutionException e) {
-            throw new TrainingFailedException("the tool servers did not come up: " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TrainingFailedException("interrupted while connecting to the tool servers", e);
-        }
-    }
-
-    private static List<BuiltinSuites.Hosted> openSuites(Spec spec) {
-        List<BuiltinSuites.Hosted> hosted = new ArrayList<>();
-        for (String name : spec.suites()) {
-            try {
-                hosted.add(BuiltinSuites.open(name, spec.toolOptions()));
-            } catch (MailSourceException | IllegalArgumentException e) {
-                throw new IllegalArgumentException("cannot open tool suite '" + name + "': " + e.getMessage(), e);
-            }
-        }
-        return hosted;
+        LearnerSingleton.init(node.system(), LearnerActor.create(learnerJob));
+        // announced last: athletes that find the job find its coach and learner already there
+        node.spawn(JobAnnouncer.create(new JobSpec(spec.checkpointDir().toAbsolutePath().getParent().getFileName().toString(),
+                spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.temperature(),
+                config.maxNewTokens(), config.maxTurns(), config.maxTotalTokens(), config.maxPolicyLag(),
+                config.rolloutTimeout().toMillis(), config.seed())), "job");
     }
 
     static List<TrainingQuery> queries(List<TaskExample> dataset) {

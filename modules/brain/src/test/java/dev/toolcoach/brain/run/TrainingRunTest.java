@@ -43,7 +43,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"));
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), List.of());
 
         TrainingRun.Result result = TrainingRun.run(spec, steps::add);
 
@@ -61,7 +61,7 @@ class TrainingRunTest {
 
         List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
         TrainingRun.Result resumed = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints")), resumedSteps::add);
+                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), List.of()), resumedSteps::add);
 
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");

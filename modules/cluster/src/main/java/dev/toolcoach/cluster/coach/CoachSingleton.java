@@ -3,6 +3,7 @@ package dev.toolcoach.cluster.coach;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.Behaviors;
 import akka.cluster.typed.ClusterSingleton;
 import akka.cluster.typed.ClusterSingletonSettings;
 import akka.cluster.typed.SingletonActor;
@@ -26,5 +27,13 @@ public final class CoachSingleton {
     public static ActorRef<CoachCommand> init(ActorSystem<?> system, Behavior<CoachCommand> coach) {
         ClusterSingletonSettings settings = ClusterSingletonSettings.create(system).withRole(NodeRole.COACH.roleName());
         return ClusterSingleton.get(system).init(SingletonActor.of(coach, NAME).withSettings(settings));
+    }
+
+    /**
+     * A proxy to the coach for a node without role {@code coach} (an athlete node): the singleton never runs
+     * there, so the behavior handed to the manager is never started.
+     */
+    public static ActorRef<CoachCommand> proxy(ActorSystem<?> system) {
+        return init(system, Behaviors.empty());
     }
 }

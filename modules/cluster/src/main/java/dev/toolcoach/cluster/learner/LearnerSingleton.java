@@ -3,6 +3,7 @@ package dev.toolcoach.cluster.learner;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.Behaviors;
 import akka.cluster.typed.ClusterSingleton;
 import akka.cluster.typed.ClusterSingletonSettings;
 import akka.cluster.typed.SingletonActor;
@@ -22,5 +23,13 @@ public final class LearnerSingleton {
     public static ActorRef<LearnerCommand> init(ActorSystem<?> system, Behavior<LearnerCommand> learner) {
         ClusterSingletonSettings settings = ClusterSingletonSettings.create(system).withRole(NodeRole.LEARNER.roleName());
         return ClusterSingleton.get(system).init(SingletonActor.of(learner, NAME).withSettings(settings));
+    }
+
+    /**
+     * A proxy to the learner for a node without role {@code learner} (an athlete node): the singleton never runs
+     * there, so the behavior handed to the manager is never started.
+     */
+    public static ActorRef<LearnerCommand> proxy(ActorSystem<?> system) {
+        return init(system, Behaviors.empty());
     }
 }

@@ -1,6 +1,7 @@
 package dev.toolcoach.cluster.node;
 
 import akka.actor.typed.ActorSystem;
+import akka.actor.typed.SpawnProtocol;
 import akka.cluster.typed.Cluster;
 import akka.cluster.typed.Join;
 import akka.management.cluster.bootstrap.ClusterBootstrap;
@@ -24,11 +25,11 @@ public final class NodeLauncher {
     }
 
     /** Starts the node and returns its running actor system; nothing is left running when it throws. */
-    public static ActorSystem<Void> start(Config config, NodeSettings settings) {
+    public static ActorSystem<SpawnProtocol.Command> start(Config config, NodeSettings settings) {
         PortCheck.ensureFree(settings.host(), settings.port(), "cluster port");
         PortCheck.ensureFree(settings.managementHost(), settings.managementPort(), "management port");
         List<BuiltinSuites.Hosted> suites = settings.has(NodeRole.TOOL) ? HostedSuites.open(settings.tools()) : List.of();
-        ActorSystem<Void> system;
+        ActorSystem<SpawnProtocol.Command> system;
         try {
             system = ActorSystem.create(NodeGuardian.create(settings, suites), NodeConfigLoader.SYSTEM_NAME, config);
         } catch (RuntimeException e) { // e.g. the port was taken between the check and the bind
@@ -46,7 +47,7 @@ public final class NodeLauncher {
         return system;
     }
 
-    private static void startManagement(ActorSystem<Void> system, NodeSettings settings) {
+    private static void startManagement(ActorSystem<?> system, NodeSettings settings) {
         try {
             AkkaManagement.get(system).start().toCompletableFuture()
                     .get(MANAGEMENT_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -69,7 +70,7 @@ public final class NodeLauncher {
         return root.getMessage();
     }
 
-    private static void join(ActorSystem<Void> system, NodeSettings settings) {
+    private static void join(ActorSystem<?> system, NodeSettings settings) {
         if (!settings.seeds().isEmpty()) {
             return; // Akka joins the configured seed nodes by itself
         }

@@ -43,7 +43,7 @@ public class NodeRunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ActorSystem<Void> system;
+        ActorSystem<?> system;
         try {
             Config config = NodeConfigLoader.load(program, options.overrides(), env);
             system = NodeLauncher.start(config, NodeSettings.fromConfig(config));

@@ -55,11 +55,11 @@ class ThreeNodeClusterTest {
     private static final List<String> SUITES = List.of("arithmetic", "finance");
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final List<ActorSystem<Void>> systems = new ArrayList<>();
+    private final List<ActorSystem<?>> systems = new ArrayList<>();
     private final List<Integer> managementPorts = new ArrayList<>();
-    private ActorSystem<Void> coach;
-    private ActorSystem<Void> athlete;
-    private ActorSystem<Void> tool;
+    private ActorSystem<?> coach;
+    private ActorSystem<?> athlete;
+    private ActorSystem<?> tool;
 
     @BeforeAll
     void startNodes() {
@@ -69,14 +69,14 @@ class ThreeNodeClusterTest {
         tool = start(NodeProgram.TOOL, List.of(seed));
     }
 
-    private ActorSystem<Void> start(NodeProgram program, List<String> seeds) {
+    private ActorSystem<?> start(NodeProgram program, List<String> seeds) {
         int managementPort = FreePorts.pick();
         NodeOverrides overrides = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.of("127.0.0.1"),
                 Optional.of(0), Optional.of(seeds), Optional.of("127.0.0.1"), Optional.of(managementPort),
                 Optional.of(2), Optional.of(SUITES));
         Config config = ConfigFactory.parseResources("application-test.conf")
                 .withFallback(NodeConfigLoader.load(program, overrides, Map.of()));
-        ActorSystem<Void> system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
+        ActorSystem<?> system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
         systems.add(system);
         managementPorts.add(managementPort);
         return system;
@@ -120,7 +120,7 @@ class ThreeNodeClusterTest {
     @Order(1)
     void allThreeNodesAreUpWithTheirRoles() {
         TestProbe<Void> probe = TestProbe.create(coach);
-        for (ActorSystem<Void> observer : systems) {
+        for (ActorSystem<?> observer : systems) {
             probe.awaitAssert(DEADLINE, () -> {
                 assertEquals(Set.of("coach", "learner", "athlete", "tool"), upRoles(observer));
                 return null;
@@ -194,7 +194,7 @@ class ThreeNodeClusterTest {
         Cluster.get(tool).manager().tell(Leave.create(Cluster.get(tool).selfMember().address()));
         tool.getWhenTerminated().toCompletableFuture().orTimeout(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
         TestProbe<Void> probe = TestProbe.create(coach);
-        for (ActorSystem<Void> observer : List.of(coach, athlete)) {
+        for (ActorSystem<?> observer : List.of(coach, athlete)) {
             probe.awaitAssert(DEADLINE, () -> {
                 assertEquals(Set.of("coach", "learner", "athlete"), upRoles(observer));
                 assertEquals(2, StreamSupport.stream(Cluster.get(observer).state().getMembers().spliterator(), false).count());

@@ -75,8 +75,8 @@ class ClusterToolEnvironmentTest {
     private static final Duration SERVER_CALL_TIMEOUT = Duration.ofMillis(500);
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private ActorSystem<Void> athlete;
-    private ActorSystem<Void> tool;
+    private ActorSystem<?> athlete;
+    private ActorSystem<?> tool;
     private int toolManagementPort;
     private ClusterToolEnvironment tools;
     /** Successful add calls made so far, to check the exported count exactly. */
@@ -107,11 +107,11 @@ class ClusterToolEnvironmentTest {
     }
 
     /** A tool node hosting the configured suites, plus a slow suite whose server times calls out quickly. */
-    private ActorSystem<Void> startToolNode() {
+    private ActorSystem<?> startToolNode() {
         toolManagementPort = FreePorts.pick();
         Config config = testConfig(NodeProgram.TOOL, List.of(Cluster.get(athlete).selfMember().address().toString()),
                 toolManagementPort);
-        ActorSystem<Void> node = NodeLauncher.start(config, NodeSettings.fromConfig(config));
+        ActorSystem<?> node = NodeLauncher.start(config, NodeSettings.fromConfig(config));
         node.systemActorOf(ToolServerActor.create(new BuiltinSuites.Hosted(SlowTools.suite(), () -> { }),
                 ExecutorSettings.defaults().withCallTimeout(SERVER_CALL_TIMEOUT)), "tools-slow", Props.empty());
         return node;

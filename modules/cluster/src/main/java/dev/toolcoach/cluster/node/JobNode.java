@@ -7,8 +7,7 @@ import akka.actor.typed.Props;
 import akka.actor.typed.SpawnProtocol;
 import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
-import akka.cluster.typed.Cluster;
-import akka.cluster.typed.Join;
+import akka.management.javadsl.AkkaManagement;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
@@ -24,50 +23,68 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A one-node cluster holding every role, for the embedded mode: the same actors as a multi-node job,
- * in one JVM. Remoting binds to 127.0.0.1 on a free port and the node joins itself; actors are
- * spawned from outside through Akka's {@link SpawnProtocol}.
+ * A node a training job runs on, started in this JVM: either every role at once (the embedded mode — the
+ * same actors as a multi-node job, on a one-node cluster) or the coach and learner roles joining a running
+ * cluster through its seed nodes. Remoting and management bind to 127.0.0.1 on free ports unless the
+ * overrides say otherwise. The node's own role actors start as on any node (tool servers, athletes); the
+ * job's actors are spawned from outside through {@link SpawnProtocol}.
  */
-public final class EmbeddedNode implements AutoCloseable {
+public final class JobNode implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final ActorSystem<SpawnProtocol.Command> system;
 
-    private EmbeddedNode(ActorSystem<SpawnProtocol.Command> system) {
+    private JobNode(ActorSystem<SpawnProtocol.Command> system) {
         this.system = system;
     }
 
-    /** Starts the node and waits until it is Up; {@code overrides} come before the node defaults. */
-    public static EmbeddedNode start(Config overrides) {
-        List<String> roles = Arrays.stream(NodeRole.values()).map(NodeRole::roleName).toList();
+    /** Every role in this JVM, forming its own cluster; {@code overrides} come before the node defaults. */
+    public static JobNode allRoles(Config overrides) {
+        return start(overrides, Arrays.stream(NodeRole.values()).map(NodeRole::roleName).toList(), List.of());
+    }
+
+    /** The coach and learner roles, joining the cluster of {@code seeds} (e.g. {@code akka://ToolCoach@127.0.0.1:25520}). */
+    public static JobNode joining(Config overrides, List<String> seeds) {
+        if (seeds.isEmpty()) throw new IllegalArgumentException("joining a cluster needs at least one seed node");
+        seeds.forEach(SeedAddress::parse);
+        return start(overrides, List.of(NodeRole.COACH.roleName(), NodeRole.LEARNER.roleName()), seeds);
+    }
+
+    private static JobNode start(Config overrides, List<String> roles, List<String> seeds) {
         Config config = overrides
                 .withFallback(ConfigFactory.parseMap(Map.of(
                         "akka.remote.artery.canonical.port", 0,
-                        "akka.cluster.roles", roles)))
+                        "akka.management.http.port", 0,
+                        "akka.cluster.roles", roles,
+                        "akka.cluster.seed-nodes", seeds)))
                 .withFallback(ConfigFactory.parseResources("toolcoach-node.conf", ConfigParseOptions.defaults().setAllowMissing(false)))
                 .withFallback(ConfigFactory.defaultReference())
                 .resolve();
-        ActorSystem<SpawnProtocol.Command> system = ActorSystem.create(SpawnProtocol.create(), NodeConfigLoader.SYSTEM_NAME, config);
+        ActorSystem<SpawnProtocol.Command> system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
         CompletableFuture<Void> up = new CompletableFuture<>();
         akka.cluster.Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(() -> up.complete(null));
-        Cluster cluster = Cluster.get(system);
-        cluster.manager().tell(Join.create(cluster.selfMember().address()));
         try {
             up.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
             system.terminate();
-            throw new NodeStartException("the embedded node did not come up within " + START_TIMEOUT.toSeconds() + "s");
+            throw new NodeStartException("the node did not become Up within " + START_TIMEOUT.toSeconds() + "s"
+                    + (seeds.isEmpty() ? "" : " (seed nodes " + seeds + ")"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             system.terminate();
-            throw new NodeStartException("interrupted while the embedded node started");
+            throw new NodeStartException("interrupted while the node started");
         }
-        return new EmbeddedNode(system);
+        return new JobNode(system);
     }
 
     public ActorSystem<SpawnProtocol.Command> system() {
         return system;
+    }
+
+    /** Where this node's Akka Management answers ({@code /ready}, {@code /cluster/members}, {@code /metrics}). */
+    public String managementUrl() {
+        return AkkaManagement.get(system).start().toCompletableFuture().join().toString();
     }
 
     /** Spawns a top-level actor and returns its ref. */
@@ -82,7 +99,7 @@ public final class EmbeddedNode implements AutoCloseable {
         }
     }
 
-    /** Stops every actor and the node, and waits for it. */
+    /** Leaves the cluster, stops every actor and the node, and waits for it. */
     @Override
     public void close() {
         system.terminate();
@@ -91,7 +108,7 @@ public final class EmbeddedNode implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (TimeoutException | ExecutionException e) {
-            throw new IllegalStateException("the embedded node did not stop within " + START_TIMEOUT.toSeconds() + "s", e);
+            throw new IllegalStateException("the node did not stop within " + START_TIMEOUT.toSeconds() + "s", e);
         }
     }
 }

@@ -1,0 +1,32 @@
+package dev.toolcoach.cluster.job;
+
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.receptionist.Receptionist;
+import dev.toolcoach.cluster.discovery.ServiceKeys;
+import dev.toolcoach.cluster.protocol.GetJob;
+import dev.toolcoach.cluster.protocol.JobCommand;
+import dev.toolcoach.cluster.protocol.JobSpec;
+
+/**
+ * Makes a running job known to athlete nodes: registered under {@link ServiceKeys#JOB} for as long as the
+ * job runs, it answers {@link GetJob} with the job's spec. Athlete nodes that join mid-run find it the same
+ * way; when the job ends the announcer stops, the registration goes, and athlete nodes release the job.
+ */
+public final class JobAnnouncer {
+
+    private JobAnnouncer() {
+    }
+
+    public static Behavior<JobCommand> create(JobSpec spec) {
+        return Behaviors.setup(context -> {
+            context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.JOB, context.getSelf()));
+            return Behaviors.receive(JobCommand.class)
+                    .onMessage(GetJob.class, get -> {
+                        get.replyTo().tell(spec);
+                        return Behaviors.same();
+                    })
+                    .build();
+        });
+    }
+}
