@@ -46,10 +46,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The model is scripted, not a neural network: each trajectory replays its replies through the
  * real agent loop (ChatML, byte tokenizer, Tool-N1 parsing, exact-token traces) and each reply
- * arrives after a fixed decode cost per generated token. Every trajectory decodes at that speed
- * however many decode at once, as on an engine with free batch capacity; that favours the barrier
- * modes, whose generation comes in bursts. Tool calls answer after their drawn latency without
- * holding a thread. Both wait on one scheduler thread, so only the loop's own work uses the CPU.
+ * arrives after a fixed decode cost per generated token. By default every trajectory decodes at
+ * that speed however many decode at once, as on an engine with free batch capacity; that favours
+ * the barrier modes, whose generation comes in bursts. With {@code batch-width=N} the replies share
+ * one {@link SteppedEngine} whose steps slow down beyond N active replies. Tool calls answer after
+ * their drawn latency without holding a thread. Both wait on one scheduler thread, so only the
+ * loop's own work uses the CPU.
  *
  * <p>Each round draws a new workload ({@link RolloutWorkload}: seed + round) and runs every mode on
  * it, in an order rotated per round; one unreported round warms up first. Each mode is reported
@@ -62,8 +64,9 @@ import java.util.concurrent.TimeUnit;
  * java -cp modules/bench/target/classes:$(cat modules/bench/target/bench-classpath.txt) \
  *     dev.toolcoach.bench.rollout.RolloutModesBench [key=value ...]
  * }</pre>
- * Keys and defaults: {@code trajectories=64 rounds=5 ms-per-token=1.0 latency=log-uniform thought=40-240
- * thought-spread=uniform seed=42}; a spread is {@code uniform} or {@code log-uniform}.
+ * Keys and defaults: {@code trajectories=64 rounds=5 ms-per-token=1.0 batch-width=0 latency=log-uniform
+ * thought=40-240 thought-spread=uniform seed=42}; a spread is {@code uniform} or {@code log-uniform};
+ * {@code batch-width=0} is the engine with free capacity. The ideal schedule is only known for that one.
  */
 public final class RolloutModesBench {
 
@@ -90,7 +93,7 @@ public final class RolloutModesBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of("trajectories", "64", "rounds", "5", "ms-per-token", "1.0",
-                "latency", "log-uniform", "thought", "40-240", "thought-spread", "uniform", "seed", "42"));
+                "batch-width", "0", "latency", "log-uniform", "thought", "40-240", "thought-spread", "uniform", "seed", "42"));
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !options.containsKey(kv[0])) {
@@ -102,6 +105,7 @@ public final class RolloutModesBench {
         int trajectories = Integer.parseInt(options.get("trajectories"));
         int rounds = Integer.parseInt(options.get("rounds"));
         double msPerToken = Double.parseDouble(options.get("ms-per-token"));
+        int batchWidth = Integer.parseInt(options.get("batch-width"));
         RolloutWorkload.Spread latency = spread(options.get("latency"));
         String[] thought = options.get("thought").split("-", 2);
         RolloutWorkload.Thoughts thoughts = new RolloutWorkload.Thoughts(Integer.parseInt(thought[0]),
@@ -109,16 +113,17 @@ public final class RolloutModesBench {
         long seed = Long.parseLong(options.get("seed"));
 
         System.out.printf("rollout modes: %d trajectories of %d-%d tool turns (1-2 calls each) and an answer; tool latency "
-                        + "%s %d-%d ms; thoughts %s %d-%d tokens; scripted generator at %.2f ms per generated token; "
+                        + "%s %d-%d ms; thoughts %s %d-%d tokens; scripted generator at %.2f ms per generated token, %s; "
                         + "%d rounds, seed %d%n",
                 trajectories, RolloutWorkload.MIN_TOOL_TURNS, RolloutWorkload.MAX_TOOL_TURNS, options.get("latency"),
                 RolloutWorkload.MIN_LATENCY_MILLIS, RolloutWorkload.MAX_LATENCY_MILLIS, options.get("thought-spread"),
-                thoughts.min(), thoughts.max(), msPerToken, rounds, seed);
+                thoughts.min(), thoughts.max(), msPerToken, batchWidth == 0 ? "free batch capacity"
+                        : "steps slower beyond " + batchWidth + " active replies", rounds, seed);
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
         ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bench-clock"));
         ExecutorService loopPool = Executors.newFixedThreadPool(2, r -> daemon(r, "bench-loop"));
         try {
-            Bench bench = new Bench(tokenizer, msPerToken, clock, loopPool);
+            Bench bench = new Bench(tokenizer, msPerToken, batchWidth, clock, loopPool);
             bench.round(RolloutWorkload.draw(trajectories, latency, thoughts, seed - 1), List.of(Mode.values()));
             Map<Mode, List<Double>> speedups = new EnumMap<>(Mode.class);
             for (int round = 1; round <= rounds; round++) {
@@ -130,14 +135,14 @@ public final class RolloutModesBench {
                 System.out.printf("round %d (seed %d): %s%n", round, seed + round, workload.summary(tokenizer));
                 for (Mode mode : Mode.values()) {
                     double ms = wall.get(mode) / 1e6;
-                    System.out.printf("  %-36s %8.1f ms  %7.1f trajectories/s  (ideal schedule %7.1f ms)%n", mode.label(),
-                            ms, trajectories / (ms / 1e3), ideal.get(mode));
+                    System.out.printf("  %-36s %8.1f ms  %7.1f trajectories/s%s%n", mode.label(), ms,
+                            trajectories / (ms / 1e3), batchWidth == 0 ? String.format("  (ideal schedule %7.1f ms)", ideal.get(mode)) : "");
                 }
                 for (Mode mode : List.of(Mode.TURNS, Mode.SYNC)) {
                     double ratio = (double) wall.get(mode) / wall.get(Mode.ASYNC);
                     speedups.computeIfAbsent(mode, m -> new ArrayList<>()).add(ratio);
-                    System.out.printf("  async speedup over %-17s x%.2f (ideal x%.2f)%n", mode.label().split(" \\(")[0] + ":",
-                            ratio, ideal.get(mode) / ideal.get(Mode.ASYNC));
+                    System.out.printf("  async speedup over %-17s x%.2f%s%n", mode.label().split(" \\(")[0] + ":", ratio,
+                            batchWidth == 0 ? String.format(" (ideal x%.2f)", ideal.get(mode) / ideal.get(Mode.ASYNC)) : "");
                 }
             }
             for (Map.Entry<Mode, List<Double>> e : speedups.entrySet()) {
@@ -162,7 +167,7 @@ public final class RolloutModesBench {
     }
 
     /** Runs one workload in each mode and checks every trajectory ran its whole script, every reply whole and parsed. */
-    private record Bench(ByteTokenizer tokenizer, double msPerToken, ScheduledExecutorService clock,
+    private record Bench(ByteTokenizer tokenizer, double msPerToken, int batchWidth, ScheduledExecutorService clock,
                          ExecutorService loopPool) {
 
         Map<Mode, Long> round(RolloutWorkload workload, List<Mode> order) throws Exception {
@@ -175,7 +180,9 @@ public final class RolloutModesBench {
             Map<String, Generator> scripts = new HashMap<>();
             workload.rollouts().forEach((id, turns) -> scripts.put(id, ScriptedGenerator.chatMl(tokenizer,
                     turns.stream().map(RolloutWorkload.Turn::reply).toList())));
-            Generator paced = new PacedGenerator(new PerTrajectoryGenerator(scripts), msPerToken, clock);
+            Generator model = new PerTrajectoryGenerator(scripts);
+            Generator paced = batchWidth == 0 ? new PacedGenerator(model, msPerToken, clock)
+                    : new SteppedEngine(model, msPerToken, batchWidth, clock);
             Generator generator = switch (mode) {
                 case ASYNC -> paced;
                 case TURNS -> TurnBarrier.turns(workload.ids()).generator(paced);
