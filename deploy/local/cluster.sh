@@ -6,6 +6,8 @@
 #   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready
 #   cluster.sh status                          members with roles and state, and the local processes
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
+#   cluster.sh train [--detach] TRAIN-OPTIONS   run a training job on the cluster (coach-node train --join ...;
+#                                              e.g. --task finance --steps 20); the job's node is 'job' below
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
 # Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT (seconds,
@@ -27,7 +29,7 @@ die() { echo "cluster.sh: $*" >&2; exit 1; }
 for tool in java curl jq; do
   command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
 done
-usage() { sed -n "2,10p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n "2,12p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 jar_of() { # node kind -> its shaded jar
   local jar="$REPO/$1-node/target/$1-node.jar"
@@ -48,9 +50,9 @@ live_pid() {
   echo "$pid"
 }
 
-nodes() { # names of nodes with a PID file, coach first, then athletes and tools in number order
+nodes() { # names of nodes with a PID file, coach first, then a training job, then athletes and tools in number order
   local f
-  for f in "$RUN_DIR"/coach.pid; do [[ -f "$f" ]] && basename "$f" .pid; done
+  for f in "$RUN_DIR"/coach.pid "$RUN_DIR"/job.pid; do [[ -f "$f" ]] && basename "$f" .pid; done
   for f in "$RUN_DIR"/athlete-*.pid "$RUN_DIR"/tool-*.pid; do [[ -f "$f" ]] && basename "$f" .pid; done | sort -t- -k1,1 -k2,2n
   return 0
 }
@@ -206,9 +208,36 @@ cmd_scale() {
   echo "Athlete nodes: $target"
 }
 
+cmd_train() {
+  local detach=0
+  [[ "${1:-}" == "--detach" ]] && { detach=1; shift; }
+  require_running
+  live_pid job > /dev/null && die "a training job is already running (pid $(live_pid job), log $RUN_DIR/job.err)"
+  local jar port management pid
+  jar="$(jar_of coach)"
+  port="$(pick_port "$BASE_PORT")"
+  echo "$port" > "$RUN_DIR/job.ports"
+  management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/job.ports"
+  # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
+  nohup java $JAVA_OPTS "$(marker job)" -jar "$jar" train --join "$(seed)" --port "$port" \
+      --management-port "$management" --runs "$REPO/runs" "$@" > "$RUN_DIR/job.out" 2> "$RUN_DIR/job.err" < /dev/null &
+  pid=$!
+  echo "$pid" > "$RUN_DIR/job.pid"
+  echo "Training job started: pid $pid, management $(management_url job), progress in $RUN_DIR/job.err"
+  (( detach )) && return 0
+  tail -n +1 -f --pid="$pid" "$RUN_DIR/job.err" >&2 &
+  local code=0
+  wait "$pid" || code=$?
+  wait 2>/dev/null || true
+  cat "$RUN_DIR/job.out"
+  forget_node job
+  return "$code"
+}
+
 cmd_down() {
   [[ -d "$RUN_DIR" ]] || { echo "Nothing to stop (no run folder $RUN_DIR)"; return 0; }
   local name
+  [[ -f "$RUN_DIR/job.pid" ]] && stop_node job
   for name in $(nodes); do [[ "$name" == coach ]] || stop_node "$name"; done
   [[ -f "$RUN_DIR/coach.pid" ]] && stop_node coach
   echo "Cluster stopped"
@@ -218,6 +247,7 @@ case "${1:-}" in
   up) shift; cmd_up "$@" ;;
   status) shift; cmd_status "$@" ;;
   scale) shift; cmd_scale "$@" ;;
+  train) shift; cmd_train "$@" ;;
   down) shift; cmd_down "$@" ;;
   -h|--help|help) usage ;;
   *) usage >&2; exit 2 ;;

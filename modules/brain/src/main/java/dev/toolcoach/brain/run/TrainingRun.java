@@ -23,6 +23,7 @@ import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.cluster.protocol.JobCommand;
 import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -84,12 +87,11 @@ public final class TrainingRun {
      * @param steps         learner steps the job trains (groups = steps × groups per step)
      * @param reward        scores each complete group
      * @param checkpointDir where checkpoints go and where a resumed job finds them
-     * @param seeds         empty: every role in this JVM (embedded); else the seed nodes of a running cluster whose
-     *                      athlete and tool nodes do the rollouts, this JVM joining as coach and learner
+     * @param jobId         names the job on the cluster (its coach and learner singletons); a resumed job keeps it
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, List<String> seeds) {
+                       Path checkpointDir, String jobId) {
         public Spec {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(modelDir, "modelDir");
@@ -98,7 +100,7 @@ public final class TrainingRun {
             dataset = List.copyOf(dataset);
             Objects.requireNonNull(reward, "reward");
             Objects.requireNonNull(checkpointDir, "checkpointDir");
-            seeds = List.copyOf(seeds);
+            Objects.requireNonNull(jobId, "jobId");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -117,13 +119,20 @@ public final class TrainingRun {
     private TrainingRun() {
     }
 
+    /** Runs the job embedded: every role on a one-node cluster started for it, stopped after it. */
+    public static Result runEmbedded(Spec spec, Consumer<StepReport> onStep) {
+        try (JobNode node = JobNode.allRoles(embeddedConfig(spec))) {
+            return run(spec, node, onStep);
+        }
+    }
+
     /**
-     * Runs the job to its end and returns its result.
+     * Runs the job to its end on {@code node} and returns its result.
      *
      * @param onStep hears every learner step, on the learner's thread
      * @throws TrainingFailedException when the job cannot go on (the reward is unavailable, a step failed)
      */
-    public static Result run(Spec spec, Consumer<StepReport> onStep) {
+    public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
         ExecutorService training = Executors.newSingleThreadExecutor(r -> new Thread(r, "learner-training"));
         try (NDManager manager = NDManager.newBaseManager();
@@ -135,11 +144,16 @@ public final class TrainingRun {
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             long resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint at step {} (adapter version {})", core.step(), core.version()));
-            try (JobNode node = spec.seeds().isEmpty() ? JobNode.allRoles(embeddedConfig(spec)) : JobNode.joining(ConfigFactory.empty(), spec.seeds())) {
-                LOG.info("job node up; management at {}", node.managementUrl());
+            try {
+                LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep);
-                start(node, spec, core, checkpoints, cursor, outcome, training);
-                LearnerAccounts accounts = outcome.await();
+                JobActors actors = start(node, spec, core, checkpoints, cursor, outcome, training);
+                LearnerAccounts accounts;
+                try {
+                    accounts = outcome.await();
+                } finally {
+                    actors.end();
+                }
                 return new Result(new AdapterWeights(config.lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
             } finally {
                 training.shutdown();
@@ -157,28 +171,37 @@ public final class TrainingRun {
                 "toolcoach.athlete.actors-per-node", spec.config().athletes()));
     }
 
-    private static void start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
+    /** The job's actors the run ends itself (the coach and learner singletons stay, idle, on a long-lived node). */
+    private record JobActors(ActorRef<AdapterPublisherCommand> publisher, ActorRef<JobCommand> announcer) {
+        void end() {
+            announcer.tell(JobAnnouncer.End.INSTANCE);
+            publisher.tell(AdapterPublisher.Stop.INSTANCE);
+        }
+    }
+
+    private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
         long groupLimit = Math.multiplyExact((long) spec.steps(), config.groupsPerStep());
         CoachSettings coachSettings = new CoachSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(),
                 config.rolloutTimeout(), groupLimit);
-        ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(),
+        ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, queries(spec.dataset()), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
-                AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher");
+                AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(c -> c.groupsTrained() + c.groupsDropped().values().stream().mapToLong(Long::longValue).sum())
                 .orElse(0L);
         LearnerJob learnerJob = new LearnerJob(
                 new LearnerSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(), groupLimit, closedBefore),
                 core, config.lora(), config.parsedAlgorithm(), config.sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
-        LearnerSingleton.init(node.system(), LearnerActor.create(learnerJob));
+        LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
-        node.spawn(JobAnnouncer.create(new JobSpec(spec.checkpointDir().toAbsolutePath().getParent().getFileName().toString(),
+        ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
                 spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.temperature(),
                 config.maxNewTokens(), config.maxTurns(), config.maxTotalTokens(), config.maxPolicyLag(),
-                config.rolloutTimeout().toMillis(), config.seed())), "job");
+                config.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
+        return new JobActors(publisher, announcer);
     }
 
     static List<TrainingQuery> queries(List<TaskExample> dataset) {
@@ -192,6 +215,10 @@ public final class TrainingRun {
             }
         }
         return queries;
+    }
+
+    private static String actorName(String jobId) {
+        return URLEncoder.encode(jobId, StandardCharsets.UTF_8);
     }
 
     private static LearnerConfig learnerConfig(TrainingConfig config) {

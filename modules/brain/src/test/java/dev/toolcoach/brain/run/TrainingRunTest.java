@@ -43,9 +43,9 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), List.of());
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1");
 
-        TrainingRun.Result result = TrainingRun.run(spec, steps::add);
+        TrainingRun.Result result = TrainingRun.runEmbedded(spec, steps::add);
 
         assertEquals(-1, result.resumedFromVersion());
         assertEquals(3, steps.size());
@@ -60,8 +60,8 @@ class TrainingRunTest {
         assertTrue(newest >= 1, "the last step trained on tokens of version >= 1, saw " + newest);
 
         List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
-        TrainingRun.Result resumed = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), List.of()), resumedSteps::add);
+        TrainingRun.Result resumed = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
+                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2"), resumedSteps::add);
 
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");

@@ -158,8 +158,8 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
                 agent, resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));
-        AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem()),
-                LearnerSingleton.proxy(getContext().getSystem()).narrow(), runner, delivery);
+        AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),
+                LearnerSingleton.proxy(getContext().getSystem(), spec.jobId()).narrow(), runner, delivery);
         for (int i = 1; i <= athletes; i++) {
             children.add(getContext().spawn(AthleteActor.create(job), "job" + generation + "-athlete-" + i));
         }

@@ -1,5 +1,6 @@
 package dev.toolcoach.cluster.job;
 
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.receptionist.Receptionist;
@@ -15,6 +16,9 @@ import dev.toolcoach.cluster.protocol.JobSpec;
  */
 public final class JobAnnouncer {
 
+    /** The job is over: the announcer stops and its registration goes, so athlete nodes release the job. */
+    public enum End implements JobCommand, NoSerializationVerificationNeeded { INSTANCE }
+
     private JobAnnouncer() {
     }
 
@@ -26,6 +30,7 @@ public final class JobAnnouncer {
                         get.replyTo().tell(spec);
                         return Behaviors.same();
                     })
+                    .onMessageEquals(End.INSTANCE, Behaviors::stopped)
                     .build();
         });
     }

@@ -23,41 +23,39 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A node a training job runs on, started in this JVM: either every role at once (the embedded mode — the
- * same actors as a multi-node job, on a one-node cluster) or the coach and learner roles joining a running
- * cluster through its seed nodes. Remoting and management bind to 127.0.0.1 on free ports unless the
- * overrides say otherwise. The node's own role actors start as on any node (tool servers, athletes); the
- * job's actors are spawned from outside through {@link SpawnProtocol}.
+ * The node a training job's actors are spawned on (through {@link SpawnProtocol}): either a node started for
+ * the job with every role (the embedded mode — the same actors as a multi-node job, on a one-node cluster,
+ * remoting and management on free ports of 127.0.0.1), or a running coach node the job is attached to, whose
+ * cluster's athlete and tool nodes do the rollouts.
  */
 public final class JobNode implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final ActorSystem<SpawnProtocol.Command> system;
+    private final boolean owned;
 
-    private JobNode(ActorSystem<SpawnProtocol.Command> system) {
+    private JobNode(ActorSystem<SpawnProtocol.Command> system, boolean owned) {
         this.system = system;
+        this.owned = owned;
+    }
+
+    /** A running node (the coach node of a cluster); closing the job node leaves it running. */
+    public static JobNode attach(ActorSystem<SpawnProtocol.Command> system) {
+        return new JobNode(system, false);
     }
 
     /** Every role in this JVM, forming its own cluster; {@code overrides} come before the node defaults. */
     public static JobNode allRoles(Config overrides) {
-        return start(overrides, Arrays.stream(NodeRole.values()).map(NodeRole::roleName).toList(), List.of());
+        return start(overrides, Arrays.stream(NodeRole.values()).map(NodeRole::roleName).toList());
     }
 
-    /** The coach and learner roles, joining the cluster of {@code seeds} (e.g. {@code akka://ToolCoach@127.0.0.1:25520}). */
-    public static JobNode joining(Config overrides, List<String> seeds) {
-        if (seeds.isEmpty()) throw new IllegalArgumentException("joining a cluster needs at least one seed node");
-        seeds.forEach(SeedAddress::parse);
-        return start(overrides, List.of(NodeRole.COACH.roleName(), NodeRole.LEARNER.roleName()), seeds);
-    }
-
-    private static JobNode start(Config overrides, List<String> roles, List<String> seeds) {
+    private static JobNode start(Config overrides, List<String> roles) {
         Config config = overrides
                 .withFallback(ConfigFactory.parseMap(Map.of(
                         "akka.remote.artery.canonical.port", 0,
                         "akka.management.http.port", 0,
-                        "akka.cluster.roles", roles,
-                        "akka.cluster.seed-nodes", seeds)))
+                        "akka.cluster.roles", roles)))
                 .withFallback(ConfigFactory.parseResources("toolcoach-node.conf", ConfigParseOptions.defaults().setAllowMissing(false)))
                 .withFallback(ConfigFactory.defaultReference())
                 .resolve();
@@ -68,14 +66,13 @@ public final class JobNode implements AutoCloseable {
             up.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
             system.terminate();
-            throw new NodeStartException("the node did not become Up within " + START_TIMEOUT.toSeconds() + "s"
-                    + (seeds.isEmpty() ? "" : " (seed nodes " + seeds + ")"));
+            throw new NodeStartException("the node did not become Up within " + START_TIMEOUT.toSeconds() + "s");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             system.terminate();
             throw new NodeStartException("interrupted while the node started");
         }
-        return new JobNode(system);
+        return new JobNode(system, true);
     }
 
     public ActorSystem<SpawnProtocol.Command> system() {
@@ -99,9 +96,10 @@ public final class JobNode implements AutoCloseable {
         }
     }
 
-    /** Leaves the cluster, stops every actor and the node, and waits for it. */
+    /** A node started for the job leaves the cluster and stops (this waits for it); an attached node goes on. */
     @Override
     public void close() {
+        if (!owned) return;
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);

@@ -32,6 +32,9 @@ public final class AdapterPublisher {
     public record Publish(AdapterWeights weights) implements AdapterPublisherCommand, NoSerializationVerificationNeeded {
     }
 
+    /** The job is over: the publisher deregisters and stops, so engines never catch up from an ended job. */
+    public enum Stop implements AdapterPublisherCommand, NoSerializationVerificationNeeded { INSTANCE }
+
     private AdapterPublisher() {
     }
 
@@ -50,6 +53,7 @@ public final class AdapterPublisher {
                         parts.forEach(r.replyTo()::tell);
                         return Behaviors.same();
                     })
+                    .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
                     .build();
         });
     }

@@ -44,7 +44,7 @@ class CoachSingletonTest {
         Cluster cluster = Cluster.get(testKit.system());
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
         CoachSettings settings = new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1);
-        ActorRef<CoachCommand> coach = CoachSingleton.init(testKit.system(),
+        ActorRef<CoachCommand> coach = CoachSingleton.init(testKit.system(), "job-1",
                 CoachActor.create(settings, TrainingQueries.of(1), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
 
         TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
