@@ -6,8 +6,8 @@
 #   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready
 #   cluster.sh status                          members with roles and state, and the local processes
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
-#   cluster.sh train [--detach] TRAIN-OPTIONS   run a training job on the cluster (coach-node train --join ...;
-#                                              e.g. --task finance --steps 20); the job's node is 'job' below
+#   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
+#                                              (POST /jobs), athletes roll out; options as coach-node train
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
 # Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT (seconds,
@@ -50,9 +50,9 @@ live_pid() {
   echo "$pid"
 }
 
-nodes() { # names of nodes with a PID file, coach first, then a training job, then athletes and tools in number order
+nodes() { # names of nodes with a PID file, coach first, then athletes and tools in number order
   local f
-  for f in "$RUN_DIR"/coach.pid "$RUN_DIR"/job.pid; do [[ -f "$f" ]] && basename "$f" .pid; done
+  for f in "$RUN_DIR"/coach.pid; do [[ -f "$f" ]] && basename "$f" .pid; done
   for f in "$RUN_DIR"/athlete-*.pid "$RUN_DIR"/tool-*.pid; do [[ -f "$f" ]] && basename "$f" .pid; done | sort -t- -k1,1 -k2,2n
   return 0
 }
@@ -208,36 +208,51 @@ cmd_scale() {
   echo "Athlete nodes: $target"
 }
 
-cmd_train() {
-  local detach=0
-  [[ "${1:-}" == "--detach" ]] && { detach=1; shift; }
+cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /jobs) unless --detach
+  local detach=0 body='{}' key
   require_running
-  live_pid job > /dev/null && die "a training job is already running (pid $(live_pid job), log $RUN_DIR/job.err)"
-  local jar port management pid
-  jar="$(jar_of coach)"
-  port="$(pick_port "$BASE_PORT")"
-  echo "$port" > "$RUN_DIR/job.ports"
-  management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/job.ports"
-  # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-  nohup java $JAVA_OPTS "$(marker job)" -jar "$jar" train --join "$(seed)" --port "$port" \
-      --management-port "$management" --runs "$REPO/runs" "$@" > "$RUN_DIR/job.out" 2> "$RUN_DIR/job.err" < /dev/null &
-  pid=$!
-  echo "$pid" > "$RUN_DIR/job.pid"
-  echo "Training job started: pid $pid, management $(management_url job), progress in $RUN_DIR/job.err"
+  while (( $# )); do
+    case "$1" in
+      --detach) detach=1; shift ;;
+      --task|--name|--algorithm|--mode|--runs-dir|--data-dir)
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        key="${1#--}"; key="${key//-/_}"
+        body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
+      --steps|--warmup-traces|--seed)
+        key="${1#--}"; key="${key//-/_}"
+        body="$(jq -c --arg k "$key" --argjson v "$(number "$1" "${2:-}")" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--detach])" ;;
+    esac
+  done
+  body="$(jq -c --arg runs "$REPO/runs" --arg data "$REPO/../shared/data" \
+      '{runs_dir: $runs, data_dir: $data} + .' <<< "$body")"
+  local url answer code
+  url="$(management_url coach)/jobs"
+  answer="$(curl -s -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' -d "$body" "$url")" \
+    || die "the coach's management endpoint $url does not answer"
+  code="$(tail -n 1 <<< "$answer")"
+  answer="$(sed '$d' <<< "$answer")"
+  [[ "$code" == 202 ]] || die "the coach refused the job ($code): $(jq -r '.error // .' <<< "$answer")"
+  local name; name="$(jq -r .name <<< "$answer")"
+  echo "Job $name accepted; progress: $url"
   (( detach )) && return 0
-  tail -n +1 -f --pid="$pid" "$RUN_DIR/job.err" >&2 &
-  local code=0
-  wait "$pid" || code=$?
-  wait 2>/dev/null || true
-  cat "$RUN_DIR/job.out"
-  forget_node job
-  return "$code"
+  local status state line last=""
+  while :; do
+    status="$(curl -sf "$url")" || die "the coach stopped answering at $url (the job resumes when the coach starts again)"
+    state="$(jq -r .state <<< "$status")"
+    line="$(jq -r '"\(.phase)" + (if .last_step then "  step \(.last_step.step)/\(.total_steps) v\(.last_step.version) reward \(.last_step.mean_reward * 1000 | round / 1000) acc \(.last_step.accuracy * 100 | round)% \(.last_step.rollouts_per_sec * 10 | round / 10) rollouts/s" else "" end)' <<< "$status")"
+    [[ "$line" != "$last" ]] && { echo "  $line"; last="$line"; }
+    [[ "$state" == running ]] || break
+    sleep 2
+  done
+  jq -r '.evaluations | to_entries[] | "  \(.key): accuracy \(.value.accuracy * 1000 | round / 10)%, mean reward \(.value.mean_reward * 1000 | round / 1000)"' <<< "$status"
+  [[ "$state" == finished ]] || die "job $name $state: $(jq -r .error <<< "$status")"
+  echo "Job $name finished; run folder $REPO/runs/$name"
 }
 
 cmd_down() {
   [[ -d "$RUN_DIR" ]] || { echo "Nothing to stop (no run folder $RUN_DIR)"; return 0; }
   local name
-  [[ -f "$RUN_DIR/job.pid" ]] && stop_node job
   for name in $(nodes); do [[ "$name" == coach ]] || stop_node "$name"; done
   [[ -f "$RUN_DIR/coach.pid" ]] && stop_node coach
   echo "Cluster stopped"

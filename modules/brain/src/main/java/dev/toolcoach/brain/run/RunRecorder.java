@@ -1,11 +1,15 @@
 package dev.toolcoach.brain.run;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +29,9 @@ import java.util.function.Consumer;
  * them). Called on the learner's thread; keeps the step lines for the reward curve and progress display.
  */
 public final class RunRecorder implements Consumer<StepReport> {
-    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
+    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final Path metrics;
     private final Path traces;
@@ -69,6 +75,15 @@ public final class RunRecorder implements Consumer<StepReport> {
 
     public synchronized List<StepLine> lines() {
         return List.copyOf(lines);
+    }
+
+    /** Every step line of the run folder's {@code metrics.jsonl} (all sessions of a resumed run); a bad line is skipped and logged. */
+    public static List<StepLine> read(Path runDir) {
+        Path file = runDir.resolve("metrics.jsonl");
+        if (!Files.exists(file)) return List.of();
+        JsonLines.Read<StepLine> read = JsonLines.read(file, "metrics", line -> JSON.readValue(line, StepLine.class));
+        read.skipped().forEach(s -> LOG.warn("{} line {} skipped: {}", file, s.lineNumber(), s.reason()));
+        return read.items();
     }
 
     private static Trace withReward(ScoredTrace scored) {

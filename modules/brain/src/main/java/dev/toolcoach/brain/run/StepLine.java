@@ -13,10 +13,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param accuracy       share of the step's traces whose reward reached the success threshold
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
- * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...)
+ * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...): a
+ *                       metrics record when written, a JSON object when read back
  */
 public record StepLine(long step, long version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
-                       @JsonProperty("elapsed_sec") double elapsedSec, Record learner) {
+                       @JsonProperty("elapsed_sec") double elapsedSec, Object learner) {
 }

@@ -163,9 +163,13 @@ public final class TrainingRun {
         }
     }
 
-    /** The embedded node hosts the job's tool suites and as many athletes as the job asks for. */
+    /**
+     * The embedded node hosts the job's tool suites and as many athletes as the job asks for; it runs this job
+     * only, so it takes no submitted ones (and resumes none from the runs folder).
+     */
     private static Config embeddedConfig(Spec spec) {
         return ConfigFactory.parseMap(Map.of(
+                "toolcoach.jobs.controller", "off",
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
                 "toolcoach.athlete.actors-per-node", spec.config().athletes()));
