@@ -1,12 +1,14 @@
 package dev.toolcoach.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * How the model is asked to act, and how a reply without any tag is read.
  *
- * <p>Both formats accept both call layouts ({@code [..]} lists and one object per tag); they differ in
+ * <p>All formats accept both call layouts ({@code [..]} lists and one object per tag); they differ in
  * the instructions of the system prompt and in whether a plain-text reply counts as the answer.
  */
 public enum ActionFormat {
@@ -32,6 +34,28 @@ public enum ActionFormat {
         public String reminder() {
             return "Reply with <think>...</think> followed by either <tool_call>[{\"name\": ..., \"arguments\": {...}}]"
                     + "</tool_call> or <answer>...</answer>.";
+        }
+    },
+
+    /**
+     * Tool-N1 with each tool as one signature line instead of its JSON schema: for small models every
+     * rollout and training row pays for the prompt, and a schema is several times longer. Replies and
+     * parsing are exactly {@link #TOOL_N1}'s; the full schemas still drive argument validation.
+     */
+    TOOL_N1_COMPACT {
+        @Override
+        public String systemPrompt(List<ToolSpec> tools) {
+            return """
+                    Solve the user's task with these tools (? marks an optional argument):
+                    %s
+                    Reply with <think>...</think> then <tool_call>[{"name": "tool", "arguments": {...}}]</tool_call> \
+                    or <answer>final answer</answer>. Tool results come back in <tool_response>...</tool_response>.""".formatted(
+                    tools.stream().map(ActionFormat::signature).collect(Collectors.joining("\n")));
+        }
+
+        @Override
+        public String reminder() {
+            return TOOL_N1.reminder();
         }
     },
 
@@ -69,6 +93,20 @@ public enum ActionFormat {
 
     /** One line telling the model how a valid reply looks, appended to parse-error observations. */
     public abstract String reminder();
+
+    /** {@code name(arg: type, optional?: type[]) - description}, types as the schema names them ("any" when it does not). */
+    static String signature(ToolSpec tool) {
+        List<String> required = tool.required();
+        String args = tool.parameterNames().stream()
+                .map(p -> p + (required.contains(p) ? "" : "?") + ": " + tool.parameter(p).map(ActionFormat::typeName).orElse("any"))
+                .collect(Collectors.joining(", "));
+        return tool.name() + "(" + args + ")" + (tool.description().isBlank() ? "" : " - " + tool.description());
+    }
+
+    private static String typeName(JsonNode schema) {
+        String type = schema.path("type").asText("any");
+        return type.equals("array") ? typeName(schema.path("items")) + "[]" : type;
+    }
 
     private static String toolLines(List<ToolSpec> tools, boolean wrapAsFunction) {
         return tools.stream()

@@ -32,6 +32,10 @@ public record AgentConfig(ActionFormat actionFormat, SamplingParams sampling, in
         return new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(512), 8, 4096, Duration.ofSeconds(30), 4000);
     }
 
+    public AgentConfig withSampling(SamplingParams s) {
+        return new AgentConfig(actionFormat, s, maxTurns, maxTotalTokens, toolTimeout, toolOutputCap);
+    }
+
     public AgentConfig withLimits(int turns, int totalTokens) {
         return new AgentConfig(actionFormat, sampling, turns, totalTokens, toolTimeout, toolOutputCap);
     }

@@ -63,4 +63,17 @@ class ToolSpecTest {
         String hermes = ActionFormat.HERMES.systemPrompt(tools);
         assertTrue(hermes.contains("<tools>\n{\"type\": \"function\", \"function\": " + tools.get(0).toJson() + "}"), hermes);
     }
+
+    @Test
+    void compactPromptListsOneSignatureLinePerToolAndParsesLikeToolN1() {
+        List<ToolSpec> tools = List.of(ToolSpec.of("add", "Adds.", SCHEMA), ToolSpec.of("now", "", "{}"),
+                ToolSpec.of("npv", "NPV.", """
+                        {"type":"object","properties":{"flows":{"type":"array","items":{"type":"number"}}},"required":["flows"]}"""));
+        String compact = ActionFormat.TOOL_N1_COMPACT.systemPrompt(tools);
+        assertTrue(compact.contains("\nadd(a: number, b?: number) - Adds.\nnow()\nnpv(flows: number[]) - NPV.\n"), compact);
+        assertTrue(compact.length() < ActionFormat.TOOL_N1.systemPrompt(tools).length() / 2, compact);
+        String reply = "<think>t</think><tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 1}}]</tool_call>";
+        assertEquals(new ActionParser(ActionFormat.TOOL_N1, tools).parse(reply),
+                new ActionParser(ActionFormat.TOOL_N1_COMPACT, tools).parse(reply));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.Message;
 
@@ -47,6 +48,13 @@ public record TaskExample(String id, List<Message> messages, List<ToolSpec> tool
             if (messages.get(i).role().equals("user")) return messages.get(i).content();
         }
         return messages.get(messages.size() - 1).content();
+    }
+
+    /** A rollout of this example's query whose trace metadata carries the gold facts and {@code gold_answer}, for rewards. */
+    public RolloutRequest rolloutRequest(String rolloutId, String groupId) {
+        Map<String, Object> metadata = new LinkedHashMap<>(gold);
+        metadata.put("gold_answer", goldAnswer);
+        return new RolloutRequest(rolloutId, groupId, id, query(), metadata);
     }
 
     /** The oracle's turns as model completions, what a scripted teacher replays. */

@@ -6,6 +6,7 @@ import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.FullWeights;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
@@ -58,6 +59,31 @@ class LearnerSftTest {
                 List<SftMetrics> epochs = sft.history();
                 assertEquals(3, learner.version());
                 assertTrue(epochs.get(2).loss() < epochs.get(0).loss(), "loss did not fall: " + epochs);
+            }
+        }
+    }
+
+    @Test
+    void smallBatchesTakeOneStepPerBatchOverEveryDemonstrationEachEpoch(@TempDir Path cache) {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMlFormat.IM_END));
+        Task finance = FinanceTask.create(3, 11L);
+        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
+        try (NDManager manager = NDManager.newBaseManager();
+             ToolExecutor tools = FinanceTools.executor()) {
+            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(1e-3))) {
+                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L);
+                DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft).distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), student));
+
+                long generated = report.kept().stream().map(ScoredTrace::trace)
+                        .mapToLong(t -> Arrays.stream(t.tokens().lossMask()).filter(m -> m == 1).count()).sum();
+                assertEquals(3, report.keptCount());
+                assertEquals(4, sft.history().size(), "batches of 2 and 1, twice");
+                assertEquals(4, learner.version());
+                assertEquals(2 * generated, report.trainedTokens());
             }
         }
     }

@@ -1,0 +1,81 @@
+package dev.toolcoach.brain.rl;
+
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.ChatFormat;
+import dev.toolcoach.agent.Generator;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.trace.Trace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * GRPO groups sampled in-process: G rollouts of each example through the agent loop, every rollout of
+ * every group submitted at once (a batching engine decodes them together), each scored by the reward.
+ * Each rollout has its own seed, derived from the base seed and its id, so a group's rollouts differ
+ * yet every one is reproducible.
+ */
+public final class GroupRollouts {
+
+    private final Tokenizer tokenizer;
+    private final ChatFormat chat;
+    private final Generator generator;
+    private final ToolEnvironment tools;
+    private final AgentConfig agent;
+    private final TaskReward reward;
+    private final int groupSize;
+
+    /** @param agent limits, format and sampling (temperature, base seed) of every rollout */
+    public GroupRollouts(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
+                         AgentConfig agent, TaskReward reward, int groupSize) {
+        if (groupSize < 2) throw new IllegalArgumentException("a GRPO group needs at least 2 rollouts, got " + groupSize);
+        this.tokenizer = tokenizer;
+        this.chat = chat;
+        this.generator = generator;
+        this.tools = tools;
+        this.agent = agent;
+        this.reward = reward;
+        this.groupSize = groupSize;
+    }
+
+    /** One group per example, in example order; {@code round} makes the ids (and so the seeds) of this call unique. */
+    public List<ScoredGroup> sample(List<TaskExample> examples, String round) {
+        List<List<CompletableFuture<Trace>>> runs = new ArrayList<>();
+        for (TaskExample example : examples) {
+            List<CompletableFuture<Trace>> group = new ArrayList<>();
+            for (int i = 0; i < groupSize; i++) {
+                String rolloutId = round + "/" + example.id() + "/" + i;
+                group.add(new AgentLoop(tokenizer, chat, generator, tools, seeded(rolloutId))
+                        .run(example.rolloutRequest(rolloutId, round + "/" + example.id())).toCompletableFuture());
+            }
+            runs.add(group);
+        }
+        List<ScoredGroup> groups = new ArrayList<>();
+        for (int g = 0; g < examples.size(); g++) {
+            TaskExample example = examples.get(g);
+            List<ScoredTrace> scored = runs.get(g).stream().map(CompletableFuture::join)
+                    .map(t -> new ScoredTrace(t, reward.score(example, t))).toList();
+            groups.add(new ScoredGroup(round + "/" + example.id(), scored));
+        }
+        return groups;
+    }
+
+    public int groupSize() {
+        return groupSize;
+    }
+
+    private AgentConfig seeded(String rolloutId) {
+        SamplingParams s = agent.sampling();
+        SamplingParams sampling = new SamplingParams(s.temperature(), s.topK(), s.topP(), s.maxNewTokens(),
+                s.seed() * 31 + rolloutId.hashCode());
+        return agent.withSampling(sampling);
+    }
+}

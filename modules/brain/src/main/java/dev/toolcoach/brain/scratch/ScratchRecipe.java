@@ -1,0 +1,77 @@
+package dev.toolcoach.brain.scratch;
+
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.optim.AdamWConfig;
+import dev.toolcoach.learn.optim.LrSchedule;
+import dev.toolcoach.model.lora.LoraConfig;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * How to train a task-sized model from scratch: a distillation warm-up (SFT of every weight on a few
+ * oracle traces), then GRPO with a LoRA adapter on the frozen warmed-up base.
+ *
+ * @param shape           the model (its vocabulary comes from the task's texts)
+ * @param maxMerges       most BPE merges learned from the training texts
+ * @param minMergeCount   a merged pair must occur this often in them
+ * @param warmupTraces    oracle traces the warm-up learns from
+ * @param warmupEpochs    passes over them
+ * @param warmupBatch     traces per optimiser step
+ * @param warmupLr        peak learning rate of the warm-up (linear warm-up, cosine decay)
+ * @param groupSize       GRPO rollouts per query (G)
+ * @param groupsPerStep   queries per GRPO step
+ * @param grpoSteps       GRPO steps
+ * @param temperature     sampling temperature of the GRPO rollouts
+ * @param grpoLr          learning rate of the LoRA adapter
+ * @param lora            the adapter GRPO trains
+ * @param maxTurns        most replies per rollout
+ * @param maxTotalTokens  most tokens in a rollout's context
+ * @param maxNewTokens    most tokens per reply
+ * @param engineBatch     sequences the inference engine decodes together
+ */
+public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMergeCount,
+                            int warmupTraces, int warmupEpochs, int warmupBatch, double warmupLr,
+                            int groupSize, int groupsPerStep, int grpoSteps, float temperature, double grpoLr,
+                            LoraConfig lora, int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+
+    public static ScratchRecipe defaults() {
+        return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 1024), 1024, 8,
+                128, 8, 16, 3e-3,
+                8, 8, 30, 1.0f, 2e-3,
+                new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 4, 1024, 128, 64);
+    }
+
+    /** The agent's format and limits, sampling as given. */
+    public AgentConfig agent(SamplingParams sampling) {
+        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, maxTurns, maxTotalTokens, Duration.ofSeconds(10), 1000);
+    }
+
+    /** Greedy decoding: what evaluation and the oracle's replay use. */
+    public AgentConfig greedyAgent() {
+        return agent(SamplingParams.greedy(maxNewTokens));
+    }
+
+    /** The GRPO rollouts' sampling, seeded. */
+    public AgentConfig samplingAgent(long seed) {
+        return agent(new SamplingParams(temperature, 0, 1f, maxNewTokens, seed));
+    }
+
+    /** The warm-up's optimiser: all weights, 10% linear warm-up then cosine to a tenth over every step. */
+    public LearnerConfig warmupLearner(long seed) {
+        int steps = warmupEpochs * ((warmupTraces + warmupBatch - 1) / warmupBatch);
+        return new LearnerConfig(LearnerConfig.defaults(warmupLr).grpo(), LearnerConfig.defaults(warmupLr).dpo(),
+                new AdamWConfig(0.9, 0.95, 1e-8, 0.0), new LrSchedule(warmupLr, Math.max(1, steps / 10), steps,
+                LrSchedule.Decay.COSINE, 0.1), 1.0, 16, seed);
+    }
+
+    /** GRPO's optimiser: the LoRA adapter at a constant rate. */
+    public LearnerConfig grpoLearner(long seed) {
+        LearnerConfig d = LearnerConfig.defaults(grpoLr);
+        return new LearnerConfig(d.grpo(), d.dpo(), d.optimiser(), d.schedule(), d.maxGradNorm(), 16, seed);
+    }
+
+}

@@ -1,0 +1,40 @@
+package dev.toolcoach.brain.scratch;
+
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.tasks.OracleRollout;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.Trace;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a task's model will read and write: each example's oracle rollout through the real tools and
+ * the agent's system prompt, as the whole ChatML text of its context (prompt, replies, tool responses).
+ */
+public final class TaskTexts {
+
+    private TaskTexts() {
+    }
+
+    /** @throws IllegalStateException when an oracle rollout does not end with its answer */
+    public static List<String> of(List<TaskExample> examples, ToolEnvironment tools, AgentConfig agent) {
+        ByteTokenizer bytes = ByteTokenizer.chatMl();
+        // the replay counts bytes, several per model token, so its token limits are lifted
+        AgentConfig replay = agent.withLimits(agent.maxTurns(), Integer.MAX_VALUE)
+                .withSampling(SamplingParams.greedy(Integer.MAX_VALUE));
+        List<CompletableFuture<Trace>> runs = examples.stream()
+                .map(e -> OracleRollout.run(e, tools, replay).toCompletableFuture()).toList();
+        return runs.stream().map(CompletableFuture::join).map(t -> {
+            if (t.termination() != Termination.ANSWER) {
+                throw new IllegalStateException("the oracle of " + t.queryId() + " ended with " + t.termination()
+                        + (t.error() == null ? "" : ": " + t.error()));
+            }
+            return bytes.decode(t.tokens().tokenIds());
+        }).toList();
+    }
+}

@@ -1,0 +1,49 @@
+package dev.toolcoach.brain.eval;
+
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.Generator;
+import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.brain.FinanceTools;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.Termination;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Evaluation through the real agent loop and finance tools, with scripted replies per example. */
+class TaskEvaluationTest {
+
+    @Test
+    void scoresEveryExampleOnceWithTheTaskReward() {
+        Task task = FinanceTask.create(6, 5L);
+        List<TaskExample> examples = task.examples();
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        // the first four get the oracle's turns; the fifth answers a wrong number; the sixth never answers
+        Map<String, Generator> replies = new HashMap<>();
+        for (int i = 0; i < examples.size(); i++) {
+            List<String> script = i < 4 ? examples.get(i).oracleCompletions()
+                    : i == 4 ? List.of("<think>guess</think><answer>-1</answer>") : List.of("<think>hm</think>", "<think>hm</think>", "<think>hm</think>");
+            replies.put("eval-" + examples.get(i).id(), ScriptedGenerator.chatMl(tokenizer, script));
+        }
+        Generator byExample = request -> replies.get(request.trajectoryId()).generate(request);
+        try (ToolExecutor tools = FinanceTools.executor()) {
+            EvaluationReport report = new TaskEvaluation(tokenizer, new ChatMlFormat(), byExample, tools,
+                    AgentConfig.defaults().withLimits(3, 8192), task.reward()).evaluate(examples);
+
+            assertEquals(6, report.examples());
+            assertEquals(4 / 6.0, report.accuracy(), 1e-9);
+            assertEquals(4 / 6.0, report.meanReward(), 1e-9);
+            assertEquals(Map.of(Termination.ANSWER, 5, Termination.MAX_TURNS, 1), report.terminations());
+            assertEquals(examples, report.outcomes().stream().map(EvaluationReport.Outcome::example).toList());
+        }
+    }
+}
