@@ -62,6 +62,35 @@ class InferenceEngineTest {
         return new SamplingParams(temperature, 0.95f, i % 3 == 0 ? 0 : 20, 100L + i, 8 + 5 * i, Set.of(), List.of());
     }
 
+    /**
+     * A batch that never empties (one long sequence while short ones join and leave) keeps its KV cache for as long
+     * as it decodes: no step, admission or retirement may leave arrays behind in it (once, every decode step left
+     * a transposed view of each layer's keys there: gigabytes a minute under continuous load).
+     */
+    @Test
+    void aBatchThatNeverEmptiesLeavesNoArraysBehind() {
+        LoraConfig lc = new LoraConfig(2, 4f, 0f, Set.of("q_proj", "k_proj", "v_proj", "o_proj"));
+        try (NDManager parent = root.newSubManager();
+             LoraAdapter fresh = LoraAdapter.create(lc, policy.config(), root, 3L);
+             LoraAdapter lora = LoraAdapter.fromWeights(TestAdapters.perturbed(fresh.snapshot(), 1L, 0.1f, false, 1), policy.config(), root);
+             BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), parent)) {
+            CompletableFuture<Generation> longRunning = new CompletableFuture<>();
+            decoder.admit(prompt(1), new SamplingParams(1f, 1f, 0, 7L, 120, Set.of(), List.of()), lora, longRunning);
+            int afterWarmUp = 0;
+            for (int step = 0; step < 100; step++) {
+                if (step % 6 == 0) {
+                    decoder.admit(prompt(step % 5), new SamplingParams(1f, 1f, 0, step, 3, Set.of(), List.of()), lora,
+                            new CompletableFuture<>());
+                }
+                decoder.step(lora);
+                if (step == 20) afterWarmUp = parent.getManagedArrays().size();
+            }
+            int later = parent.getManagedArrays().size();
+            assertTrue(!longRunning.isDone(), "the long sequence kept the batch alive throughout");
+            assertTrue(later <= afterWarmUp, "arrays grew from " + afterWarmUp + " to " + later + " over 80 decode steps");
+        }
+    }
+
     @Test
     void continuousBatchingGivesTheSameTokensAsOneAtATime() throws Exception {
         int n = 7;

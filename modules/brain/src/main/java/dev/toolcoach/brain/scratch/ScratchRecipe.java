@@ -74,4 +74,13 @@ public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMerg
         return new LearnerConfig(d.grpo(), d.dpo(), d.optimiser(), d.schedule(), d.maxGradNorm(), 16, seed);
     }
 
+    public ScratchRecipe withGrpoSteps(int steps) {
+        return new ScratchRecipe(shape, maxMerges, minMergeCount, warmupTraces, warmupEpochs, warmupBatch, warmupLr,
+                groupSize, groupsPerStep, steps, temperature, grpoLr, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+    }
+
+    public ScratchRecipe withWarmupTraces(int traces) {
+        return new ScratchRecipe(shape, maxMerges, minMergeCount, traces, warmupEpochs, warmupBatch, warmupLr,
+                groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+    }
 }

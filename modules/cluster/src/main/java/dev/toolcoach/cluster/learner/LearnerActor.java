@@ -141,7 +141,8 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         for (String groupId : outcome.dropped()) job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));
         book.closed(outcome.scored().size() + outcome.dropped().size());
         outcome.result().flatMap(StepResult::published).ifPresent(this::publish);
-        job.listener().stepDone(new StepReport(job.core().step(), version, outcome, ledger.snapshot()));
+        long jobStep = (book.closedGroups() + job.settings().groupsPerStep() - 1) / job.settings().groupsPerStep();
+        job.listener().stepDone(new StepReport(jobStep, version, outcome, ledger.snapshot()));
         if (job.checkpoints().isPresent() && job.checkpoints().get().due(job.core().step())) {
             // asked after the step's group reports, so the cursor already has those groups closed
             getContext().ask(CoachCursor.class, job.coach(), CURSOR_TIMEOUT, GetCursor::new, CursorReceived::new);

@@ -41,6 +41,11 @@ public final class LearnerBook {
         closed += groups;
     }
 
+    /** Groups closed in the whole job (a resumed job counts those closed before it too). */
+    public long closedGroups() {
+        return closed;
+    }
+
     public boolean finished() {
         return closed >= settings.groupLimit();
     }

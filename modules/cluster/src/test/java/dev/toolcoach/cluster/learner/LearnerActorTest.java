@@ -98,6 +98,7 @@ class LearnerActorTest {
         assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
         assertEquals(1, published().version());
         StepReport first = events.step();
+        assertEquals(1, first.step());
         assertEquals(1, first.version());
         assertEquals(2, first.outcome().scored().size());
         assertTrue(first.outcome().result().orElseThrow().published().isPresent());
@@ -107,7 +108,9 @@ class LearnerActorTest {
         assertEquals(G, acks.receiveSeveralMessages(G, WAIT).size());
         List<CoachCommand> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, Map.of()));
         assertEquals(List.of(new GroupTrained("g2", 2)), only(last, GroupTrained.class));
-        assertEquals(2, events.step().version());
+        StepReport second = events.step();
+        assertEquals(2, second.step(), "the job's second batch");
+        assertEquals(2, second.version());
         LearnerAccounts accounts = events.finished();
         assertEquals(3, accounts.trained());
         assertEquals(0, accounts.pending());

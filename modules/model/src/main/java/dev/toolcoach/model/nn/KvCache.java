@@ -20,6 +20,8 @@ public final class KvCache implements AutoCloseable {
 
     private final ModelConfig config;
     private final NDManager manager;
+    /** Holds the current arrays; replaced whenever they all are (see {@link #rebuild}). */
+    private NDManager generation;
     private final NDArray[] keys;
     private final NDArray[] values;
     private int rows;
@@ -29,6 +31,7 @@ public final class KvCache implements AutoCloseable {
     public KvCache(ModelConfig config, NDManager parent, int rows) {
         this.config = config;
         this.manager = parent.newSubManager();
+        this.generation = manager.newSubManager();
         this.keys = new NDArray[config.nLayers()];
         this.values = new NDArray[config.nLayers()];
         this.rows = rows;
@@ -85,12 +88,8 @@ public final class KvCache implements AutoCloseable {
 
     /** Keeps only the given rows, in that order (sequences that finished are dropped between steps). */
     public void keepRows(int[] kept) {
-        try (NDArray index = manager.create(kept)) {
-            for (int l = 0; l < keys.length; l++) {
-                keys[l] = replace(keys[l], keys[l].get(index));
-                values[l] = replace(values[l], values[l].get(index));
-            }
-        }
+        NDArray index = generation.create(kept);
+        rebuild((layer, isKeys, old) -> old.get(index));
         rows = kept.length;
     }
 
@@ -112,10 +111,8 @@ public final class KvCache implements AutoCloseable {
         int shiftThis = newLen - length;
         int shiftOther = newLen - other.length;
         int newCap = roundUp(newLen + 1);
-        for (int l = 0; l < keys.length; l++) {
-            keys[l] = replace(keys[l], stack(keys[l], length, shiftThis, other.keys[l], other.length, shiftOther, newCap));
-            values[l] = replace(values[l], stack(values[l], length, shiftThis, other.values[l], other.length, shiftOther, newCap));
-        }
+        rebuild((layer, isKeys, old) -> stack(old, length, shiftThis, (isKeys ? other.keys : other.values)[layer],
+                other.length, shiftOther, newCap));
         rows += other.rows;
         length = newLen;
         capacity = newCap;
@@ -132,7 +129,7 @@ public final class KvCache implements AutoCloseable {
     private NDArray placed(NDArray a, int from, int to, int at, int newCap) {
         long[] shape = a.getShape().getShape();
         shape[COLUMN_AXIS] = newCap;
-        NDArray out = manager.zeros(new Shape(shape));
+        NDArray out = generation.zeros(new Shape(shape));
         if (to > from) {
             try (NDArray part = a.get(columns(from, to))) {
                 out.set(columns(at, at + to - from), part);
@@ -143,26 +140,43 @@ public final class KvCache implements AutoCloseable {
 
     /** New arrays of {@code newCap} columns holding columns [from, length) of the old ones at column 0. */
     private void resize(int from, int newCap) {
-        for (int l = 0; l < keys.length; l++) {
-            if (keys[l] == null) {
-                keys[l] = manager.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
-                values[l] = manager.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
-            } else {
-                keys[l] = replace(keys[l], placed(keys[l], from, length, 0, newCap));
-                values[l] = replace(values[l], placed(values[l], from, length, 0, newCap));
+        if (keys[0] == null) {
+            for (int l = 0; l < keys.length; l++) {
+                keys[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
+                values[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
             }
+        } else {
+            rebuild((layer, isKeys, old) -> placed(old, from, length, 0, newCap));
         }
         capacity = newCap;
     }
 
-    /** [:, :, from:to], built directly (no index-string parsing on the per-step path). */
-    private static NDIndex columns(long from, long to) {
-        return new NDIndex().addAllDim().addAllDim().addSliceDim(from, to);
+    /**
+     * Replaces every layer's keys and values with {@code op} of them. The new arrays move to a fresh manager and
+     * the old one closes: it takes the old arrays and the helper arrays DJL's indexing and concatenation leave in
+     * their operands' manager, which would otherwise pile up for as long as the batch keeps decoding.
+     */
+    private void rebuild(LayerOp op) {
+        NDManager next = manager.newSubManager();
+        for (int l = 0; l < keys.length; l++) {
+            NDArray k = op.apply(l, true, keys[l]);
+            NDArray v = op.apply(l, false, values[l]);
+            k.attach(next);
+            v.attach(next);
+            keys[l] = k;
+            values[l] = v;
+        }
+        generation.close();
+        generation = next;
     }
 
-    private static NDArray replace(NDArray old, NDArray fresh) {
-        old.close();
-        return fresh;
+    /** The new keys ({@code isKeys}) or values of one layer from the old ones. */
+    private interface LayerOp {
+        NDArray apply(int layer, boolean isKeys, NDArray old);
+    }
+
+    private static NDIndex columns(long from, long to) {
+        return new NDIndex().addAllDim().addAllDim().addSliceDim(from, to);
     }
 
     private static int roundUp(int columns) {

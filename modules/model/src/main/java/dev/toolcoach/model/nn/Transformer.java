@@ -180,8 +180,12 @@ public final class Transformer implements AutoCloseable {
             v = cache.values(layer);
         }
         long keyColumns = k.getShape().get(2);
+        // an op's result joins its first operand's manager: cached keys live as long as their batch, so their
+        // transposed view is moved to the step's scope or every decode step would leave one behind
+        NDArray keysT = k.transpose(0, 1, 3, 2);
+        keysT.attach(q.getManager());
         // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
-        NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
+        NDArray scores = q.matMul(keysT).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
         NDArray out = scores.softmax(4).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
                 .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.dim());
         NDArray o = out.matMul(w.wo());

@@ -1,0 +1,296 @@
+package dev.toolcoach.brain;
+
+import ai.djl.ndarray.NDManager;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.brain.distill.DistillDataset;
+import dev.toolcoach.brain.distill.DistillReport;
+import dev.toolcoach.brain.distill.DistillSettings;
+import dev.toolcoach.brain.distill.Distiller;
+import dev.toolcoach.brain.distill.LearnerSft;
+import dev.toolcoach.brain.distill.Student;
+import dev.toolcoach.brain.distill.Teacher;
+import dev.toolcoach.brain.distill.TraceCache;
+import dev.toolcoach.brain.eval.EvaluationReport;
+import dev.toolcoach.brain.eval.TaskEvaluation;
+import dev.toolcoach.brain.run.ModelFolders;
+import dev.toolcoach.brain.run.TrainingRun;
+import dev.toolcoach.brain.zerolearn.ZeroLearn;
+import dev.toolcoach.brain.zerolearn.ZeroLearnResult;
+import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.learn.core.FullWeights;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.model.ModelLoader;
+import dev.toolcoach.model.PolicyModel;
+import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.model.lora.PeftAdapterIo;
+import dev.toolcoach.openai.OpenAiClient;
+import dev.toolcoach.policy.LocalPolicy;
+import dev.toolcoach.rewards.GroupReward;
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.rewards.TraceReward;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.email.MailSourceException;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * ToolCoach's one-object interface: an agent (a model, its tools, its action format), a reward, an
+ * algorithm and a config; then {@link #train}, {@link #evaluate}, {@link #save}, and the coaching
+ * strategies {@link #distill} and {@link #generateTrainingExamples}. Training runs the same actors as a
+ * multi-node job — coach, athletes, tool servers, learner — on a one-node cluster in this JVM.
+ *
+ * <pre>{@code
+ * Task task = TaskRegistry.standard(Path.of("../shared/data"), 1).get("finance");
+ * Split split = task.split(0.2, 1);
+ * Brain brain = Brain.builder()
+ *         .model(Path.of("runs/demo/base"))                        // a Hugging Face model folder
+ *         .tool(task.toolSuites().get(0))                          // a built-in tool suite
+ *         .traceReward("answer", (trace, example) -> ...)          // or .groupReward(...), or .reward(Reward)
+ *         .algorithm("grpo")
+ *         .config(TrainingConfig.defaults())
+ *         .workDir(Path.of("runs/demo"))
+ *         .build();
+ * brain.train(split.train(), 30);
+ * System.out.println(brain.evaluate(split.test(), task.reward()).accuracy());
+ * brain.save(Path.of("runs/demo/adapter"));                        // PEFT format
+ * }</pre>
+ */
+public final class Brain {
+
+    private Path modelDir;
+    private final ActionFormat actionFormat;
+    private final List<String> suites;
+    private final BuiltinSuites.Options toolOptions;
+    private final Reward reward;
+    private final TrainingConfig config;
+    private final Path workDir;
+    private final JobNode node;
+    private AdapterWeights adapter;
+
+    private Brain(Builder b) {
+        this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
+        this.actionFormat = b.actionFormat;
+        this.suites = List.copyOf(b.suites);
+        this.toolOptions = b.toolOptions;
+        this.reward = Objects.requireNonNull(b.reward, "a Brain needs a reward: call reward, traceReward or groupReward");
+        this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
+        this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
+        this.node = b.node;
+        if (suites.size() != 1) {
+            throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Trains until the job has taken {@code steps} learner steps over {@code dataset} (walked in order and
+     * wrapped). A second call continues the same job from its last checkpoint in the work folder.
+     */
+    public TrainingRun.Result train(List<TaskExample> dataset, int steps) {
+        return train(dataset, steps, report -> { }, "brain-" + UUID.randomUUID());
+    }
+
+    /**
+     * As {@link #train(List, int)}, telling {@code onStep} of every learner step (on the learner's thread).
+     *
+     * @param jobId names this run of the job on the cluster; unique per call
+     */
+    public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward,
+                workDir.resolve("checkpoints"), jobId);
+        TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
+        adapter = result.adapter();
+        return result;
+    }
+
+    /** Each example once, greedily, with the trained adapter (the base model before any training), scored by {@code score}. */
+    public EvaluationReport evaluate(List<TaskExample> examples, TaskReward score) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(examples.size(), 64)));
+             ToolExecutor tools = openTools()) {
+            if (adapter != null) {
+                policy.engine().setAdapter(adapter);
+                policy.engine().whenAdapterAtLeast(adapter.version()).join();
+            }
+            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, agent(SamplingParams.greedy(config.maxNewTokens())), score)
+                    .evaluate(examples);
+        }
+    }
+
+    /** Writes the trained adapter in PEFT format. */
+    public void save(Path dir) {
+        if (adapter == null) throw new IllegalStateException("nothing to save: the Brain has not trained yet");
+        try {
+            PeftAdapterIo.save(dir, adapter);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save the adapter to " + dir, e);
+        }
+    }
+
+    /** The adapter trained last, if any. */
+    public Optional<AdapterWeights> adapter() {
+        return Optional.ofNullable(adapter);
+    }
+
+    /** The base model the Brain trains on (after {@link #distill}, the distilled one). */
+    public Path model() {
+        return modelDir;
+    }
+
+    /**
+     * Knowledge distillation as a warm-up: the teacher (built for this Brain's student: an OpenAI-compatible
+     * endpoint, a task oracle, ...) answers {@code dataset} with the student's tools, its traces are cached in
+     * the work folder (a second run makes no teacher call), those whose reward exceeds {@code threshold} are kept,
+     * and every weight of the student's base model is trained on them by SFT. The result becomes the Brain's
+     * base model, written to {@code <workDir>/distilled}; training afterwards puts its adapter on it.
+     *
+     * @param learner the SFT optimiser's settings (learning rate schedule, micro-batch)
+     */
+    public DistillReport distill(DistillDataset dataset, Function<Student, Teacher> teacher, double threshold, int epochs,
+                                 int batch, LearnerConfig learner) {
+        Path distilled = workDir.resolve("distilled");
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 1);
+             ToolExecutor tools = openTools();
+             NDManager manager = NDManager.newBaseManager();
+             PolicyModel student = ModelLoader.load(modelDir, null, manager);
+             LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
+            Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
+                    policy.chatFormat().stopTokenIds().iterator().next());
+            Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, agent(SamplingParams.greedy(config.maxNewTokens()))),
+                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
+            DistillReport report = distiller.distill(dataset, teacher.apply(who));
+            ModelFolders.withWeights(modelDir, distilled, student.config(), student.transformer().weights().toHf(student.config()));
+            modelDir = distilled;
+            adapter = null;
+            return report;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the distilled model to " + distilled, e);
+        }
+    }
+
+    /** Zero-Learn: training queries for {@code taskDescription} written by an external model from the tools' specifications. */
+    public ZeroLearnResult generateTrainingExamples(String taskDescription, int numExamples, int minToolCalls, int maxWords,
+                                                   String guidanceExample, OpenAiClient externalModel,
+                                                   List<ToolSpec> externalTools, boolean selfRank) {
+        return ZeroLearn.withDefaults(externalModel).generateTrainingExamples(taskDescription, numExamples, minToolCalls,
+                maxWords, guidanceExample, externalTools, selfRank);
+    }
+
+    private AgentConfig agent(SamplingParams sampling) {
+        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+    }
+
+    private ToolExecutor openTools() {
+        try {
+            return new ToolExecutor(BuiltinSuites.open(suites.get(0), toolOptions).suite(), ExecutorSettings.defaults());
+        } catch (MailSourceException e) {
+            throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** Builds a {@link Brain}; model, tool, reward and work folder are required. */
+    public static final class Builder {
+        private Path modelDir;
+        private ActionFormat actionFormat = ActionFormat.TOOL_N1;
+        private List<String> suites = List.of();
+        private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
+        private Reward reward;
+        private String algorithm;
+        private TrainingConfig config = TrainingConfig.defaults();
+        private Path workDir;
+        private JobNode node;
+
+        private Builder() {
+        }
+
+        /**
+         * Trains on a running cluster through its coach node (this JVM's node, e.g. {@code JobNode.attach(system)}):
+         * the cluster's athlete and tool nodes do the rollouts. Without it, training runs embedded: every role
+         * on a one-node cluster in this JVM.
+         */
+        public Builder onNode(JobNode coachNode) {
+            this.node = Objects.requireNonNull(coachNode, "coachNode");
+            return this;
+        }
+
+        /** A Hugging Face model folder (config.json, safetensors, tokenizer.json). */
+        public Builder model(Path dir) {
+            this.modelDir = dir;
+            return this;
+        }
+
+        public Builder actionFormat(ActionFormat format) {
+            this.actionFormat = Objects.requireNonNull(format, "format");
+            return this;
+        }
+
+        /** The built-in tool suite the agent uses ({@code arithmetic}, {@code finance}, {@code email}, {@code sql}). */
+        public Builder tool(String suite) {
+            this.suites = List.of(suite);
+            return this;
+        }
+
+        public Builder toolOptions(BuiltinSuites.Options options) {
+            this.toolOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** Any reward; per-trace and per-group rewards are both called through this one interface. */
+        public Builder reward(Reward reward) {
+            this.reward = reward;
+            return this;
+        }
+
+        /** A reward on one trace, with the example's fields (gold answer, ...) in its context. */
+        public Builder traceReward(String name, TraceReward reward) {
+            return reward(Reward.perTrace(name, reward));
+        }
+
+        /** A reward on a whole group at once (a ranking judge). */
+        public Builder groupReward(String name, GroupReward reward) {
+            return reward(Reward.ofGroup(name, reward));
+        }
+
+        /** {@code grpo}, {@code dpo} or {@code sft}, any case. */
+        public Builder algorithm(String name) {
+            this.algorithm = name;
+            return this;
+        }
+
+        public Builder config(TrainingConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** Where checkpoints, the teacher cache and distilled models go. */
+        public Builder workDir(Path dir) {
+            this.workDir = dir;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException or NullPointerException naming what is missing or wrong */
+        public Brain build() {
+            return new Brain(this);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.toolcoach.brain.cli;
+
+import dev.toolcoach.brain.job.EvalRecord;
+import dev.toolcoach.brain.job.JobRequest;
+import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.job.TerminalListener;
+import dev.toolcoach.brain.run.TrainingFailedException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code train}: the main job, embedded — a task-sized model trained from scratch on a registered task
+ * (warm-up by distillation from the task's oracle, then GRPO, DPO or SFT through the coach, athletes and
+ * learner on a one-node cluster in this JVM). Progress on stderr; the final table on stdout.
+ */
+@Command(name = "train", mixinStandardHelpOptions = true,
+        description = "Train a task-sized model from scratch on a task (warm-up from the task's oracle, then RL), embedded.")
+public final class TrainCommand implements Callable<Integer> {
+
+    @Option(names = "--task", required = true, description = "a registered task: finance, arithmetic, email, ...")
+    String task;
+
+    @Option(names = "--algorithm", description = "grpo, dpo or sft (default: grpo)")
+    String algorithm;
+
+    @Option(names = "--mode", description = "async (rollouts go on while the learner trains) or sync (default: async)")
+    String mode;
+
+    @Option(names = "--steps", description = "learner steps after the warm-up (default: the recipe's)")
+    Integer steps;
+
+    @Option(names = "--warmup-traces", description = "oracle traces of the distillation warm-up, 0 for none (default: the recipe's)")
+    Integer warmupTraces;
+
+    @Option(names = "--athletes", description = "athlete actors (default: all of a step's rollouts at once)")
+    Integer athletes;
+
+    @Option(names = "--seed", description = "seeds the task, the model and training (default: 1)")
+    Long seed;
+
+    @Option(names = "--name", description = "run name; an existing run of that name resumes (default: <task>-<date>-<time>)")
+    String name;
+
+    @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
+    Path runs;
+
+    @Option(names = "--data-dir", defaultValue = "../shared/data", description = "shared data folder (default: ${DEFAULT-VALUE})")
+    Path dataDir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        try {
+            JobRequest request = new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
+                    runs.toString(), dataDir.toString());
+            String runName = request.runName();
+            TaskTrainingJob.Options options = request.options(runName);
+            TaskTrainingJob.validate(options);
+            TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
+                    new TerminalListener(options.task(), System.err));
+            printTable(spec.commandLine().getOut(), summary);
+            return 0;
+        } catch (IllegalArgumentException e) {
+            return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
+        } catch (TrainingFailedException | UncheckedIOException e) {
+            return CommandOutput.error(spec, CommandOutput.RUN_ERROR, e.getMessage());
+        }
+    }
+
+    private static void printTable(PrintWriter out, TaskTrainingJob.Summary summary) {
+        out.printf(Locale.ROOT, "%-18s %9s %12s%n", "evaluation", "accuracy", "mean reward");
+        for (Map.Entry<String, EvalRecord> e : summary.evaluations().entrySet()) {
+            out.printf(Locale.ROOT, "%-18s %8.1f%% %12.3f%n", e.getKey(), 100 * e.getValue().accuracy(), e.getValue().meanReward());
+        }
+        var a = summary.training().accounts();
+        out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",
+                a.trained(), a.skippedNoSignal(), a.droppedStale() + a.droppedUnusable() + a.droppedRewardFailure(),
+                a.droppedStale(), summary.training().adapter().version(), summary.wallSeconds(), summary.runDir());
+        out.flush();
+    }
+}

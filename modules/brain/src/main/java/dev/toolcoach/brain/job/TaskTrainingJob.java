@@ -1,0 +1,213 @@
+package dev.toolcoach.brain.job;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.brain.distill.DistillDataset;
+import dev.toolcoach.brain.distill.DistillReport;
+import dev.toolcoach.brain.distill.OracleTeacher;
+import dev.toolcoach.brain.run.RewardCurve;
+import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.run.TaskRewards;
+import dev.toolcoach.brain.run.TrainingRun;
+import dev.toolcoach.brain.scratch.ScratchModel;
+import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.brain.scratch.TaskTexts;
+import dev.toolcoach.brain.scratch.TaskVocabulary;
+import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.tasks.Split;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskRegistry;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.email.MailSourceException;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The main job: a task-sized model trained from scratch on a named task. A new model sized for the task
+ * (its vocabulary learned from the training split's texts) is evaluated, warmed up by distillation from the
+ * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
+ * Brain, and evaluated a last time. Everything lands in the run folder: {@code config.json},
+ * {@code metrics.jsonl}, {@code traces.jsonl}, {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
+ * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
+ * training continues from its last checkpoint.
+ */
+public final class TaskTrainingJob {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
+    private static final double TEST_FRACTION = 0.2;
+
+    /**
+     * @param task      a registered task name
+     * @param dataDir   the shared data folder (for tasks built from files, e.g. email)
+     * @param runDir    the run folder
+     * @param algorithm grpo, dpo or sft
+     * @param sync      synchronous mode (roll out a batch, train, broadcast) instead of asynchronous
+     * @param recipe    model shape, warm-up and training settings
+     * @param athletes  athlete actors of the embedded node (ignored on a cluster: athlete nodes bring their own)
+     * @param seed      seeds the task, the split, the model and training
+     */
+    public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                          int athletes, long seed) {
+        public Options {
+            Objects.requireNonNull(task, "task");
+            Objects.requireNonNull(dataDir, "dataDir");
+            Objects.requireNonNull(runDir, "runDir");
+            Objects.requireNonNull(recipe, "recipe");
+        }
+    }
+
+    /** What the job reached: the evaluations by phase and the training run's outcome. */
+    public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds) {
+    }
+
+    private TaskTrainingJob() {
+    }
+
+    /**
+     * Checks what can be checked before anything runs: the task exists and runs on one tool suite, the
+     * algorithm is known.
+     *
+     * @throws IllegalArgumentException naming the problem
+     */
+    public static Task validate(Options options) {
+        trainingConfig(options);
+        Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
+        if (task.toolSuites().size() != 1) {
+            throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
+                    + " tool suites; the train command runs tasks on one built-in suite");
+        }
+        return task;
+    }
+
+    /**
+     * Runs the job.
+     *
+     * @param node where training runs: empty for the embedded mode (a one-node cluster in this JVM), else
+     *             a coach node whose cluster's athlete and tool nodes do the rollouts
+     */
+    public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
+        long start = System.nanoTime();
+        Task task = validate(options);
+        ScratchRecipe recipe = options.recipe();
+        TrainingConfig config = trainingConfig(options);
+        Path run = options.runDir();
+        Split split = task.split(TEST_FRACTION, options.seed());
+        BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults()
+                .withMailboxes(List.of(options.dataDir().resolve("enron/maildir"), options.dataDir().resolve("enron/emails_sample.csv")));
+        try {
+            Files.createDirectories(run);
+            writeJson(run.resolve("config.json"), Map.of("task", task.name(), "algorithm", config.algorithm(),
+                    "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
+                    "train_examples", split.train().size(), "test_examples", split.test().size()));
+            Path init = run.resolve("init");
+            if (!Files.exists(init.resolve("config.json"))) {
+                listener.phase("model");
+                writeScratchModel(task, split, recipe, toolOptions, init, options.seed());
+            }
+            Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
+            Path distilled = run.resolve("distilled");
+            boolean warmedUp = Files.exists(distilled.resolve("config.json"));
+            Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
+                    .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
+                    .reward(TaskRewards.of(task.name(), task.reward(), task.examples())).config(config).workDir(run);
+            node.ifPresent(builder::onNode);
+            Brain brain = builder.build();
+
+            if (!warmedUp) evaluate(brain, "before_training", evals, run, split, task, listener);
+            if (recipe.warmupTraces() > 0 && !warmedUp) {
+                listener.phase("warm-up");
+                DistillReport warmup = brain.distill(DistillDataset.of(task, split.train().subList(0,
+                                Math.min(recipe.warmupTraces(), split.train().size()))),
+                        student -> new OracleTeacher(task.name(), student), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
+                        recipe.warmupLearner(options.seed()));
+                LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
+                        warmup.trainedTokens());
+            }
+            if (recipe.warmupTraces() > 0) evaluate(brain, "after_warmup", evals, run, split, task, listener);
+
+            listener.phase("train");
+            RunRecorder recorder = new RunRecorder(run, 1.0, listener::step);
+            listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
+            TrainingRun.Result result;
+            try {
+                result = brain.train(split.train(), recipe.grpoSteps(), recorder,
+                        task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
+            } finally {
+                listener.trainingEnded();
+            }
+            listener.phase("save");
+            brain.save(run.resolve("adapter"));
+            evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, listener);
+            RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
+            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */
+    static TrainingConfig trainingConfig(Options options) {
+        ScratchRecipe r = options.recipe();
+        return TrainingConfig.defaults().withAlgorithm(options.algorithm())
+                .withGroups(r.groupSize(), r.groupsPerStep())
+                .withMaxPolicyLag(options.sync() ? 0 : 1)
+                .withAthletes(options.athletes())
+                .withSampling(r.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens())
+                .withOptimisation(r.lora(), r.grpoLr(), 0)
+                .withSeed(options.seed());
+    }
+
+    private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
+                                 JobListener listener) throws IOException {
+        if (evals.containsKey(name)) return;
+        listener.phase("evaluate");
+        EvalRecord record = EvalRecord.of(brain.evaluate(split.test(), task.reward()));
+        evals.put(name, record);
+        writeJson(run.resolve("eval.json"), evals);
+        listener.evaluated(name, record);
+    }
+
+    private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,
+                                          Path dir, long seed) throws IOException {
+        try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(task.toolSuites().get(0), toolOptions).suite(),
+                ExecutorSettings.defaults())) {
+            List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
+            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.maxMerges(), recipe.minMergeCount());
+            ScratchModel model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
+            LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
+        } catch (MailSourceException e) {
+            throw new IllegalArgumentException("cannot open the task's tools: " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, EvalRecord> readEvals(Path file) throws IOException {
+        if (!Files.exists(file)) return new LinkedHashMap<>();
+        return new LinkedHashMap<>(JSON.readValue(file.toFile(), new TypeReference<Map<String, EvalRecord>>() { }));
+    }
+
+    static void writeJson(Path file, Object value) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        JSON.writeValue(tmp.toFile(), value);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

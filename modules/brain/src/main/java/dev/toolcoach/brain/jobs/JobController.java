@@ -1,0 +1,233 @@
+package dev.toolcoach.brain.jobs;
+
+import akka.actor.AbstractExtensionId;
+import akka.actor.ExtendedActorSystem;
+import akka.actor.ExtensionIdProvider;
+import akka.actor.Extension;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.SpawnProtocol;
+import akka.actor.typed.javadsl.Adapter;
+import akka.cluster.typed.Cluster;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.toolcoach.brain.job.EvalRecord;
+import dev.toolcoach.brain.job.JobListener;
+import dev.toolcoach.brain.job.JobRequest;
+import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.cluster.node.NodeRole;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+/**
+ * Runs task training jobs on a coach node, one at a time, on the node's own cluster: the job's coach and
+ * learner live here, the cluster's athlete and tool nodes roll out. A job is written down in its run folder
+ * ({@code job.json}: the request and its state) before it starts, so a coach node that was killed resumes
+ * every job it finds still {@code running} when it starts again, from the job's last checkpoint.
+ */
+public final class JobController implements Extension {
+
+    /** One controller per node. */
+    public static final Id ID = new Id();
+
+    public static final class Id extends AbstractExtensionId<JobController> implements ExtensionIdProvider {
+        private Id() {
+        }
+
+        @Override
+        public JobController createExtension(ExtendedActorSystem system) {
+            return new JobController(system);
+        }
+
+        @Override
+        public Id lookup() {
+            return ID;
+        }
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobController.class);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String JOB_FILE = "job.json";
+
+    /** What {@code job.json} holds. */
+    record JobRecord(JobRequest request, String state, String error) {
+    }
+
+    /** A job could not be accepted; the message says why (a bad request, or a job already running). */
+    public static final class Rejected extends RuntimeException {
+        private final boolean conflict;
+
+        Rejected(String message, boolean conflict) {
+            super(message);
+            this.conflict = conflict;
+        }
+
+        public boolean conflict() {
+            return conflict;
+        }
+    }
+
+    private final ActorSystem<SpawnProtocol.Command> system;
+    private final Path runsDir;
+    private final boolean runsJobs;
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "job-controller");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile Tracker current;
+
+    @SuppressWarnings("unchecked") // every ToolCoach node's guardian speaks SpawnProtocol (NodeGuardian)
+    JobController(ExtendedActorSystem classic) {
+        this.system = (ActorSystem<SpawnProtocol.Command>) (ActorSystem<?>) Adapter.toTyped(classic);
+        this.runsDir = Path.of(classic.settings().config().getString("toolcoach.jobs.runs-dir"));
+        Cluster cluster = Cluster.get(system);
+        this.runsJobs = classic.settings().config().getBoolean("toolcoach.jobs.controller")
+                && cluster.selfMember().hasRole(NodeRole.COACH.roleName()) && cluster.selfMember().hasRole(NodeRole.LEARNER.roleName());
+        if (runsJobs) resumeUnfinished();
+    }
+
+    /** Whether this node runs jobs (it has the coach and learner roles, and {@code toolcoach.jobs.controller} is on). */
+    public boolean runsJobs() {
+        return runsJobs;
+    }
+
+    /**
+     * Starts a job.
+     *
+     * @throws Rejected when the request is invalid or a job is already running
+     */
+    public synchronized JobStatus submit(JobRequest request) {
+        if (!runsJobs) {
+            throw new Rejected("this node does not run jobs: it needs the coach and learner roles and toolcoach.jobs.controller = on", false);
+        }
+        if (current != null && current.state.equals("running")) {
+            throw new Rejected("job " + current.name + " is running; one job at a time", true);
+        }
+        JobRequest located = new JobRequest(request.task(), request.name(), request.algorithm(), request.mode(), request.steps(),
+                request.warmupTraces(), request.athletes(), request.seed(),
+                request.runsDir() != null ? request.runsDir() : runsDir.toString(), request.dataDir());
+        String name = located.runName();
+        TaskTrainingJob.Options options;
+        try {
+            options = located.options(name);
+            TaskTrainingJob.validate(options);
+        } catch (IllegalArgumentException e) {
+            throw new Rejected(e.getMessage(), false);
+        }
+        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpoSteps());
+        write(options.runDir(), new JobRecord(located.withName(name), "running", null));
+        current = tracker;
+        runner.execute(() -> run(options, located.withName(name), tracker));
+        LOG.info("job {} accepted: task {}, run folder {}", name, options.task(), options.runDir());
+        return tracker.status();
+    }
+
+    /** The current job, or the last one; empty before any. */
+    public Optional<JobStatus> status() {
+        Tracker t = current;
+        return t == null ? Optional.empty() : Optional.of(t.status());
+    }
+
+    private void run(TaskTrainingJob.Options options, JobRequest request, Tracker tracker) {
+        try {
+            TaskTrainingJob.run(options, Optional.of(JobNode.attach(system)), tracker);
+            tracker.end("finished", null);
+            write(options.runDir(), new JobRecord(request, "finished", null));
+        } catch (RuntimeException e) {
+            LOG.error("job {} failed: {}", tracker.name, e.getMessage(), e);
+            tracker.end("failed", e.getMessage());
+            write(options.runDir(), new JobRecord(request, "failed", e.getMessage()));
+        }
+    }
+
+    private void resumeUnfinished() {
+        if (!Files.isDirectory(runsDir)) return;
+        try (Stream<Path> runs = Files.list(runsDir)) {
+            for (Path file : runs.map(r -> r.resolve(JOB_FILE)).filter(Files::isRegularFile).sorted().toList()) {
+                JobRecord record = JSON.readValue(file.toFile(), JobRecord.class);
+                if (record.state().equals("running")) {
+                    LOG.info("resuming job {} (interrupted while running)", record.request().name());
+                    submit(record.request());
+                    return;
+                }
+            }
+        } catch (IOException | Rejected e) {
+            LOG.error("cannot resume the unfinished jobs under {}: {}", runsDir, e.getMessage());
+        }
+    }
+
+    private static void write(Path runDir, JobRecord record) {
+        try {
+            Files.createDirectories(runDir);
+            Path tmp = runDir.resolve(JOB_FILE + ".tmp");
+            JSON.writeValue(tmp.toFile(), record);
+            Files.move(tmp, runDir.resolve(JOB_FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            LOG.error("cannot write {} in {}: {}", JOB_FILE, runDir, e.getMessage());
+        }
+    }
+
+    /** Follows one job's progress for {@code GET /jobs}. */
+    private static final class Tracker implements JobListener {
+        final String name;
+        final String task;
+        final long totalSteps;
+        volatile String state = "running";
+        volatile String phase = "start";
+        volatile StepLine lastStep;
+        volatile String error;
+        final Map<String, EvalRecord> evaluations = new LinkedHashMap<>();
+
+        Tracker(String name, String task, long totalSteps) {
+            this.name = name;
+            this.task = task;
+            this.totalSteps = totalSteps;
+        }
+
+        @Override
+        public void phase(String p) {
+            phase = p;
+        }
+
+        @Override
+        public synchronized void evaluated(String evaluation, EvalRecord record) {
+            evaluations.put(evaluation, record);
+        }
+
+        @Override
+        public void trainingStarted(long total, long done) {
+        }
+
+        @Override
+        public void step(StepLine line) {
+            lastStep = line;
+        }
+
+        @Override
+        public void trainingEnded() {
+        }
+
+        void end(String finalState, String why) {
+            error = why;
+            phase = "done";
+            state = finalState;
+        }
+
+        synchronized JobStatus status() {
+            return new JobStatus(name, task, state, phase, totalSteps, lastStep, Map.copyOf(evaluations), error);
+        }
+    }
+}
