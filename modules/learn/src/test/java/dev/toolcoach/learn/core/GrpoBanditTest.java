@@ -15,7 +15,11 @@ class GrpoBanditTest {
     static final float HEAD_SCALE = 3f;
 
     static LearnerConfig config(GrpoConfig grpo, double lr, long seed) {
-        return new LearnerConfig(grpo, DpoConfig.defaults(), AdamWConfig.defaults(), LrSchedule.constant(lr), 1.0, 32, seed);
+        return config(grpo, AdamWConfig.defaults(), lr, seed);
+    }
+
+    static LearnerConfig config(GrpoConfig grpo, AdamWConfig optimiser, double lr, long seed) {
+        return new LearnerConfig(grpo, DpoConfig.defaults(), optimiser, LrSchedule.constant(lr), 1.0, 32, seed);
     }
 
     static long seed() {

@@ -15,6 +15,7 @@ import java.util.List;
 final class ToolChoiceBandit {
     static final String[] TOOLS = {"search", "calculator", "weather", "email"};
     static final int REWARDED = 2;
+    private static final int EVALUATION_PROMPTS = 24;
     private final SeededRandom random;
     private final double[] payout;
     private int counter;
@@ -58,17 +59,33 @@ final class ToolChoiceBandit {
 
     /** Expected success rate: the policy's mean probability of the rewarded tool over fixed evaluation prompts. */
     static double successRate(TinyPolicy policy) {
+        double sum = 0;
+        for (float[] lp : evaluationLogprobs(policy)) {
+            sum += Math.exp(lp[REWARDED]);
+        }
+        return sum / EVALUATION_PROMPTS;
+    }
+
+    /** The policy's next-token log-probs on the fixed evaluation prompts (shuffled menus, the same on every call). */
+    static float[][] evaluationLogprobs(TinyPolicy policy) {
         SeededRandom evalRandom = new SeededRandom(12345);
-        int[][] prompts = new int[24][];
+        int[][] prompts = new int[EVALUATION_PROMPTS][];
         for (int i = 0; i < prompts.length; i++) {
             int[] menu = {0, 1, 2, 3};
             evalRandom.shuffle(menu);
             prompts[i] = menu;
         }
+        return policy.nextTokenLogprobs(prompts);
+    }
+
+    /** Mean KL(p || q) in nats over the rows of two {@link #evaluationLogprobs} results. */
+    static double meanKl(float[][] p, float[][] q) {
         double sum = 0;
-        for (float[] lp : policy.nextTokenLogprobs(prompts)) {
-            sum += Math.exp(lp[REWARDED]);
+        for (int i = 0; i < p.length; i++) {
+            for (int t = 0; t < p[i].length; t++) {
+                sum += Math.exp(p[i][t]) * (p[i][t] - q[i][t]);
+            }
         }
-        return sum / prompts.length;
+        return sum / p.length;
     }
 }
