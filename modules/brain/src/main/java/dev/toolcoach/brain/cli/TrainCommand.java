@@ -1,15 +1,18 @@
 package dev.toolcoach.brain.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.job.EvalRecord;
 import dev.toolcoach.brain.job.JobRequest;
 import dev.toolcoach.brain.job.TaskTrainingJob;
 import dev.toolcoach.brain.job.TerminalListener;
 import dev.toolcoach.brain.run.TrainingFailedException;
+import dev.toolcoach.brain.scratch.ScratchRecipe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -48,6 +51,13 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "seeds the task, the model and training (default: 1)")
     Long seed;
 
+    @Option(names = "--checkpoint-every", description = "steps between checkpoints (default: 5)")
+    Integer checkpointEvery;
+
+    @Option(names = "--recipe", description = "a JSON file with the whole recipe (model shape, warm-up, training settings); "
+            + "default: the built-in one, as in the run's config.json")
+    Path recipeFile;
+
     @Option(names = "--name", description = "run name; an existing run of that name resumes (default: <task>-<date>-<time>)")
     String name;
 
@@ -64,7 +74,7 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() {
         try {
             JobRequest request = new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
-                    runs.toString(), dataDir.toString());
+                    checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(), dataDir.toString());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
             TaskTrainingJob.validate(options);
@@ -76,6 +86,14 @@ public final class TrainCommand implements Callable<Integer> {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         } catch (TrainingFailedException | UncheckedIOException e) {
             return CommandOutput.error(spec, CommandOutput.RUN_ERROR, e.getMessage());
+        }
+    }
+
+    private static ScratchRecipe readRecipe(Path file) {
+        try {
+            return new ObjectMapper().readValue(file.toFile(), ScratchRecipe.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the recipe " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -21,17 +21,22 @@ import java.util.Locale;
  * @param warmupTraces oracle traces of the warm-up, 0 for none (default: the recipe's)
  * @param athletes     athlete actors of an embedded run (default: all of a step's rollouts at once)
  * @param seed         seeds the task, the model and training (default 1)
+ * @param checkpointEvery steps between checkpoints (default 5)
+ * @param recipe       the whole recipe (model shape, warm-up, training settings); default {@link ScratchRecipe#defaults()};
+ *                     {@code steps} and {@code warmupTraces} still override its counts
  * @param runsDir      the folder of the runs (default {@code runs})
  * @param dataDir      the shared data folder (default {@code ../shared/data})
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
+                         @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir) {
 
     /** The same request under a fixed name (a submitted job keeps the name it got). */
     public JobRequest withName(String runName) {
-        return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, runsDir, dataDir);
+        return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
+                runsDir, dataDir);
     }
 
     /** The run's name: the given one, or one made from the task and the time. */
@@ -50,20 +55,22 @@ public record JobRequest(String task, String name, String algorithm, String mode
         if (runName.contains("/") || runName.contains("..")) throw new IllegalArgumentException("run name '" + runName + "' must be a plain folder name");
         String m = mode == null ? "async" : mode.trim().toLowerCase(Locale.ROOT);
         if (!m.equals("async") && !m.equals("sync")) throw new IllegalArgumentException("unknown mode '" + mode + "'; valid: async, sync");
-        ScratchRecipe recipe = ScratchRecipe.defaults();
+        ScratchRecipe chosen = recipe != null ? recipe : ScratchRecipe.defaults();
         if (steps != null) {
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
-            recipe = recipe.withGrpoSteps(steps);
+            chosen = chosen.withGrpoSteps(steps);
         }
         if (warmupTraces != null) {
             if (warmupTraces < 0) throw new IllegalArgumentException("warm-up traces must be 0 or more, was " + warmupTraces);
-            recipe = recipe.withWarmupTraces(warmupTraces);
+            chosen = chosen.withWarmupTraces(warmupTraces);
         }
-        int actors = athletes != null ? athletes : recipe.groupSize() * recipe.groupsPerStep();
+        int actors = athletes != null ? athletes : chosen.groupSize() * chosen.groupsPerStep();
         if (actors < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + actors);
+        int every = checkpointEvery != null ? checkpointEvery : 5;
+        if (every < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + every);
         return new TaskTrainingJob.Options(task.trim(), Path.of(dataDir != null ? dataDir : "../shared/data"),
                 Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
-                algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), recipe, actors,
-                seed != null ? seed : 1L);
+                algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
+                seed != null ? seed : 1L, every);
     }
 }

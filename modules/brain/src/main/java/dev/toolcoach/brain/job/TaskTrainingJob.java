@@ -65,9 +65,10 @@ public final class TaskTrainingJob {
      * @param recipe    model shape, warm-up and training settings
      * @param athletes  athlete actors of the embedded node (ignored on a cluster: athlete nodes bring their own)
      * @param seed      seeds the task, the split, the model and training
+     * @param checkpointEvery steps between checkpoints
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed) {
+                          int athletes, long seed, int checkpointEvery) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -133,7 +134,7 @@ public final class TaskTrainingJob {
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();
 
-            if (!warmedUp) evaluate(brain, "before_training", evals, run, split, task, listener);
+            if (!warmedUp && !evals.containsKey("before_training")) evaluate(brain, "before_training", evals, run, split, task, listener);
             if (recipe.warmupTraces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, split.train().subList(0,
@@ -143,7 +144,9 @@ public final class TaskTrainingJob {
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
                         warmup.trainedTokens());
             }
-            if (recipe.warmupTraces() > 0) evaluate(brain, "after_warmup", evals, run, split, task, listener);
+            if (recipe.warmupTraces() > 0 && !evals.containsKey("after_warmup")) {
+                evaluate(brain, "after_warmup", evals, run, split, task, listener);
+            }
 
             listener.phase("train");
             RunRecorder recorder = new RunRecorder(run, 1.0, listener::step);
@@ -174,12 +177,12 @@ public final class TaskTrainingJob {
                 .withAthletes(options.athletes())
                 .withSampling(r.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens())
                 .withOptimisation(r.lora(), r.grpoLr(), 0)
+                .withCheckpointEvery(options.checkpointEvery())
                 .withSeed(options.seed());
     }
 
     private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
                                  JobListener listener) throws IOException {
-        if (evals.containsKey(name)) return;
         listener.phase("evaluate");
         EvalRecord record = EvalRecord.of(brain.evaluate(split.test(), task.reward()));
         evals.put(name, record);

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -117,7 +118,7 @@ public final class JobController implements Extension {
             throw new Rejected("job " + current.name + " is running; one job at a time", true);
         }
         JobRequest located = new JobRequest(request.task(), request.name(), request.algorithm(), request.mode(), request.steps(),
-                request.warmupTraces(), request.athletes(), request.seed(),
+                request.warmupTraces(), request.athletes(), request.seed(), request.checkpointEvery(), request.recipe(),
                 request.runsDir() != null ? request.runsDir() : runsDir.toString(), request.dataDir());
         String name = located.runName();
         TaskTrainingJob.Options options;
@@ -227,7 +228,7 @@ public final class JobController implements Extension {
         }
 
         synchronized JobStatus status() {
-            return new JobStatus(name, task, state, phase, totalSteps, lastStep, Map.copyOf(evaluations), error);
+            return new JobStatus(name, task, state, phase, totalSteps, lastStep, Collections.unmodifiableMap(new LinkedHashMap<>(evaluations)), error);
         }
     }
 }

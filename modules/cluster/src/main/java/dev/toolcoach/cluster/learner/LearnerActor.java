@@ -42,7 +42,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     private record StepFinished(StepOutcome outcome, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CursorReceived(CoachCursor cursor, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
     }
 
     private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
@@ -143,9 +143,10 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         outcome.result().flatMap(StepResult::published).ifPresent(this::publish);
         long jobStep = (book.closedGroups() + job.settings().groupsPerStep() - 1) / job.settings().groupsPerStep();
         job.listener().stepDone(new StepReport(jobStep, version, outcome, ledger.snapshot()));
-        if (job.checkpoints().isPresent() && job.checkpoints().get().due(job.core().step())) {
+        if (job.checkpoints().isPresent() && job.checkpoints().get().due(jobStep)) {
             // asked after the step's group reports, so the cursor already has those groups closed
-            getContext().ask(CoachCursor.class, job.coach(), CURSOR_TIMEOUT, GetCursor::new, CursorReceived::new);
+            getContext().ask(CoachCursor.class, job.coach(), CURSOR_TIMEOUT, GetCursor::new,
+                    (cursor, failure) -> new CursorReceived(cursor, jobStep, failure));
             return this;
         }
         busy = false;
@@ -161,7 +162,8 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         }
         byte[] cursor = CursorCodec.encode(received.cursor());
         getContext().pipeToSelf(CompletableFuture.supplyAsync(
-                () -> job.checkpoints().orElseThrow().afterBatch(job.core(), cursor), job.training()), CheckpointSaved::new);
+                () -> job.checkpoints().orElseThrow().afterBatch(job.core(), cursor, received.jobStep()), job.training()),
+                CheckpointSaved::new);
         return this;
     }
 

@@ -6,7 +6,11 @@ import dev.toolcoach.learn.checkpoint.CheckpointStore;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Saves the learner every N optimiser steps and puts it back from the newest good checkpoint. */
+/**
+ * Saves the learner every N steps and puts it back from the newest good checkpoint. The caller says what a step
+ * is: the learner's optimiser steps, or a job's batches (which go on when a batch has nothing to learn from, and
+ * whose dataset cursor must be saved all the same).
+ */
 public final class PeriodicCheckpoints {
     private final CheckpointStore store;
     private final int everySteps;
@@ -20,14 +24,18 @@ public final class PeriodicCheckpoints {
         this.everySteps = everySteps;
     }
 
-    /** Whether {@link #afterBatch} would save at this learner step: a multiple of N steps was passed since the last save. */
+    /** Whether {@link #afterBatch} would save at this step: a multiple of N steps was passed since the last save. */
     public boolean due(long step) {
         return step / everySteps > lastSavedStep / everySteps;
     }
 
-    /** Call after each batch; saves when {@link #due} (the cursor is only read then, so callers may fetch it lazily). */
+    /** Call after each optimiser step; saves when {@link #due} at the learner's step count. */
     public Optional<Path> afterBatch(LearnerCore learner, byte[] cursor) {
-        long step = learner.step();
+        return afterBatch(learner, cursor, learner.step());
+    }
+
+    /** Call after each of the caller's steps; saves when {@link #due} (the cursor is only read then, so it may be fetched lazily). */
+    public Optional<Path> afterBatch(LearnerCore learner, byte[] cursor, long step) {
         if (due(step)) {
             lastSavedStep = step;
             return Optional.of(store.save(learner.checkpoint(cursor)));

@@ -1,0 +1,95 @@
+package dev.toolcoach.brain.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.model.lora.PeftAdapterIo;
+import dev.toolcoach.trace.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The main job end to end on a deliberately tiny recipe (the learning itself is measured by the recipe's
+ * benchmark, not here): a task-sized model is built, evaluated, warmed up from the oracle, trained through the
+ * embedded cluster and evaluated; the run folder holds every output; running it again resumes.
+ */
+class TaskTrainingJobTest {
+
+    @Test
+    void aRunFolderGetsEveryOutputAndASecondRunResumesIt(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("finance-tiny");
+        TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", Path.of("../shared/data"), run, "grpo", false,
+                TinyRecipe.get(), 8, 5, 1);
+        List<String> phases = new ArrayList<>();
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), recording(phases));
+
+        assertEquals(List.of("model", "evaluate", "warm-up", "evaluate", "train", "save", "evaluate"), phases);
+        assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
+        for (String file : List.of("config.json", "metrics.jsonl", "traces.jsonl", "eval.json", "reward_curve.png",
+                "adapter/adapter_config.json", "adapter/adapter_model.safetensors", "init/tokenizer.json", "distilled/config.json")) {
+            assertTrue(Files.isRegularFile(run.resolve(file)), "the run folder has " + file);
+        }
+        assertTrue(Files.list(run.resolve("checkpoints")).findAny().isPresent(), "checkpoints were written");
+        List<StepLine> lines = RunRecorder.read(run);
+        assertEquals(List.of(1L, 2L), lines.stream().map(StepLine::step).toList());
+        assertEquals(2 * 2 * 4, TraceJson.read(run.resolve("traces.jsonl")).items().size(), "every scored rollout, once");
+        assertEquals(summary.training().adapter().version(), PeftAdapterIo.load(run.resolve("adapter")).version());
+        Map<?, ?> evals = new ObjectMapper().readValue(run.resolve("eval.json").toFile(), Map.class);
+        assertEquals(summary.evaluations().keySet(), evals.keySet());
+
+        // the same run folder with more steps: the model and evaluations stay, training goes on from its checkpoint
+        phases.clear();
+        TaskTrainingJob.Summary resumed = TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"),
+                run, "grpo", false, TinyRecipe.get().withGrpoSteps(3), 8, 5, 1), Optional.empty(), recording(phases));
+        assertEquals(List.of("train", "save", "evaluate"), phases);
+        assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
+        assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
+    }
+
+    @Test
+    void anUnknownTaskOrAlgorithmIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        IllegalArgumentException task = assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(
+                new TaskTrainingJob.Options("stocks", Path.of("../shared/data"), dir, "grpo", false, TinyRecipe.get(), 8, 1, 1)));
+        assertTrue(task.getMessage().startsWith("no task named 'stocks'; known tasks: [arithmetic, finance, email"), task.getMessage());
+        IllegalArgumentException algorithm = assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(
+                new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir, "ppo", false, TinyRecipe.get(), 8, 1, 1)));
+        assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
+        assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");
+    }
+
+    private static JobListener recording(List<String> phases) {
+        return new JobListener() {
+            @Override
+            public void phase(String phase) {
+                phases.add(phase);
+            }
+
+            @Override
+            public void evaluated(String name, EvalRecord record) {
+            }
+
+            @Override
+            public void trainingStarted(long totalSteps, long stepsDone) {
+            }
+
+            @Override
+            public void step(StepLine line) {
+            }
+
+            @Override
+            public void trainingEnded() {
+            }
+        };
+    }
+}
