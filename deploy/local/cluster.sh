@@ -218,10 +218,13 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      --steps|--warmup-traces|--seed)
+      --recipe)
+        [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
+        body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
+      --steps|--warmup-traces|--seed|--checkpoint-every|--athletes)
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --argjson v "$(number "$1" "${2:-}")" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--detach])" ;;
     esac
   done
   body="$(jq -c --arg runs "$REPO/runs" --arg data "$REPO/../shared/data" \

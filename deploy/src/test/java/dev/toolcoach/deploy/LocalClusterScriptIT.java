@@ -3,6 +3,10 @@ package dev.toolcoach.deploy;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * deploy/local/cluster.sh against the real shaded node jars: up with 2 athletes and 1 tool node,
- * status, scale to 3 athletes, down — and no process left behind.
+ * status, scale to 3 athletes, down — and no process left behind; and a training job on such a cluster
+ * that loses an athlete JVM to kill -9 and gains one mid-run.
  */
 class LocalClusterScriptIT {
 
@@ -119,6 +125,61 @@ class LocalClusterScriptIT {
         }
         assertTrue(logs.contains("Exiting completed"), "nodes left the cluster gracefully");
         assertTrue(!logs.contains("\tat "), "no stack trace in the node logs");
+    }
+
+    /** A recipe small enough for a test: the job's plumbing is under test here, not its learning. */
+    private static final String TINY_RECIPE = """
+            {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
+             "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
+             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 6, "temperature": 1.0, "grpoLr": 0.002,
+             "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
+             "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 48, "engineBatch": 8}
+            """;
+
+    @Test
+    void aTrainingJobFinishesDespiteAKilledAthleteAndTakesInANewOne() throws Exception {
+        deleteRecursively(runDir);
+        Path runs = deploy.resolve("target/it-runs");
+        deleteRecursively(runs);
+        Files.createDirectories(runDir);
+        Path recipe = Files.writeString(runDir.resolve("tiny-recipe.json"), TINY_RECIPE);
+        HttpClient http = HttpClient.newHttpClient();
+        try {
+            Result up = script("up", "--athletes", "2", "--tools", "1");
+            assertEquals(0, up.exitCode(), up.output());
+            String jobs = "http://127.0.0.1:" + Files.readString(runDir.resolve("coach.ports")).strip().split(" ")[1] + "/jobs";
+
+            Result submitted = script("train", "--detach", "--task", "finance", "--name", "it-job", "--recipe", recipe.toString(),
+                    "--runs-dir", runs.toString(), "--seed", "3", "--checkpoint-every", "1");
+            assertEquals(0, submitted.exitCode(), submitted.output());
+            awaitJob(http, jobs, status -> status.contains("\"last_step\":{"), "the first training step");
+
+            long victim = Long.parseLong(Files.readString(runDir.resolve("athlete-1.pid")).strip());
+            ProcessHandle.of(victim).orElseThrow().destroyForcibly(); // kill -9
+            Result scale = script("scale", "--athletes", "3");
+            assertEquals(0, scale.exitCode(), scale.output());
+
+            String done = awaitJob(http, jobs, status -> !status.contains("\"state\":\"running\""), "the end of the job");
+            assertTrue(done.contains("\"state\":\"finished\""), done);
+            List<String> rollouts = Files.readAllLines(runs.resolve("it-job/traces.jsonl")).stream()
+                    .map(line -> line.replaceAll("^.*?\"rollout_id\":\"([^\"]+)\".*$", "$1")).toList();
+            assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was trained on twice");
+            assertEquals(6, Files.readAllLines(runs.resolve("it-job/metrics.jsonl")).size(), "six learner steps");
+            assertTrue(read(runDir.resolve("athlete-3.log")).contains("athletes working"), "the new athlete node joined the job");
+        } finally {
+            Result down = script("down");
+            assertEquals(0, down.exitCode(), down.output());
+        }
+    }
+
+    private static String awaitJob(HttpClient http, String url, Predicate<String> condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> status = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+            if (status.statusCode() == 200 && condition.test(status.body())) return status.body();
+            Thread.sleep(1000); // polling the coach's job status with a deadline: there is no event to wait on
+        }
+        throw new AssertionError("no sign of " + what + " at " + url + " within 5 minutes");
     }
 
     private static String read(Path file) {
