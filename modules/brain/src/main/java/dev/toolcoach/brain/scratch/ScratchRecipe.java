@@ -27,6 +27,7 @@ import java.util.Set;
  * @param grpoSteps       GRPO steps
  * @param temperature     sampling temperature of the GRPO rollouts
  * @param grpoLr          learning rate of the LoRA adapter
+ * @param callWeight      weight of the oracle-call term of GRPO's reward ({@code CallShapedReward}; 0 = the task reward alone)
  * @param lora            the adapter GRPO trains
  * @param maxTurns        most replies per rollout
  * @param maxTotalTokens  most tokens in a rollout's context
@@ -36,12 +37,12 @@ import java.util.Set;
 public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMergeCount,
                             int warmupTraces, int warmupEpochs, int warmupBatch, double warmupLr,
                             int groupSize, int groupsPerStep, int grpoSteps, float temperature, double grpoLr,
-                            LoraConfig lora, int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+                            double callWeight, LoraConfig lora, int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
 
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 1024), 1024, 8,
                 128, 8, 16, 3e-3,
-                8, 8, 30, 1.0f, 2e-3,
+                8, 8, 30, 1.0f, 2e-3, 0.5,
                 new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 4, 1024, 128, 64);
     }
 
