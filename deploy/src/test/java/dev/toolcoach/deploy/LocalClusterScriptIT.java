@@ -131,7 +131,7 @@ class LocalClusterScriptIT {
     private static final String TINY_RECIPE = """
             {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
              "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
-             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 6, "temperature": 1.0, "grpoLr": 0.002,
+             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 6, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
              "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
              "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 48, "engineBatch": 8}
             """;

@@ -9,6 +9,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.OracleTeacher;
+import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
@@ -45,7 +46,8 @@ import java.util.UUID;
  * The main job: a task-sized model trained from scratch on a named task. A new model sized for the task
  * (its vocabulary learned from the training split's texts) is evaluated, warmed up by distillation from the
  * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
- * Brain, and evaluated a last time. Everything lands in the run folder: {@code config.json},
+ * Brain (rewarded by the task reward with partial credit for oracle-matching calls, {@link CallShapedReward}),
+ * and evaluated a last time (on the task reward alone). Everything lands in the run folder: {@code config.json},
  * {@code metrics.jsonl}, {@code traces.jsonl}, {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
  * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
  * training continues from its last checkpoint.
@@ -130,7 +132,8 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), task.reward(), task.examples())).config(config).workDir(run);
+                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), task.examples()))
+                    .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();
 
@@ -149,7 +152,7 @@ public final class TaskTrainingJob {
             }
 
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, 1.0, listener::step);
+            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), task.examples()), listener::step);
             listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
@@ -35,20 +36,20 @@ public final class RunRecorder implements Consumer<StepReport> {
 
     private final Path metrics;
     private final Path traces;
-    private final double successThreshold;
+    private final Predicate<Trace> success;
     private final Consumer<StepLine> onLine;
     private final List<StepLine> lines = new ArrayList<>();
     private final long startNanos = System.nanoTime();
     private long lastNanos = startNanos;
 
     /**
-     * @param successThreshold a trace whose reward reaches it counts as a success in the step's accuracy
-     * @param onLine           hears each step's line after it is written (a progress display)
+     * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped)
+     * @param onLine  hears each step's line after it is written (a progress display)
      */
-    public RunRecorder(Path runDir, double successThreshold, Consumer<StepLine> onLine) {
+    public RunRecorder(Path runDir, Predicate<Trace> success, Consumer<StepLine> onLine) {
         this.metrics = runDir.resolve("metrics.jsonl");
         this.traces = runDir.resolve("traces.jsonl");
-        this.successThreshold = successThreshold;
+        this.success = success;
         this.onLine = onLine;
     }
 
@@ -56,7 +57,7 @@ public final class RunRecorder implements Consumer<StepReport> {
     public synchronized void accept(StepReport report) {
         long now = System.nanoTime();
         List<ScoredTrace> scored = report.outcome().scored().stream().flatMap(g -> g.traces().stream()).toList();
-        double accuracy = scored.stream().filter(t -> t.reward() >= successThreshold).count() / (double) Math.max(1, scored.size());
+        double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
         StepLine line = new StepLine(report.step(), report.version(), report.outcome().scored().size(),
                 report.outcome().dropped().size(), report.outcome().meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,

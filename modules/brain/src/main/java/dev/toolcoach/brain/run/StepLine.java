@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param groups         groups scored in the step
  * @param dropped        groups the reward could not score
  * @param meanReward     mean reward of the step's traces
- * @param accuracy       share of the step's traces whose reward reached the success threshold
+ * @param accuracy       share of the step's traces that solved their example (by the task's own reward)
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
  * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...): a

@@ -4,12 +4,14 @@ import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.RewardContext;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.trace.Trace;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /** A task's examples as rewards see them, and a task's own reward as a {@link Reward}. */
 public final class TaskRewards {
@@ -38,5 +40,12 @@ public final class TaskRewards {
             if (example == null) throw new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset");
             return reward.score(example, trace);
         });
+    }
+
+    /** Whether a rollout solved its example by the task's own reward (full marks), for a step's accuracy. */
+    public static Predicate<Trace> succeeded(TaskReward reward, List<TaskExample> examples) {
+        Map<String, TaskExample> byId = new LinkedHashMap<>();
+        examples.forEach(e -> byId.put(e.id(), e));
+        return trace -> byId.containsKey(trace.queryId()) && reward.score(byId.get(trace.queryId()), trace) >= 1.0;
     }
 }

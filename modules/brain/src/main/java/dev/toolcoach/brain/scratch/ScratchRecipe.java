@@ -98,11 +98,11 @@ public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMerg
 
     public ScratchRecipe withGrpoSteps(int steps) {
         return new ScratchRecipe(shape, maxMerges, minMergeCount, warmupTraces, warmupEpochs, warmupBatch, warmupLr,
-                groupSize, groupsPerStep, steps, temperature, grpoLr, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+                groupSize, groupsPerStep, steps, temperature, grpoLr, callWeight, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
         return new ScratchRecipe(shape, maxMerges, minMergeCount, traces, warmupEpochs, warmupBatch, warmupLr,
-                groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+                groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
     }
 }
