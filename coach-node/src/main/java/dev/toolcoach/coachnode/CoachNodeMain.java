@@ -1,6 +1,7 @@
 package dev.toolcoach.coachnode;
 
 import dev.toolcoach.brain.cli.DistillCommand;
+import dev.toolcoach.brain.cli.EvalCommand;
 import dev.toolcoach.brain.cli.TrainCommand;
 import dev.toolcoach.brain.cli.GenerateTasksCommand;
 import dev.toolcoach.cluster.node.NodeCli;
@@ -18,7 +19,7 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "coach-node", mixinStandardHelpOptions = true,
         description = "ToolCoach coach node: runs the coach and the learner (roles coach, learner).",
         subcommands = {CoachNodeMain.Run.class, GenerateCommand.class, ServeCommand.class, BfclEvalCommand.class,
-                GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, HelpCommand.class})
+                GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, EvalCommand.class, HelpCommand.class})
 public final class CoachNodeMain extends NodeRunCommand {
 
     /** Logs go to stderr (coach-node-logback.xml) unless the user picked a configuration. */

@@ -127,13 +127,16 @@ class LocalClusterScriptIT {
         assertTrue(!logs.contains("\tat "), "no stack trace in the node logs");
     }
 
-    /** A recipe small enough for a test: the job's plumbing is under test here, not its learning. */
+    /**
+     * A recipe small enough for a test (the job's plumbing is under test here, not its learning), with steps enough
+     * (about a minute of rollouts) for an athlete JVM to be killed and another to join while the job runs.
+     */
     private static final String TINY_RECIPE = """
             {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
              "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
-             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 6, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
+             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 100, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
              "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
-             "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 48, "engineBatch": 8}
+             "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8}
             """;
 
     @Test
@@ -164,7 +167,7 @@ class LocalClusterScriptIT {
             List<String> rollouts = Files.readAllLines(runs.resolve("it-job/traces.jsonl")).stream()
                     .map(line -> line.replaceAll("^.*?\"rollout_id\":\"([^\"]+)\".*$", "$1")).toList();
             assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was trained on twice");
-            assertEquals(6, Files.readAllLines(runs.resolve("it-job/metrics.jsonl")).size(), "six learner steps");
+            assertEquals(100, Files.readAllLines(runs.resolve("it-job/metrics.jsonl")).size(), "every learner step");
             assertTrue(read(runDir.resolve("athlete-3.log")).contains("athletes working"), "the new athlete node joined the job");
         } finally {
             Result down = script("down");

@@ -147,6 +147,11 @@ public final class Brain {
         }
     }
 
+    /** Evaluates and trains from here on with a saved PEFT adapter (e.g. a run's {@code adapter/}). */
+    public void loadAdapter(Path dir) {
+        adapter = PeftAdapterIo.load(dir);
+    }
+
     /** The adapter trained last, if any. */
     public Optional<AdapterWeights> adapter() {
         return Optional.ofNullable(adapter);

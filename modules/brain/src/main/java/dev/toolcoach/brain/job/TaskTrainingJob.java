@@ -56,7 +56,8 @@ public final class TaskTrainingJob {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
-    private static final double TEST_FRACTION = 0.2;
+    /** The share of a task's examples held out for evaluation. */
+    public static final double TEST_FRACTION = 0.2;
 
     /**
      * @param task      a registered task name

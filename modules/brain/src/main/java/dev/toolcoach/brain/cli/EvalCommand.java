@@ -1,0 +1,80 @@
+package dev.toolcoach.brain.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.brain.job.EvalRecord;
+import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.run.TaskRewards;
+import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tools.BuiltinSuites;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code eval}: a saved adapter on a task's test split (the split {@code train} used with the same seed), greedily,
+ * scored by the task's reward. The base model and the recipe (agent format and limits) default to the run folder
+ * the adapter was saved in. Prints the evaluation as JSON.
+ */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = "Evaluate a saved adapter on a task's test split; prints accuracy and mean reward as JSON.")
+public final class EvalCommand implements Callable<Integer> {
+
+    @Option(names = "--task", required = true, description = "a registered task: finance, arithmetic, email, ...")
+    String task;
+
+    @Option(names = "--adapter", required = true, description = "a PEFT adapter folder (a run's adapter/)")
+    Path adapter;
+
+    @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
+    Path model;
+
+    @Option(names = "--seed", description = "the seed of the task and its split (default: the run's, else 1)")
+    Long seed;
+
+    @Option(names = "--data-dir", defaultValue = "../shared/data", description = "shared data folder (default: ${DEFAULT-VALUE})")
+    Path dataDir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        try {
+            Path run = adapter.toAbsolutePath().getParent();
+            JsonNode config = readConfig(run.resolve("config.json"));
+            ScratchRecipe recipe = config == null ? ScratchRecipe.defaults()
+                    : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
+            long splitSeed = seed != null ? seed : config == null ? 1L : config.get("seed").asLong();
+            Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            TaskTrainingJob.Options options = new TaskTrainingJob.Options(task, dataDir, run, "grpo", false, recipe, 1, splitSeed, 1);
+            Task t = TaskTrainingJob.validate(options);
+            Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
+                    .toolOptions(BuiltinSuites.Options.defaults().withMailboxes(List.of(dataDir.resolve("enron/maildir"),
+                            dataDir.resolve("enron/emails_sample.csv"))))
+                    .reward(TaskRewards.of(t.name(), t.reward(), t.examples()))
+                    .config(TrainingConfig.defaults().withSampling(0, recipe.maxNewTokens(), recipe.maxTurns(), recipe.maxTotalTokens()))
+                    .workDir(run).build();
+            brain.loadAdapter(adapter);
+            EvalRecord record = EvalRecord.of(brain.evaluate(t.split(TaskTrainingJob.TEST_FRACTION, splitSeed).test(), t.reward()));
+            return CommandOutput.summary(spec, record);
+        } catch (IllegalArgumentException | ModelLoadException | IOException e) {
+            return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
+        }
+    }
+
+    private static JsonNode readConfig(Path file) throws IOException {
+        return Files.isRegularFile(file) ? new ObjectMapper().readTree(file.toFile()) : null;
+    }
+}
