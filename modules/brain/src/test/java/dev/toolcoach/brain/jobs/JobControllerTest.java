@@ -103,7 +103,6 @@ class JobControllerTest {
                 JsonNode node = JSON.readTree(status.body());
                 if (!node.get("state").asText().equals("running")) return node;
             }
-            Thread.onSpinWait();
             Thread.sleep(500); // polling the job's HTTP status with a deadline: there is no event to wait on
         }
         throw new AssertionError("the job did not end within " + JOB_DEADLINE);
