@@ -1,6 +1,5 @@
 package dev.toolcoach.bench.learning;
 
-import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;

@@ -12,7 +12,6 @@ import dev.toolcoach.brain.distill.OracleTeacher;
 import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunRecorder;
-import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.scratch.ScratchModel;
