@@ -21,9 +21,19 @@ public record Split(List<TaskExample> train, List<TaskExample> test) {
         if (!(testFraction >= 0 && testFraction <= 1)) {
             throw new IllegalArgumentException("test fraction must be in [0, 1], got " + testFraction);
         }
+        return holdOut(examples, (int) Math.round(testFraction * examples.size()), seed);
+    }
+
+    /**
+     * Shuffles with the seed and puts the first {@code testSize} examples in the test set; with
+     * {@code testSize = round(f * n)} this is exactly {@link #of}.
+     */
+    public static Split holdOut(List<TaskExample> examples, int testSize, long seed) {
+        if (testSize < 0 || testSize > examples.size()) {
+            throw new IllegalArgumentException("test size must be in [0, " + examples.size() + "], got " + testSize);
+        }
         List<TaskExample> shuffled = new ArrayList<>(examples);
         Collections.shuffle(shuffled, new Random(seed));
-        int testSize = (int) Math.round(testFraction * shuffled.size());
         return new Split(shuffled.subList(testSize, shuffled.size()), shuffled.subList(0, testSize));
     }
 }

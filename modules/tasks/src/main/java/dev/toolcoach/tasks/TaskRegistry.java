@@ -21,8 +21,8 @@ import java.util.function.Supplier;
 /** Tasks by name. A task is built when first asked for, so data that is not used is never read. */
 public final class TaskRegistry {
 
-    /** Questions per generated task in the standard registry. */
-    public static final int GENERATED_QUESTIONS = 500;
+    /** Questions per generated task in the standard registry: enough that training need not repeat what a warm-up saw. */
+    public static final int GENERATED_QUESTIONS = 2500;
 
     private final Map<String, Supplier<Task>> factories = new LinkedHashMap<>();
     private final Map<String, Task> built = new LinkedHashMap<>();

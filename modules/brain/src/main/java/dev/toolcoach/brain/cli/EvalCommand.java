@@ -67,7 +67,7 @@ public final class EvalCommand implements Callable<Integer> {
                     .config(TrainingConfig.defaults().withSampling(0, recipe.maxNewTokens(), recipe.maxTurns(), recipe.maxTotalTokens()))
                     .workDir(run).build();
             brain.loadAdapter(adapter);
-            EvalRecord record = EvalRecord.of(brain.evaluate(t.split(TaskTrainingJob.TEST_FRACTION, splitSeed).test(), t.reward()));
+            EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
             return CommandOutput.summary(spec, record);
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());

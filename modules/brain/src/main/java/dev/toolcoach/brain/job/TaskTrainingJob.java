@@ -21,6 +21,7 @@ import dev.toolcoach.brain.scratch.TaskVocabulary;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
@@ -55,8 +56,10 @@ public final class TaskTrainingJob {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
-    /** The share of a task's examples held out for evaluation. */
+    /** The share of a task's examples held out for evaluation... */
     public static final double TEST_FRACTION = 0.2;
+    /** ...up to this many, so the three evaluations stay a small part of the job on a large task. */
+    public static final int MAX_TEST_EXAMPLES = 100;
 
     /**
      * @param task      a registered task name
@@ -114,7 +117,7 @@ public final class TaskTrainingJob {
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = trainingConfig(options);
         Path run = options.runDir();
-        Split split = task.split(TEST_FRACTION, options.seed());
+        Split split = split(task, options.seed());
         BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults()
                 .withMailboxes(List.of(options.dataDir().resolve("enron/maildir"), options.dataDir().resolve("enron/emails_sample.csv")));
         try {
@@ -140,8 +143,7 @@ public final class TaskTrainingJob {
             if (!warmedUp && !evals.containsKey("before_training")) evaluate(brain, "before_training", evals, run, split, task, listener);
             if (recipe.warmupTraces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
-                DistillReport warmup = brain.distill(DistillDataset.of(task, split.train().subList(0,
-                                Math.min(recipe.warmupTraces(), split.train().size()))),
+                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
                         student -> new OracleTeacher(task.name(), student), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
                         recipe.warmupLearner(options.seed()));
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
@@ -156,7 +158,7 @@ public final class TaskTrainingJob {
             listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
-                result = brain.train(split.train(), recipe.grpoSteps(), recorder,
+                result = brain.train(trainingQueries(split, recipe), recipe.grpoSteps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
@@ -169,6 +171,27 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@link #MAX_TEST_EXAMPLES}. */
+    public static Split split(Task task, long seed) {
+        int n = task.examples().size();
+        return Split.holdOut(task.examples(), (int) Math.min(MAX_TEST_EXAMPLES, Math.round(TEST_FRACTION * n)), seed);
+    }
+
+    /** The warm-up's queries: the first of the training split. */
+    static List<TaskExample> warmupQueries(Split split, ScratchRecipe recipe) {
+        return split.train().subList(0, Math.min(recipe.warmupTraces(), split.train().size()));
+    }
+
+    /**
+     * The training queries: those the warm-up did not see, when there are any. Trained on the warm-up's own
+     * queries, whose oracle answers the model has memorised, rollouts are nearly all right and nearly alike,
+     * so groups carry no signal and what is learned does not transfer.
+     */
+    static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
+        int seen = Math.min(recipe.warmupTraces(), split.train().size());
+        return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
     }
 
     /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */
