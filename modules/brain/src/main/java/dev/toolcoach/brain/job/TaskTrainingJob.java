@@ -8,7 +8,7 @@ import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
-import dev.toolcoach.brain.distill.OracleTeacher;
+import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunRecorder;
@@ -142,7 +142,7 @@ public final class TaskTrainingJob {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, split.train().subList(0,
                                 Math.min(recipe.warmupTraces(), split.train().size()))),
-                        student -> new OracleTeacher(task.name(), student), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
+                        TeacherFactory.oracle(task.name()), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
                         recipe.warmupLearner(options.seed()));
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
                         warmup.trainedTokens());
