@@ -115,8 +115,7 @@ public final class TaskTrainingJob {
         TrainingConfig config = trainingConfig(options);
         Path run = options.runDir();
         Split split = task.split(TEST_FRACTION, options.seed());
-        BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults()
-                .withMailboxes(List.of(options.dataDir().resolve("enron/maildir"), options.dataDir().resolve("enron/emails_sample.csv")));
+        BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try {
             Files.createDirectories(run);
             writeJson(run.resolve("config.json"), Map.of("task", task.name(), "algorithm", config.algorithm(),
@@ -169,6 +168,12 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The built-in suites' options with the shared data folder's mail (the email task's Enron mailboxes). */
+    public static BuiltinSuites.Options toolOptions(Path dataDir) {
+        return BuiltinSuites.Options.defaults()
+                .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")));
     }
 
     /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */
