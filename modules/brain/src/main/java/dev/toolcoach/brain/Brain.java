@@ -12,6 +12,7 @@ import dev.toolcoach.brain.distill.Distiller;
 import dev.toolcoach.brain.distill.LearnerSft;
 import dev.toolcoach.brain.distill.Student;
 import dev.toolcoach.brain.distill.Teacher;
+import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.TaskEvaluation;
@@ -25,6 +26,7 @@ import dev.toolcoach.learn.core.FullWeights;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.model.ModelLoader;
+import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.PeftAdapterIo;
@@ -49,7 +51,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * ToolCoach's one-object interface: an agent (a model, its tools, its action format), a reward, an
@@ -163,15 +164,17 @@ public final class Brain {
     }
 
     /**
-     * Knowledge distillation as a warm-up: the teacher (built for this Brain's student: an OpenAI-compatible
-     * endpoint, a task oracle, ...) answers {@code dataset} with the student's tools, its traces are cached in
-     * the work folder (a second run makes no teacher call), those whose reward exceeds {@code threshold} are kept,
-     * and every weight of the student's base model is trained on them by SFT. The result becomes the Brain's
-     * base model, written to {@code <workDir>/distilled}; training afterwards puts its adapter on it.
+     * Knowledge distillation as a warm-up: the teacher (built for this Brain's student and tools: an
+     * OpenAI-compatible endpoint, a local model folder, a task oracle, see {@link TeacherFactory}) answers
+     * {@code dataset} with the student's tools, its traces are cached in the work folder (a second run makes no
+     * teacher call), those whose reward exceeds {@code threshold} are kept, and every weight of the student's base
+     * model is trained on them by SFT. The result becomes the Brain's base model, written to
+     * {@code <workDir>/distilled}; training afterwards puts its adapter on it. A teacher that is
+     * {@link AutoCloseable} (a served local model) is closed when distillation ends.
      *
      * @param learner the SFT optimiser's settings (learning rate schedule, micro-batch)
      */
-    public DistillReport distill(DistillDataset dataset, Function<Student, Teacher> teacher, double threshold, int epochs,
+    public DistillReport distill(DistillDataset dataset, TeacherFactory teacher, double threshold, int epochs,
                                  int batch, LearnerConfig learner) {
         Path distilled = workDir.resolve("distilled");
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 1);
@@ -183,13 +186,27 @@ public final class Brain {
                     policy.chatFormat().stopTokenIds().iterator().next());
             Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, agent(SamplingParams.greedy(config.maxNewTokens()))),
                     new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
-            DistillReport report = distiller.distill(dataset, teacher.apply(who));
+            DistillReport report;
+            Teacher made = teacher.create(who, tools.specs());
+            try {
+                report = OpThreads.with(TrainingRun.LEARNER_INTRA_OP_THREADS, () -> distiller.distill(dataset, made));
+            } finally {
+                if (made instanceof AutoCloseable closeable) closeTeacher(closeable);
+            }
             ModelFolders.withWeights(modelDir, distilled, student.config(), student.transformer().weights().toHf(student.config()));
             modelDir = distilled;
             adapter = null;
             return report;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the distilled model to " + distilled, e);
+        }
+    }
+
+    private static void closeTeacher(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot close the teacher: " + e.getMessage(), e);
         }
     }
 

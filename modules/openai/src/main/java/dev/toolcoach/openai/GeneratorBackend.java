@@ -47,6 +47,11 @@ public final class GeneratorBackend implements ChatBackend {
         return modelId;
     }
 
+    /** Generation requests served so far. */
+    public long requests() {
+        return requests.get();
+    }
+
     @Override
     public BackendReply generate(BackendRequest request, Consumer<String> onText) {
         int[] prompt = tokenizer.encode(chatFormat.renderPrompt(conversation(request)));

@@ -1,68 +1,59 @@
 package dev.toolcoach.brain.cli;
 
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
-import dev.toolcoach.brain.distill.DistillSettings;
-import dev.toolcoach.brain.distill.Distiller;
-import dev.toolcoach.brain.distill.OpenAiTeacher;
-import dev.toolcoach.brain.distill.OracleTeacher;
-import dev.toolcoach.brain.distill.Student;
-import dev.toolcoach.brain.distill.Teacher;
+import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TeacherUnavailableException;
-import dev.toolcoach.brain.distill.TraceCache;
+import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.learn.batch.ScoredTrace;
-import dev.toolcoach.openai.OpenAiClient;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.AnswerReward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskReward;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tasks.datasets.DatasetException;
-import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.TraceJson;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code distill}: collects teacher demonstrations on a task or a JSON Lines dataset with the
- * student's tools, caches them, keeps those above the reward threshold and writes them out. The
- * student here is the byte-level ChatML agent; training a model on the kept traces is the learner's
- * step (the Brain wires it).
+ * {@code distill}: {@link Brain#distill} from the command line. A teacher — an OpenAI-compatible endpoint, a local
+ * model folder (served on 127.0.0.1 while distilling) or the task's oracle — answers a task or a JSON Lines dataset
+ * with the student's tools; its traces are cached in the work folder, those whose reward is above the threshold are
+ * kept, and every weight of the student (a Hugging Face folder) is trained on them by SFT into
+ * {@code <work-dir>/distilled}. Prints the counts as JSON. Bad input is one line on stderr, exit 2, nothing written.
  */
 @Command(name = "distill", mixinStandardHelpOptions = true,
-        description = "Collect teacher traces (cached), keep those whose reward is above a threshold, and write them as JSON Lines.")
+        description = "Distil a teacher (--teacher-url, --teacher-model or --oracle) into a student model folder: teacher traces "
+                + "(cached), those with a reward above the threshold kept, the student trained on them by SFT.")
 public final class DistillCommand implements Callable<Integer> {
 
-    static final ByteTokenizer TOKENIZER = ByteTokenizer.chatMl();
-    static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMlFormat.IM_END));
+    @Mixin
+    TaskOptions taskOptions;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Source source;
-
-    static final class Source {
-        @Option(names = "--task", description = "a registered task: arithmetic, finance, ...")
-        String task;
-
-        @Option(names = "--dataset", description = "a JSON Lines dataset (e.g. written by generate-tasks); needs --tools")
-        Path dataset;
-    }
+    @Option(names = "--dataset", description = "instead of --task: a JSON Lines dataset (e.g. written by generate-tasks); needs --tools")
+    Path dataset;
 
     @Option(names = "--tools", description = "built-in tool suite for --dataset")
     String suite;
@@ -70,23 +61,26 @@ public final class DistillCommand implements Callable<Integer> {
     @Option(names = "--reward", defaultValue = "exact", description = "reward for --dataset: exact, mentions or numeric (default: ${DEFAULT-VALUE})")
     String reward;
 
-    @Option(names = "--data-dir", defaultValue = "../shared/data", description = "shared data folder for --task (default: ${DEFAULT-VALUE})")
-    Path dataDir;
-
-    @Option(names = "--seed", defaultValue = "42", description = "seed of generated tasks (default: ${DEFAULT-VALUE})")
-    long seed;
-
     @Option(names = "--examples", description = "use only the first N examples")
     Integer limit;
 
-    @Option(names = "--teacher", defaultValue = "oracle", description = "oracle (the task's solutions) or endpoint (an OpenAI-compatible model) (default: ${DEFAULT-VALUE})")
-    String teacherKind;
+    @Option(names = "--student", required = true, description = "the student: a Hugging Face model folder")
+    Path student;
+
+    @Option(names = "--teacher-url", description = "teacher: an OpenAI-compatible API root (the same as --base-url)")
+    String teacherUrl;
+
+    @Option(names = "--teacher-model", description = "teacher: a local Hugging Face model folder, served on 127.0.0.1 while distilling")
+    Path teacherModel;
+
+    @Option(names = "--oracle", description = "teacher: the examples' oracle solutions")
+    boolean oracle;
 
     @Mixin
     EndpointOptions endpoint;
 
-    @Option(names = "--traces", defaultValue = "1", description = "teacher traces per example (default: ${DEFAULT-VALUE})")
-    int traces;
+    @Option(names = "--work-dir", required = true, description = "where the teacher cache (teacher-cache/) and the distilled model (distilled/) go")
+    Path workDir;
 
     @Option(names = "--threshold", defaultValue = "0.9", description = "keep traces with reward above this (default: ${DEFAULT-VALUE})")
     double threshold;
@@ -94,10 +88,19 @@ public final class DistillCommand implements Callable<Integer> {
     @Option(names = "--max-turns", defaultValue = "8", description = "turn limit of each rollout (default: ${DEFAULT-VALUE})")
     int maxTurns;
 
-    @Option(names = "--cache", required = true, description = "folder of the trace cache")
-    Path cacheDir;
+    @Option(names = "--max-new-tokens", defaultValue = "512", description = "token limit of each reply (default: ${DEFAULT-VALUE})")
+    int maxNewTokens;
 
-    @Option(names = "--out", description = "JSON Lines file for the kept traces")
+    @Option(names = "--epochs", defaultValue = "3", description = "SFT passes over the kept traces (default: ${DEFAULT-VALUE})")
+    int epochs;
+
+    @Option(names = "--batch", defaultValue = "8", description = "kept traces per SFT step (default: ${DEFAULT-VALUE})")
+    int batch;
+
+    @Option(names = "--learning-rate", defaultValue = "1e-5", description = "SFT learning rate (default: ${DEFAULT-VALUE})")
+    double learningRate;
+
+    @Option(names = "--out", description = "also write the kept traces to this JSON Lines file")
     Path out;
 
     @Spec
@@ -106,52 +109,90 @@ public final class DistillCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            DistillDataset dataset;
-            String toolSuite;
-            if (source.task != null) {
-                Task task = TaskRegistry.standard(dataDir, seed).get(source.task);
-                if (task.toolSuites().size() != 1) {
-                    throw new UsageException("task '" + task.name() + "' does not run on one tool suite; use --dataset with --tools");
-                }
-                toolSuite = task.toolSuites().get(0);
-                dataset = new DistillDataset(task.name(), first(task.examples()), task.reward());
-            } else {
-                if (suite == null) throw new UsageException("--dataset needs --tools");
-                toolSuite = suite;
-                dataset = new DistillDataset(source.dataset.getFileName().toString(), first(readDataset(source.dataset)),
-                        reward(reward));
+            checkNumbers();
+            TeacherChoice teacher = teacher();
+            requireModelFolder("--student", student);
+            Source source = source();
+            if (teacher == TeacherChoice.ORACLE && source.data().examples().stream().anyMatch(e -> e.solution().isEmpty())) {
+                throw new UsageException("the oracle teacher needs examples with solutions; " + source.data().id() + " has some without");
             }
-            try (ToolExecutor tools = ToolOptions.open(toolSuite)) {
-                DistillSettings settings = new DistillSettings(traces, threshold,
-                        AgentConfig.defaults().withLimits(maxTurns, AgentConfig.defaults().maxTotalTokens()));
-                Distiller distiller = new Distiller(STUDENT, tools, settings, new TraceCache(cacheDir), null);
-                DistillReport report = distiller.distill(dataset, teacher(dataset, tools));
-                if (out != null) {
-                    Files.deleteIfExists(out);
-                    TraceJson.append(out, report.kept().stream().map(ScoredTrace::trace).toList());
-                }
-                return CommandOutput.summary(spec, summary(report));
+            Brain brain = Brain.builder().model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
+                    .reward(TaskRewards.of(source.data().id(), source.data().reward(), source.data().examples()))
+                    .config(TrainingConfig.defaults().withSampling(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens())
+                            .withSeed(taskOptions.seedOr(1)))
+                    .workDir(workDir).build();
+            DistillReport report = brain.distill(source.data(), factory(teacher, source.data()), threshold, epochs, batch,
+                    LearnerConfig.defaults(learningRate));
+            if (out != null) {
+                Files.deleteIfExists(out);
+                TraceJson.append(out, report.kept().stream().map(ScoredTrace::trace).toList());
             }
-        } catch (UsageException | IllegalArgumentException | DatasetException e) {
+            return CommandOutput.summary(spec, summary(report, brain.model()));
+        } catch (UsageException | IllegalArgumentException | DatasetException | ModelLoadException | TeacherUnavailableException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
-        } catch (TeacherUnavailableException | UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             return CommandOutput.error(spec, CommandOutput.RUN_ERROR, e.getMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return CommandOutput.error(spec, CommandOutput.RUN_ERROR, "cannot write " + out + ": " + e.getMessage());
         }
     }
 
-    private Teacher teacher(DistillDataset dataset, ToolExecutor tools) {
-        return switch (teacherKind) {
-            case "oracle" -> {
-                if (dataset.examples().stream().anyMatch(e -> e.solution().isEmpty())) {
-                    throw new UsageException("the oracle teacher needs examples with solutions; " + dataset.id() + " has some without");
-                }
-                yield new OracleTeacher(dataset.id(), STUDENT);
-            }
-            case "endpoint" -> new OpenAiTeacher(new OpenAiClient(endpoint.config()), STUDENT, tools.specs());
-            default -> throw new UsageException("--teacher must be oracle or endpoint, got '" + teacherKind + "'");
+    private enum TeacherChoice { ENDPOINT, LOCAL_MODEL, ORACLE }
+
+    /** Exactly one teacher option; an endpoint's URL may come as --teacher-url or --base-url, not both. */
+    private TeacherChoice teacher() {
+        if (teacherUrl != null && endpoint.baseUrl != null) {
+            throw new UsageException("--teacher-url and --base-url name the same endpoint; give one");
+        }
+        if (teacherUrl != null) endpoint.baseUrl = teacherUrl;
+        List<TeacherChoice> chosen = new ArrayList<>();
+        if (endpoint.baseUrl != null) chosen.add(TeacherChoice.ENDPOINT);
+        if (teacherModel != null) chosen.add(TeacherChoice.LOCAL_MODEL);
+        if (oracle) chosen.add(TeacherChoice.ORACLE);
+        if (chosen.size() != 1) {
+            throw new UsageException((chosen.isEmpty() ? "no teacher" : "more than one teacher")
+                    + ": give exactly one of --teacher-url URL, --teacher-model DIR, --oracle");
+        }
+        if (chosen.get(0) == TeacherChoice.LOCAL_MODEL) requireModelFolder("--teacher-model", teacherModel);
+        return chosen.get(0);
+    }
+
+    private TeacherFactory factory(TeacherChoice choice, DistillDataset data) {
+        return switch (choice) {
+            case ENDPOINT -> TeacherFactory.endpoint(endpoint.config());
+            case LOCAL_MODEL -> TeacherFactory.localModel(teacherModel);
+            case ORACLE -> TeacherFactory.oracle(data.id());
         };
+    }
+
+    private static void requireModelFolder(String option, Path dir) {
+        if (!Files.isRegularFile(dir.resolve("config.json"))) {
+            throw new UsageException(option + " " + dir + " is not a model folder (no config.json)");
+        }
+    }
+
+    private void checkNumbers() {
+        if (maxTurns < 1 || maxNewTokens < 1 || epochs < 1 || batch < 1) {
+            throw new UsageException("--max-turns, --max-new-tokens, --epochs and --batch must be >= 1");
+        }
+        if (!(learningRate > 0)) throw new UsageException("--learning-rate must be > 0, got " + learningRate);
+    }
+
+    /** The examples, their reward and the one tool suite they run on. */
+    private record Source(DistillDataset data, String suite) {
+    }
+
+    private Source source() {
+        if ((taskOptions.task == null) == (dataset == null)) throw new UsageException("give exactly one of --task NAME, --dataset FILE");
+        if (taskOptions.task != null) {
+            Task task = TaskRegistry.standard(taskOptions.dataDir, taskOptions.seedOr(1)).get(taskOptions.task);
+            if (task.toolSuites().size() != 1) {
+                throw new UsageException("task '" + task.name() + "' does not run on one tool suite; use --dataset with --tools");
+            }
+            return new Source(new DistillDataset(task.name(), first(task.examples()), task.reward()), task.toolSuites().get(0));
+        }
+        if (suite == null) throw new UsageException("--dataset needs --tools");
+        return new Source(new DistillDataset(dataset.getFileName().toString(), first(readDataset(dataset)), reward(reward)), suite);
     }
 
     private List<TaskExample> first(List<TaskExample> examples) {
@@ -180,7 +221,7 @@ public final class DistillCommand implements Callable<Integer> {
         };
     }
 
-    private static Map<String, Object> summary(DistillReport report) {
+    private static Map<String, Object> summary(DistillReport report, Path distilled) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("collected", report.collected());
         s.put("from_cache", report.fromCache());
@@ -188,6 +229,7 @@ public final class DistillCommand implements Callable<Integer> {
         s.put("skipped", report.skipped());
         s.put("trained_tokens", report.trainedTokens());
         s.put("cache_file", report.cacheFile() == null ? null : report.cacheFile().toString());
+        s.put("distilled", distilled.toString());
         return s;
     }
 }

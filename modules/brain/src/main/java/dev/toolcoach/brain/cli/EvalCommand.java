@@ -10,8 +10,8 @@ import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
-import dev.toolcoach.tools.BuiltinSuites;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,7 +19,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -31,20 +30,14 @@ import java.util.concurrent.Callable;
         description = "Evaluate a saved adapter on a task's test split; prints accuracy and mean reward as JSON.")
 public final class EvalCommand implements Callable<Integer> {
 
-    @Option(names = "--task", required = true, description = "a registered task: finance, arithmetic, email, ...")
-    String task;
+    @Mixin
+    TaskOptions taskOptions;
 
     @Option(names = "--adapter", required = true, description = "a PEFT adapter folder (a run's adapter/)")
     Path adapter;
 
     @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
     Path model;
-
-    @Option(names = "--seed", description = "the seed of the task and its split (default: the run's, else 1)")
-    Long seed;
-
-    @Option(names = "--data-dir", defaultValue = "../shared/data", description = "shared data folder (default: ${DEFAULT-VALUE})")
-    Path dataDir;
 
     @Spec
     CommandSpec spec;
@@ -56,13 +49,13 @@ public final class EvalCommand implements Callable<Integer> {
             JsonNode config = readConfig(run.resolve("config.json"));
             ScratchRecipe recipe = config == null ? ScratchRecipe.defaults()
                     : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
-            long splitSeed = seed != null ? seed : config == null ? 1L : config.get("seed").asLong();
+            long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
             Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
-            TaskTrainingJob.Options options = new TaskTrainingJob.Options(task, dataDir, run, "grpo", false, recipe, 1, splitSeed, 1);
+            TaskTrainingJob.Options options = new TaskTrainingJob.Options(taskOptions.requiredTask(), taskOptions.dataDir, run, "grpo",
+                    false, recipe, 1, splitSeed, 1);
             Task t = TaskTrainingJob.validate(options);
             Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
-                    .toolOptions(BuiltinSuites.Options.defaults().withMailboxes(List.of(dataDir.resolve("enron/maildir"),
-                            dataDir.resolve("enron/emails_sample.csv"))))
+                    .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(t.name(), t.reward(), t.examples()))
                     .config(TrainingConfig.defaults().withSampling(0, recipe.maxNewTokens(), recipe.maxTurns(), recipe.maxTotalTokens()))
                     .workDir(run).build();

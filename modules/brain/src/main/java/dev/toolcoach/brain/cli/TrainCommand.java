@@ -8,6 +8,7 @@ import dev.toolcoach.brain.job.TerminalListener;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,8 +31,8 @@ import java.util.concurrent.Callable;
         description = "Train a task-sized model from scratch on a task (warm-up from the task's oracle, then RL), embedded.")
 public final class TrainCommand implements Callable<Integer> {
 
-    @Option(names = "--task", required = true, description = "a registered task: finance, arithmetic, email, ...")
-    String task;
+    @Mixin
+    TaskOptions taskOptions;
 
     @Option(names = "--algorithm", description = "grpo, dpo or sft (default: grpo)")
     String algorithm;
@@ -48,9 +49,6 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--athletes", description = "athlete actors (default: all of a step's rollouts at once)")
     Integer athletes;
 
-    @Option(names = "--seed", description = "seeds the task, the model and training (default: 1)")
-    Long seed;
-
     @Option(names = "--checkpoint-every", description = "steps between checkpoints (default: 5)")
     Integer checkpointEvery;
 
@@ -64,17 +62,15 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
-    @Option(names = "--data-dir", defaultValue = "../shared/data", description = "shared data folder (default: ${DEFAULT-VALUE})")
-    Path dataDir;
-
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         try {
-            JobRequest request = new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
-                    checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(), dataDir.toString());
+            JobRequest request = new JobRequest(taskOptions.requiredTask(), name, algorithm, mode, steps, warmupTraces, athletes,
+                    taskOptions.seed, checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(),
+                    taskOptions.dataDir.toString());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
             TaskTrainingJob.validate(options);

@@ -8,7 +8,7 @@ import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
-import dev.toolcoach.brain.distill.OracleTeacher;
+import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunRecorder;
@@ -118,8 +118,7 @@ public final class TaskTrainingJob {
         TrainingConfig config = trainingConfig(options);
         Path run = options.runDir();
         Split split = split(task, options.seed());
-        BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults()
-                .withMailboxes(List.of(options.dataDir().resolve("enron/maildir"), options.dataDir().resolve("enron/emails_sample.csv")));
+        BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try {
             Files.createDirectories(run);
             writeJson(run.resolve("config.json"), Map.of("task", task.name(), "algorithm", config.algorithm(),
@@ -144,7 +143,7 @@ public final class TaskTrainingJob {
             if (recipe.warmupTraces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
-                        student -> new OracleTeacher(task.name(), student), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
+                        TeacherFactory.oracle(task.name()), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
                         recipe.warmupLearner(options.seed()));
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
                         warmup.trainedTokens());
@@ -192,6 +191,12 @@ public final class TaskTrainingJob {
     static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
         int seen = Math.min(recipe.warmupTraces(), split.train().size());
         return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
+    }
+
+    /** The built-in suites' options with the shared data folder's mail (the email task's Enron mailboxes). */
+    public static BuiltinSuites.Options toolOptions(Path dataDir) {
+        return BuiltinSuites.Options.defaults()
+                .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")));
     }
 
     /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */

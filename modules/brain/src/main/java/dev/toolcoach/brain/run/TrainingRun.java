@@ -36,6 +36,7 @@ import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.ModelLoader;
+import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.rewards.Reward;
@@ -73,6 +74,8 @@ import java.util.function.Consumer;
  */
 public final class TrainingRun {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
+    /** Intra-op threads of training steps (warm-up SFT and the learner's): one, see {@link OpThreads#with}. */
+    public static final int LEARNER_INTRA_OP_THREADS = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration DEADLINE_CHECK = Duration.ofSeconds(1);
     private static final Duration CATCH_UP = Duration.ofSeconds(2);
@@ -134,7 +137,7 @@ public final class TrainingRun {
      */
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
-        ExecutorService training = Executors.newSingleThreadExecutor(r -> new Thread(r, "learner-training"));
+        ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
         try (NDManager manager = NDManager.newBaseManager();
              PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),

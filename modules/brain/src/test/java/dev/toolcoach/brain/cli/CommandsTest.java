@@ -6,7 +6,7 @@ import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.openai.scripted.ScriptedBackend;
-import dev.toolcoach.trace.TraceJson;
+import dev.toolcoach.policy.TinyChatModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The two commands run as a user runs them, their stdout and stderr captured. */
+/** The generate-tasks and distill commands run as a user runs them (distill end to end: coach-node's DistillSubcommandTest), their stdout and stderr captured. */
 class CommandsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -90,32 +90,17 @@ class CommandsTest {
     }
 
     @Test
-    void distillCollectsOnceThenReadsTheCache(@TempDir Path dir) throws Exception {
-        String[] args = {"--task", "finance", "--examples", "3", "--cache", dir.resolve("cache").toString(),
-                "--out", dir.resolve("kept.jsonl").toString()};
-
-        Run first = run(new DistillCommand(), args);
-        Run second = run(new DistillCommand(), args);
-
-        assertEquals(0, first.code(), first.err());
-        assertEquals(3, first.summary().get("collected").asInt());
-        assertEquals(3, first.summary().get("kept").asInt());
-        assertFalse(first.summary().get("from_cache").asBoolean());
-        assertTrue(second.summary().get("from_cache").asBoolean());
-        assertEquals(3, TraceJson.read(dir.resolve("kept.jsonl")).items().size());
-    }
-
-    @Test
     void distillNamesTheBadLineOfADataset(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("data.jsonl");
         Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n"
                 + "{\"id\": \"b\", \"messages\": [{\"role\": \"user\", \"content\": \"3+3?\"}]\n");
 
-        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic",
-                "--cache", dir.resolve("cache").toString());
+        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic", "--oracle",
+                "--student", TinyChatModel.write(dir.resolve("student"), 1).toString(), "--work-dir", dir.resolve("work").toString());
 
         assertEquals(CommandOutput.INPUT_ERROR, r.code());
         assertTrue(r.err().contains("data.jsonl line 2"), r.err());
+        assertFalse(Files.exists(dir.resolve("work")));
     }
 
     @Test
@@ -123,10 +108,11 @@ class CommandsTest {
         Path data = dir.resolve("data.jsonl");
         Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n");
 
-        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic",
-                "--cache", dir.resolve("cache").toString());
+        Run r = run(new DistillCommand(), "--dataset", data.toString(), "--tools", "arithmetic", "--oracle",
+                "--student", TinyChatModel.write(dir.resolve("student"), 1).toString(), "--work-dir", dir.resolve("work").toString());
 
         assertEquals(CommandOutput.INPUT_ERROR, r.code());
         assertTrue(r.err().contains("needs examples with solutions"), r.err());
+        assertFalse(Files.exists(dir.resolve("work")));
     }
 }
