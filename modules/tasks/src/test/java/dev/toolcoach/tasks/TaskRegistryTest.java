@@ -57,7 +57,7 @@ class TaskRegistryTest {
     @Test
     void missingDataIsAClearErrorWhenTheTaskIsAskedFor() {
         TaskRegistry registry = TaskRegistry.standard(empty, 1);
-        assertEquals(500, registry.get("arithmetic").examples().size());
+        assertEquals(TaskRegistry.GENERATED_QUESTIONS, registry.get("arithmetic").examples().size());
         DatasetException e = assertThrows(DatasetException.class, () -> registry.get("bfcl-simple"));
         assertTrue(e.getMessage().contains("BFCL_v3_simple.json does not exist"), e.getMessage());
         assertThrows(DatasetException.class, () -> registry.get("email"));

@@ -3,7 +3,13 @@ package dev.toolcoach.brain.job;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.PeftAdapterIo;
+import dev.toolcoach.tasks.Split;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.TaskRegistry;
+import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.trace.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,9 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -66,6 +74,26 @@ class TaskTrainingJobTest {
                 new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir, "ppo", false, TinyRecipe.get(), 8, 1, 1)));
         assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
         assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");
+    }
+
+    @Test
+    void trainingQueriesAreNeitherTheWarmupsNorTheTestsAndTheTestSplitIsCapped() {
+        Task finance = TaskRegistry.standard(Path.of("../shared/data"), 3).get("finance");
+        Split split = TaskTrainingJob.split(finance, 3);
+        assertEquals(TaskTrainingJob.MAX_TEST_EXAMPLES, split.test().size(), "20% of 2,500 capped at 100");
+        assertEquals(split, TaskTrainingJob.split(finance, 3), "fixed by the seed");
+        ScratchRecipe recipe = ScratchRecipe.defaults();
+        List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);
+        List<TaskExample> training = TaskTrainingJob.trainingQueries(split, recipe);
+        assertEquals(recipe.warmupTraces(), warmup.size());
+        assertEquals(split.train().size() - recipe.warmupTraces(), training.size());
+        Set<String> seen = new HashSet<>();
+        for (List<TaskExample> part : List.of(split.test(), warmup, training)) {
+            part.forEach(e -> assertTrue(seen.add(e.id()), e.id() + " is in one part only"));
+        }
+        assertEquals(split.train(), TaskTrainingJob.trainingQueries(split, recipe.withWarmupTraces(0)), "without a warm-up, all of it");
+        Split small = Split.of(ArithmeticTask.create(50, 1).examples(), 0.2, 1);
+        assertEquals(small.train(), TaskTrainingJob.trainingQueries(small, recipe), "a warm-up that saw everything leaves everything");
     }
 
     private static JobListener recording(List<String> phases) {

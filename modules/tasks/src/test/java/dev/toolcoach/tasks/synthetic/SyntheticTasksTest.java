@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The generated tasks are solved by their own oracle over the real tool suites, with full reward. */
@@ -77,6 +78,9 @@ class SyntheticTasksTest {
         s.train().forEach(e -> ids.add(e.id()));
         s.test().forEach(e -> assertTrue(ids.add(e.id()), e.id()));
         assertTrue(!s.test().equals(task.split(0.2, 43).test()), "another seed gives another split");
+        assertEquals(s, Split.holdOut(task.examples(), 20, 42), "a fraction is a test size");
+        assertEquals(7, Split.holdOut(task.examples(), 7, 42).test().size());
+        assertThrows(IllegalArgumentException.class, () -> Split.holdOut(task.examples(), 101, 42));
     }
 
     @Test
