@@ -232,13 +232,16 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
+      --dataset) # the coach node reads it: an absolute path
+        [[ -r "${2:-}" ]] || die "train: --dataset needs a readable JSON Lines file"
+        body="$(jq -c --arg v "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
       --steps|--warmup-traces|--seed|--checkpoint-every|--athletes)
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --argjson v "$(number "$1" "${2:-}")" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--detach])" ;;
     esac
   done
   body="$(jq -c --arg data "$REPO/../shared/data" '{data_dir: $data} + .' <<< "$body")" # runs: the coach's own

@@ -21,6 +21,7 @@ import dev.toolcoach.brain.scratch.TaskVocabulary;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
@@ -68,14 +69,21 @@ public final class TaskTrainingJob {
      * @param athletes  athlete actors of the embedded node (ignored on a cluster: athlete nodes bring their own)
      * @param seed      seeds the task, the split, the model and training
      * @param checkpointEvery steps between checkpoints
+     * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery) {
+                          int athletes, long seed, int checkpointEvery, Path dataset) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
+        }
+
+        /** Training on the task's own training split. */
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, null);
         }
     }
 
@@ -88,12 +96,13 @@ public final class TaskTrainingJob {
 
     /**
      * Checks what can be checked before anything runs: the task exists and runs on one tool suite, the
-     * algorithm is known.
+     * algorithm is known, a dataset given can be read and has a usable example.
      *
      * @throws IllegalArgumentException naming the problem
      */
     public static Task validate(Options options) {
         trainingConfig(options);
+        dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
@@ -111,6 +120,9 @@ public final class TaskTrainingJob {
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
         long start = System.nanoTime();
         Task task = validate(options);
+        Optional<JobDataset> dataset = dataset(options);
+        dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
+        List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = trainingConfig(options);
         Path run = options.runDir();
@@ -119,9 +131,11 @@ public final class TaskTrainingJob {
                 .withMailboxes(List.of(options.dataDir().resolve("enron/maildir"), options.dataDir().resolve("enron/emails_sample.csv")));
         try {
             Files.createDirectories(run);
-            writeJson(run.resolve("config.json"), Map.of("task", task.name(), "algorithm", config.algorithm(),
+            Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
+            dataset.ifPresent(d -> settings.put("dataset", d.record()));
+            writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             if (!Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
@@ -132,7 +146,7 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), task.examples()))
+                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), known))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();
@@ -152,11 +166,11 @@ public final class TaskTrainingJob {
             }
 
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), task.examples()), listener::step);
+            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
-                result = brain.train(split.train(), recipe.grpoSteps(), recorder,
+                result = brain.train(dataset.map(JobDataset::examples).orElse(split.train()), recipe.grpoSteps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
@@ -169,6 +183,10 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Optional<JobDataset> dataset(Options options) {
+        return Optional.ofNullable(options.dataset()).map(JobDataset::read);
     }
 
     /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */
