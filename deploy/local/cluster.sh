@@ -3,20 +3,23 @@
 # separate JVM on 127.0.0.1. State (PID files, ports, logs) lives in the run folder, $TOOLCOACH_RUN_DIR
 # or .run/ at the repository root.
 #
-#   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready
+#   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready; after a coach
+#                                              crash it first stops the nodes left behind, and the coach resumes its job
 #   cluster.sh status                          members with roles and state, and the local processes
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
 #                                              (POST /jobs), athletes roll out; options as coach-node train
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
-# Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT (seconds,
-# default 180), TOOLCOACH_STOP_TIMEOUT (seconds, default 60), TOOLCOACH_BASE_PORT (first cluster port
-# tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558).
+# Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training runs, where its jobs resume
+# from; default runs/ at the repository root), TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT
+# (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds, default 60), TOOLCOACH_BASE_PORT (first cluster
+# port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RUN_DIR="${TOOLCOACH_RUN_DIR:-$REPO/.run}"
+RUNS_DIR="${TOOLCOACH_RUNS_DIR:-$REPO/runs}"
 CONF_DIR="$REPO/deploy/conf"
 READY_TIMEOUT="${TOOLCOACH_READY_TIMEOUT:-180}"
 STOP_TIMEOUT="${TOOLCOACH_STOP_TIMEOUT:-60}"
@@ -29,7 +32,7 @@ die() { echo "cluster.sh: $*" >&2; exit 1; }
 for tool in java curl jq; do
   command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
 done
-usage() { sed -n "2,12p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n "2,13p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 jar_of() { # node kind -> its shaded jar
   local jar="$REPO/$1-node/target/$1-node.jar"
@@ -82,12 +85,14 @@ pick_port() { # first free port from $1 upwards
 start_node() { # name kind [extra args...]
   local name="$1" kind="$2"; shift 2
   local jar; jar="$(jar_of "$kind")"
-  local port management
+  local port management jvm=()
+  # the coach runs the jobs in, and resumes an interrupted one from, the runs folder (an absolute path: any cwd)
+  [[ "$kind" == coach ]] && jvm=("-Dtoolcoach.jobs.runs-dir=$(mkdir -p "$RUNS_DIR" && cd "$RUNS_DIR" && pwd)")
   port="$(pick_port "$BASE_PORT")"
   echo "$port" > "$RUN_DIR/$name.ports" # reserve it before the JVM binds it
   management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/$name.ports"
   # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
-  nohup java $JAVA_OPTS "$(marker "$name")" -jar "$jar" --config "$CONF_DIR/$kind.conf" \
+  nohup java $JAVA_OPTS "$(marker "$name")" "${jvm[@]}" -jar "$jar" --config "$CONF_DIR/$kind.conf" \
       --port "$port" --management-port "$management" "$@" > "$RUN_DIR/$name.log" 2>&1 < /dev/null &
   echo $! > "$RUN_DIR/$name.pid"
 }
@@ -157,7 +162,16 @@ cmd_up() {
   done
   mkdir -p "$RUN_DIR"
   live_pid coach > /dev/null && die "a cluster is already running (run folder $RUN_DIR); use status, scale or down"
-  for name in $(nodes); do live_pid "$name" > /dev/null || forget_node "$name"; done
+  # nodes left from a cluster whose coach is gone (killed): the split-brain resolver downs them anyway; stop them
+  # here, so a new node never takes the name (PID file) of a process that still runs
+  for name in $(nodes); do
+    if live_pid "$name" > /dev/null; then
+      echo "Stopping $name, left from a cluster whose coach is gone"
+      stop_node "$name"
+    else
+      forget_node "$name"
+    fi
+  done
   echo "Starting coach (run folder $RUN_DIR)"
   start_node coach coach
   wait_ready coach
@@ -214,21 +228,23 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   while (( $# )); do
     case "$1" in
       --detach) detach=1; shift ;;
-      --task|--name|--algorithm|--mode|--runs-dir|--data-dir)
+      --task|--name|--algorithm|--mode|--data-dir)
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
+      --dataset) # the coach node reads it: an absolute path
+        [[ -r "${2:-}" ]] || die "train: --dataset needs a readable JSON Lines file"
+        body="$(jq -c --arg v "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
       --steps|--warmup-traces|--seed|--checkpoint-every|--athletes)
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --argjson v "$(number "$1" "${2:-}")" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--detach])" ;;
     esac
   done
-  body="$(jq -c --arg runs "$REPO/runs" --arg data "$REPO/../shared/data" \
-      '{runs_dir: $runs, data_dir: $data} + .' <<< "$body")"
+  body="$(jq -c --arg data "$REPO/../shared/data" '{data_dir: $data} + .' <<< "$body")" # runs: the coach's own
   local url answer code
   url="$(management_url coach)/jobs"
   answer="$(curl -s -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' -d "$body" "$url")" \
@@ -250,7 +266,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   done
   jq -r '.evaluations | to_entries[] | "  \(.key): accuracy \(.value.accuracy * 1000 | round / 10)%, mean reward \(.value.mean_reward * 1000 | round / 1000)"' <<< "$status"
   [[ "$state" == finished ]] || die "job $name $state: $(jq -r .error <<< "$status")"
-  echo "Job $name finished; run folder $REPO/runs/$name"
+  echo "Job $name finished; run folder $RUNS_DIR/$name"
 }
 
 cmd_down() {

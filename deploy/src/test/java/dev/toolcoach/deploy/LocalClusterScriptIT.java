@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -28,14 +29,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * deploy/local/cluster.sh against the real shaded node jars: up with 2 athletes and 1 tool node,
  * status, scale to 3 athletes, down — and no process left behind; and a training job on such a cluster
- * that loses an athlete JVM to kill -9 and gains one mid-run.
+ * that loses an athlete JVM to kill -9 and gains one mid-run, then loses the coach JVM to kill -9 and resumes
+ * from its last checkpoint when the cluster is brought up again.
  */
 class LocalClusterScriptIT {
 
+    private static final Pattern LAST_STEP = Pattern.compile("\"last_step\":\\{[^{}]*\"step\":(\\d+)");
+    private static final Pattern STEP = Pattern.compile("\"step\":(\\d+)");
+    private static final Pattern VERSION = Pattern.compile("\"version\":(\\d+)");
+    private static final Pattern RESUMED = Pattern.compile(
+            "resuming from the checkpoint after job step (\\d+) \\(learner step (\\d+), adapter version (\\d+)\\)");
     private static final Pattern MEMBER = Pattern.compile("^\\s+akka://ToolCoach@127\\.0\\.0\\.1:\\d+\\s+(\\S+)\\s+(\\S+)$");
 
     private final Path deploy = DeployFiles.deployDir();
     private final Path runDir = deploy.resolve("target/it-run");
+    private final Path runs = deploy.resolve("target/it-runs");
 
     private record Result(int exitCode, String output) {
     }
@@ -45,6 +53,7 @@ class LocalClusterScriptIT {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("TOOLCOACH_RUN_DIR", runDir.toString());
+        builder.environment().put("TOOLCOACH_RUNS_DIR", runs.toString());
         // away from the default ports, so a cluster the developer runs is not in the way
         builder.environment().put("TOOLCOACH_BASE_PORT", "27520");
         builder.environment().put("TOOLCOACH_BASE_MANAGEMENT_PORT", "9558");
@@ -140,38 +149,83 @@ class LocalClusterScriptIT {
             """;
 
     @Test
-    void aTrainingJobFinishesDespiteAKilledAthleteAndTakesInANewOne() throws Exception {
+    void aTrainingJobFinishesDespiteAKilledAthleteAndAKilledCoach() throws Exception {
         deleteRecursively(runDir);
-        Path runs = deploy.resolve("target/it-runs");
         deleteRecursively(runs);
         Files.createDirectories(runDir);
         Path recipe = Files.writeString(runDir.resolve("tiny-recipe.json"), TINY_RECIPE);
+        Path job = runs.resolve("it-job");
         HttpClient http = HttpClient.newHttpClient();
         try {
             Result up = script("up", "--athletes", "2", "--tools", "1");
             assertEquals(0, up.exitCode(), up.output());
-            String jobs = "http://127.0.0.1:" + Files.readString(runDir.resolve("coach.ports")).strip().split(" ")[1] + "/jobs";
-
             Result submitted = script("train", "--detach", "--task", "finance", "--name", "it-job", "--recipe", recipe.toString(),
-                    "--runs-dir", runs.toString(), "--seed", "3", "--checkpoint-every", "1");
+                    "--seed", "3", "--checkpoint-every", "1");
             assertEquals(0, submitted.exitCode(), submitted.output());
-            awaitJob(http, jobs, status -> status.contains("\"last_step\":{"), "the first training step");
+            awaitJob(http, jobsUrl(), status -> status.contains("\"last_step\":{"), "the first training step");
 
             long victim = Long.parseLong(Files.readString(runDir.resolve("athlete-1.pid")).strip());
             ProcessHandle.of(victim).orElseThrow().destroyForcibly(); // kill -9
             Result scale = script("scale", "--athletes", "3");
             assertEquals(0, scale.exitCode(), scale.output());
+            long seen = lastStep(awaitJob(http, jobsUrl(), status -> lastStep(status) >= 10, "step 10"));
 
-            String done = awaitJob(http, jobs, status -> !status.contains("\"state\":\"running\""), "the end of the job");
+            // kill -9 the coach: its athlete and tool nodes are downed by the split-brain resolver (or stopped by up)
+            ProcessHandle coach = ProcessHandle.of(Long.parseLong(Files.readString(runDir.resolve("coach.pid")).strip())).orElseThrow();
+            coach.destroyForcibly();
+            coach.onExit().get(1, TimeUnit.MINUTES);
+            long newest = newestCheckpoint(job.resolve("checkpoints"));
+            Result again = script("up", "--athletes", "2", "--tools", "1");
+            assertEquals(0, again.exitCode(), again.output());
+            awaitJob(http, jobsUrl(), status -> status.contains("\"phase\":\"train\"") && status.contains("\"last_step\":{"),
+                    "a step of the resumed job");
+            Matcher resumed = RESUMED.matcher(read(runDir.resolve("coach.log")));
+            assertTrue(resumed.find(), "the coach resumed the job from a checkpoint");
+            long resumedStep = Long.parseLong(resumed.group(1));
+            assertTrue(resumedStep >= seen - 1, "a step waits for the previous step's checkpoint: seen step " + seen
+                    + " before the kill, resumed after step " + resumedStep);
+            assertEquals(newest, Long.parseLong(resumed.group(2)), "resumed from the newest checkpoint");
+            String before = Files.readAllLines(job.resolve("metrics.jsonl")).stream()
+                    .filter(l -> first(STEP, l) == resumedStep).findFirst().orElseThrow();
+            assertEquals(Long.parseLong(resumed.group(3)), first(VERSION, before),
+                    "the adapter version the job had at the checkpoint's step, " + before);
+
+            String done = awaitJob(http, jobsUrl(), status -> !status.contains("\"state\":\"running\""), "the end of the job");
             assertTrue(done.contains("\"state\":\"finished\""), done);
-            List<String> rollouts = Files.readAllLines(runs.resolve("it-job/traces.jsonl")).stream()
+            assertEquals(LongStream.rangeClosed(1, 100).boxed().toList(), Files.readAllLines(job.resolve("metrics.jsonl")).stream()
+                    .map(l -> first(STEP, l)).toList(),
+                    "every learner step once, a step redone after the resume replacing its first record");
+            List<String> rollouts = Files.readAllLines(job.resolve("traces.jsonl")).stream()
                     .map(line -> line.replaceAll("^.*?\"rollout_id\":\"([^\"]+)\".*$", "$1")).toList();
             assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was trained on twice");
-            assertEquals(100, Files.readAllLines(runs.resolve("it-job/metrics.jsonl")).size(), "every learner step");
-            assertTrue(read(runDir.resolve("athlete-3.log")).contains("athletes working"), "the new athlete node joined the job");
+            assertTrue(read(runDir.resolve("athlete-2.log")).contains("athletes working"), "the athlete nodes joined the resumed job");
         } finally {
             Result down = script("down");
             assertEquals(0, down.exitCode(), down.output());
+        }
+    }
+
+    private String jobsUrl() throws IOException {
+        return "http://127.0.0.1:" + Files.readString(runDir.resolve("coach.ports")).strip().split(" ")[1] + "/jobs";
+    }
+
+    private static long lastStep(String status) {
+        Matcher m = LAST_STEP.matcher(status);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** The first number the pattern's group matches in the text: a top-level field of a metrics line comes before its nested learner metrics. */
+    private static long first(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) throw new AssertionError("no " + pattern + " in " + text);
+        return Long.parseLong(m.group(1));
+    }
+
+    private static long newestCheckpoint(Path checkpoints) throws IOException {
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("checkpoint-\\d+\\.tcc"))
+                    .mapToLong(n -> Long.parseLong(n.replaceAll("\\D", ""))).max()
+                    .orElseThrow(() -> new AssertionError("no checkpoint in " + checkpoints));
         }
     }
 

@@ -59,6 +59,10 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--name", description = "run name; an existing run of that name resumes (default: <task>-<date>-<time>)")
     String name;
 
+    @Option(names = "--dataset", description = "a JSON Lines file of the task's examples (id, messages, gold_answer, ...) to "
+            + "train on instead of its training split; bad lines are skipped and counted")
+    Path dataset;
+
     @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
@@ -70,7 +74,7 @@ public final class TrainCommand implements Callable<Integer> {
         try {
             JobRequest request = new JobRequest(taskOptions.requiredTask(), name, algorithm, mode, steps, warmupTraces, athletes,
                     taskOptions.seed, checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(),
-                    taskOptions.dataDir.toString());
+                    taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
             TaskTrainingJob.validate(options);

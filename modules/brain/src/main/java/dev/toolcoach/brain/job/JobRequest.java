@@ -26,17 +26,25 @@ import java.util.Locale;
  *                     {@code steps} and {@code warmupTraces} still override its counts
  * @param runsDir      the folder of the runs (default {@code runs})
  * @param dataDir      the shared data folder (default {@code ../shared/data})
+ * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split (default: none);
+ *                     bad lines are skipped and counted, a file without a usable example is refused
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
                          @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
-                         @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir) {
+                         @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset) {
 
     /** The same request under a fixed name (a submitted job keeps the name it got). */
     public JobRequest withName(String runName) {
         return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsDir, dataDir);
+                runsDir, dataDir, dataset);
+    }
+
+    /** The same request with the runs folder it gets when it names none. */
+    public JobRequest withRunsDirOr(Path defaultRunsDir) {
+        return runsDir != null ? this : new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
+                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset);
     }
 
     /** The run's name: the given one, or one made from the task and the time. */
@@ -68,9 +76,10 @@ public record JobRequest(String task, String name, String algorithm, String mode
         if (actors < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + actors);
         int every = checkpointEvery != null ? checkpointEvery : 5;
         if (every < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + every);
+        if (dataset != null && dataset.isBlank()) throw new IllegalArgumentException("dataset must name a file");
         return new TaskTrainingJob.Options(task.trim(), Path.of(dataDir != null ? dataDir : "../shared/data"),
                 Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
                 algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
-                seed != null ? seed : 1L, every);
+                seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null);
     }
 }

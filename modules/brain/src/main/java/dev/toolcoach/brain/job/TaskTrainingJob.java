@@ -71,14 +71,21 @@ public final class TaskTrainingJob {
      * @param athletes  athlete actors of the embedded node (ignored on a cluster: athlete nodes bring their own)
      * @param seed      seeds the task, the split, the model and training
      * @param checkpointEvery steps between checkpoints
+     * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery) {
+                          int athletes, long seed, int checkpointEvery, Path dataset) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
+        }
+
+        /** Training on the task's own training split. */
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, null);
         }
     }
 
@@ -91,12 +98,13 @@ public final class TaskTrainingJob {
 
     /**
      * Checks what can be checked before anything runs: the task exists and runs on one tool suite, the
-     * algorithm is known.
+     * algorithm is known, a dataset given can be read and has a usable example.
      *
      * @throws IllegalArgumentException naming the problem
      */
     public static Task validate(Options options) {
         trainingConfig(options);
+        dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
@@ -114,6 +122,9 @@ public final class TaskTrainingJob {
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
         long start = System.nanoTime();
         Task task = validate(options);
+        Optional<JobDataset> dataset = dataset(options);
+        dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
+        List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = trainingConfig(options);
         Path run = options.runDir();
@@ -121,9 +132,11 @@ public final class TaskTrainingJob {
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try {
             Files.createDirectories(run);
-            writeJson(run.resolve("config.json"), Map.of("task", task.name(), "algorithm", config.algorithm(),
+            Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
+            dataset.ifPresent(d -> settings.put("dataset", d.record()));
+            writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             if (!Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
@@ -134,7 +147,7 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), task.examples()))
+                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), known))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();
@@ -153,11 +166,12 @@ public final class TaskTrainingJob {
             }
 
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), task.examples()), listener::step);
+            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
-                result = brain.train(trainingQueries(split, recipe), recipe.grpoSteps(), recorder,
+                result = brain.train(dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe)),
+                        recipe.grpoSteps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
@@ -197,6 +211,10 @@ public final class TaskTrainingJob {
     public static BuiltinSuites.Options toolOptions(Path dataDir) {
         return BuiltinSuites.Options.defaults()
                 .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")));
+    }
+
+    private static Optional<JobDataset> dataset(Options options) {
+        return Optional.ofNullable(options.dataset()).map(JobDataset::read);
     }
 
     /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */

@@ -117,9 +117,7 @@ public final class JobController implements Extension {
         if (current != null && current.state.equals("running")) {
             throw new Rejected("job " + current.name + " is running; one job at a time", true);
         }
-        JobRequest located = new JobRequest(request.task(), request.name(), request.algorithm(), request.mode(), request.steps(),
-                request.warmupTraces(), request.athletes(), request.seed(), request.checkpointEvery(), request.recipe(),
-                request.runsDir() != null ? request.runsDir() : runsDir.toString(), request.dataDir());
+        JobRequest located = request.withRunsDirOr(runsDir);
         String name = located.runName();
         TaskTrainingJob.Options options;
         try {

@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.run;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.cluster.learner.StepReport;
@@ -16,23 +17,31 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
- * trace, its reward in the metadata, in {@code traces.jsonl} (both appended, so a resumed run continues
- * them). Called on the learner's thread; keeps the step lines for the reward curve and progress display.
+ * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl} (both appended, so a resumed run continues
+ * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
+ * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
+ * arrives, so each step and each trained rollout is recorded once. Called on the learner's thread; keeps the
+ * step lines for the reward curve and progress display.
  */
 public final class RunRecorder implements Consumer<StepReport> {
     private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** The trace metadata key of the job step that trained on the trace. */
+    public static final String STEP_KEY = "job_step";
 
     private final Path metrics;
     private final Path traces;
@@ -41,6 +50,7 @@ public final class RunRecorder implements Consumer<StepReport> {
     private final List<StepLine> lines = new ArrayList<>();
     private final long startNanos = System.nanoTime();
     private long lastNanos = startNanos;
+    private boolean firstReport = true;
 
     /**
      * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped)
@@ -55,6 +65,10 @@ public final class RunRecorder implements Consumer<StepReport> {
 
     @Override
     public synchronized void accept(StepReport report) {
+        if (firstReport) {
+            firstReport = false;
+            forgetFrom(report.step());
+        }
         long now = System.nanoTime();
         List<ScoredTrace> scored = report.outcome().scored().stream().flatMap(g -> g.traces().stream()).toList();
         double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
@@ -70,7 +84,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to " + metrics, e);
         }
-        TraceJson.append(traces, scored.stream().map(RunRecorder::withReward).toList());
+        TraceJson.append(traces, scored.stream().map(t -> withRewardAndStep(t, report.step())).toList());
         onLine.accept(line);
     }
 
@@ -87,10 +101,36 @@ public final class RunRecorder implements Consumer<StepReport> {
         return read.items();
     }
 
-    private static Trace withReward(ScoredTrace scored) {
+    /** Removes the records of steps from {@code step} on, left by an earlier session that died before their checkpoint. */
+    private void forgetFrom(long step) {
+        if (read(metrics.getParent()).stream().noneMatch(line -> line.step() >= step)) return;
+        LOG.warn("{}: steps from {} on are redone after the resume; their earlier records are replaced", metrics.getParent(), step);
+        keepLines(metrics, line -> line.path("step"), step);
+        if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(STEP_KEY), step);
+    }
+
+    /** Keeps the lines whose step is below {@code step}; a line without one stays. */
+    private static void keepLines(Path file, Function<JsonNode, JsonNode> stepOf, long step) {
+        try {
+            List<String> kept = new ArrayList<>();
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.isBlank()) continue;
+                JsonNode s = stepOf.apply(JSON.readTree(line));
+                if (!s.isNumber() || s.asLong() < step) kept.add(line);
+            }
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.write(tmp, kept, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite " + file, e);
+        }
+    }
+
+    private static Trace withRewardAndStep(ScoredTrace scored, long step) {
         Trace t = scored.trace();
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
         metadata.put("reward", scored.reward());
+        metadata.put(STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
     }

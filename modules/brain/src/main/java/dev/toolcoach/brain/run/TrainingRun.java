@@ -146,7 +146,8 @@ public final class TrainingRun {
                     config.checkpointEvery());
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             long resumedFrom = cursor.isPresent() ? core.version() : -1;
-            cursor.ifPresent(c -> LOG.info("resuming from the checkpoint at step {} (adapter version {})", core.step(), core.version()));
+            cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
+                    (groupsClosed(c) + config.groupsPerStep() - 1) / config.groupsPerStep(), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep);
@@ -186,6 +187,11 @@ public final class TrainingRun {
         }
     }
 
+    /** Groups the job had closed (trained or dropped) when the cursor was taken. */
+    private static long groupsClosed(CoachCursor cursor) {
+        return cursor.groupsTrained() + cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
+    }
+
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
@@ -196,8 +202,7 @@ public final class TrainingRun {
                 CoachActor.create(coachSettings, queries(spec.dataset()), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
-        long closedBefore = cursor.map(c -> c.groupsTrained() + c.groupsDropped().values().stream().mapToLong(Long::longValue).sum())
-                .orElse(0L);
+        long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
         LearnerJob learnerJob = new LearnerJob(
                 new LearnerSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(), groupLimit, closedBefore),
                 core, config.lora(), config.parsedAlgorithm(), config.sftRewardThreshold(), spec.reward(),

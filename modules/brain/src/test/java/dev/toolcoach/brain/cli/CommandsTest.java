@@ -104,6 +104,20 @@ class CommandsTest {
     }
 
     @Test
+    void trainRefusesADatasetWithoutAUsableExampleInOneLineAndWritesNothing(@TempDir Path dir) throws Exception {
+        Path data = Files.writeString(dir.resolve("data.jsonl"), "{\"id\": \"a\"}\nnot json\n");
+        Path runs = dir.resolve("runs");
+        for (Path dataset : new Path[] {data, dir.resolve("missing.jsonl")}) {
+            Run r = run(new TrainCommand(), "--task", "finance", "--dataset", dataset.toString(), "--runs", runs.toString());
+
+            assertEquals(CommandOutput.INPUT_ERROR, r.code());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().contains(dataset.getFileName().toString()), r.err());
+            assertFalse(Files.exists(runs), "nothing was written");
+        }
+    }
+
+    @Test
     void distillRefusesTheOracleOnExamplesWithoutSolutions(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("data.jsonl");
         Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n");

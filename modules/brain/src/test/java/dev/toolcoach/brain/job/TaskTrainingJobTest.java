@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -63,6 +64,28 @@ class TaskTrainingJobTest {
         assertEquals(List.of("train", "save", "evaluate"), phases);
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
+    }
+
+    @Test
+    void aDatasetReplacesTheTrainingQueriesAndItsBadLinesAreCountedSkips(@TempDir Path dir) throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (TaskExample e : TaskRegistry.standard(Path.of("../shared/data"), 1).get("finance").examples().subList(0, 3)) {
+            lines.add(ExampleJsonl.toJson(new TaskExample("ds-" + e.id(), e.messages(), e.tools(), e.goldAnswer(), e.solution(), e.gold())));
+        }
+        lines.add(1, "{\"id\": \"no-messages\"}");
+        lines.add(3, "{not json");
+        Path data = Files.write(dir.resolve("finance-own.jsonl"), lines);
+        Path run = dir.resolve("own");
+
+        TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"), run, "grpo", false,
+                TinyRecipe.get().withWarmupTraces(0).withGrpoSteps(1), 8, 5, 1, data), Optional.empty(), recording(new ArrayList<>()));
+
+        Map<?, ?> dataset = (Map<?, ?>) new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class).get("dataset");
+        assertEquals(3, dataset.get("examples"));
+        assertEquals(List.of(2, 4), ((List<?>) dataset.get("skipped_lines")).stream().map(l -> ((Map<?, ?>) l).get("line")).toList());
+        List<String> queries = TraceJson.read(run.resolve("traces.jsonl")).items().stream().map(t -> t.queryId()).distinct().toList();
+        assertTrue(!queries.isEmpty() && queries.stream().allMatch(q -> q.startsWith("ds-")), "trained on the dataset only: " + queries);
+        assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList());
     }
 
     @Test

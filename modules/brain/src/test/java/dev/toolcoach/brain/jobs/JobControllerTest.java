@@ -65,6 +65,11 @@ class JobControllerTest {
         assertEquals(400, unknown.statusCode());
         assertTrue(JSON.readTree(unknown.body()).get("error").asText().startsWith("no task named 'stocks'"), unknown.body());
         assertEquals(400, post(jobs, "{\"task\": \"finance\", \"steps\": \"many\"}").statusCode());
+        HttpResponse<String> noDataset = post(jobs, "{\"task\": \"finance\", \"name\": \"nodata\", \"dataset\": \""
+                + runs.resolve("missing.jsonl") + "\"}");
+        assertEquals(400, noDataset.statusCode());
+        assertTrue(JSON.readTree(noDataset.body()).get("error").asText().startsWith("cannot read the dataset"), noDataset.body());
+        assertTrue(Files.notExists(runs.resolve("nodata")), "nothing was written");
 
         HttpResponse<String> accepted = post(jobs, request("finance", "first"));
         assertEquals(202, accepted.statusCode(), accepted.body());

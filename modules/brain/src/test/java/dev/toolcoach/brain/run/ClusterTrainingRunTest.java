@@ -1,12 +1,17 @@
 package dev.toolcoach.brain.run;
 
+import akka.actor.Address;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.SpawnProtocol;
+import akka.actor.typed.javadsl.AskPattern;
+import akka.actor.typed.receptionist.Receptionist;
 import akka.cluster.typed.Cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.cluster.discovery.ServiceKeys;
+import dev.toolcoach.cluster.learner.LearnerAccounts;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
@@ -17,21 +22,30 @@ import dev.toolcoach.cluster.node.NodeSettings;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.policy.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.rewards.TraceReward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Jobs on a cluster of three nodes (three actor systems on loopback): the job runs on the coach node,
  * the athlete node finds it through its announcer and rolls out against the tool node's servers. Two
- * jobs one after the other on the same long-lived nodes: the athletes release the first and join the second.
+ * jobs one after the other on the same long-lived nodes: the athletes release the first and join the second;
+ * and a job whose tool node goes away and is replaced while it runs.
  */
 class ClusterTrainingRunTest {
     private static final Reward LETTERS = Reward.perTrace("letters", (trace, example) -> {
@@ -83,6 +98,126 @@ class ClusterTrainingRunTest {
         int newest = second.get(1).outcome().scored().stream().flatMap(g -> g.traces().stream())
                 .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
         assertTrue(newest >= 2, "the athlete node's engine got the resumed job's adapters, saw version " + newest);
+    }
+
+    /**
+     * The tool node stops in the middle of a job: the athletes' calls come back as error observations, the job goes
+     * on, and once a new tool node joins the calls succeed again. The model answers every turn with the same call;
+     * the reward holds the learner at the first successful group until the tool node is gone, and at the first failed
+     * group until the new one is listed, so the job is still running at each change of the cluster.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void aJobRidesOutAToolNodeOutageAndItsCallsSucceedAgainWhenANewToolNodeJoins(@TempDir Path dir) throws Exception {
+        ActorSystem<SpawnProtocol.Command> coach = (ActorSystem<SpawnProtocol.Command>) start(NodeProgram.COACH, List.of(), 1);
+        String seed = Cluster.get(coach).selfMember().address().toString();
+        ActorSystem<?> athlete = start(NodeProgram.ATHLETE, List.of(seed), 4);
+        ActorSystem<?> tool = start(NodeProgram.TOOL, List.of(seed), 1);
+
+        Path model = ToolCallingModel.write(dir.resolve("model"),
+                "<tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]</tool_call>");
+        OutageGate gate = new OutageGate();
+        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 2).withAthletes(4).withMaxPolicyLag(1)
+                .withSampling(1.0, 8, 2, 4096).withCheckpointEvery(100)
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        List<StepReport> reports = new CopyOnWriteArrayList<>();
+        CompletableFuture<TrainingRun.Result> job = CompletableFuture.supplyAsync(() -> TrainingRun.run(
+                new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, List.of("arithmetic"), BuiltinSuites.Options.defaults(),
+                        ArithmeticTask.create(6, 3).examples(), 5, Reward.perTrace("calls-ok", gate), dir.resolve("checkpoints"),
+                        "outage"), JobNode.attach(coach), reports::add));
+
+        gate.await(gate.succeeded, "a group whose calls succeeded");
+        tool.terminate();
+        tool.getWhenTerminated().toCompletableFuture().join();
+        gate.toolDown.countDown();
+        gate.await(gate.failed, "a group whose calls failed");
+        ActorSystem<?> replacement = start(NodeProgram.TOOL, List.of(seed), 1);
+        awaitToolServerOn(athlete, Cluster.get(replacement).selfMember().address());
+        gate.toolBack.countDown();
+
+        TrainingRun.Result result = job.get(2, TimeUnit.MINUTES);
+        assertEquals(5, reports.size(), "every step ran");
+        List<List<ToolResult.Status>> observations = reports.stream().flatMap(r -> r.outcome().scored().stream())
+                .flatMap(g -> g.traces().stream()).map(t -> statuses(t.trace())).toList();
+        int firstFailure = indexOf(observations, s -> s.stream().anyMatch(st -> st != ToolResult.Status.OK));
+        assertTrue(firstFailure > 0, "calls failed while the tool node was away: " + observations);
+        assertTrue(observations.stream().flatMap(List::stream).allMatch(st -> st == ToolResult.Status.OK
+                || st == ToolResult.Status.UNAVAILABLE || st == ToolResult.Status.TIMEOUT), "failures are UNAVAILABLE or TIMEOUT: " + observations);
+        assertTrue(observations.subList(firstFailure, observations.size()).stream()
+                        .anyMatch(s -> !s.isEmpty() && s.stream().allMatch(ToolResult.Status.OK::equals)),
+                "calls succeeded again after the new tool node joined: " + observations);
+        List<String> rollouts = reports.stream().flatMap(r -> r.outcome().scored().stream()).flatMap(g -> g.traces().stream())
+                .map(t -> t.trace().rolloutId()).toList();
+        assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was scored twice");
+
+        LearnerAccounts accounts = result.accounts();
+        long dropped = accounts.droppedStale() + accounts.droppedUnusable() + accounts.droppedRewardFailure();
+        assertEquals(0, accounts.droppedRewardFailure(), "the gate never gave up: " + accounts);
+        assertEquals(0, accounts.pending(), "no group left waiting: " + accounts);
+        assertEquals(accounts.groupsComplete(), accounts.trained() + accounts.skippedNoSignal() + dropped, accounts.toString());
+        assertEquals(accounts.trained() + accounts.skippedNoSignal(), observations.size() / 2, "every scored group trained once");
+    }
+
+    /**
+     * Rewards a rollout 1 when all its calls succeeded, else 0; holds the learner (on its training thread, where
+     * rewards run) at the first successful rollout until the tool node is down, and at the first failed one until
+     * the new tool node is listed. A hold gives up after a minute, which fails the group and so the test.
+     */
+    private static final class OutageGate implements TraceReward {
+        final CountDownLatch succeeded = new CountDownLatch(1);
+        final CountDownLatch failed = new CountDownLatch(1);
+        final CountDownLatch toolDown = new CountDownLatch(1);
+        final CountDownLatch toolBack = new CountDownLatch(1);
+
+        @Override
+        public double score(Trace trace, RewardContext example) {
+            List<ToolResult.Status> statuses = statuses(trace);
+            boolean ok = !statuses.isEmpty() && statuses.stream().allMatch(ToolResult.Status.OK::equals);
+            if (ok && succeeded.getCount() > 0) {
+                succeeded.countDown();
+                hold(toolDown, "the tool node to stop");
+            } else if (!ok && toolDown.getCount() == 0 && failed.getCount() > 0) {
+                failed.countDown();
+                hold(toolBack, "the new tool node");
+            }
+            return ok ? 1 : 0;
+        }
+
+        private static void hold(CountDownLatch latch, String what) {
+            try {
+                if (!latch.await(1, TimeUnit.MINUTES)) throw new IllegalStateException("gave up waiting for " + what);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        void await(CountDownLatch latch, String what) throws InterruptedException {
+            assertTrue(latch.await(2, TimeUnit.MINUTES), "no " + what + " within 2 minutes");
+        }
+    }
+
+    private static List<ToolResult.Status> statuses(Trace trace) {
+        return trace.turns().stream().flatMap(turn -> turn.actionOutput().stream()).map(ToolResult::status).toList();
+    }
+
+    private static <T> int indexOf(List<T> items, Predicate<T> condition) {
+        for (int i = 0; i < items.size(); i++) if (condition.test(items.get(i))) return i;
+        return -1;
+    }
+
+    /** Polls (with a deadline) until the node's Receptionist lists an arithmetic tool server on {@code node}. */
+    private static void awaitToolServerOn(ActorSystem<?> system, Address node) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(system.receptionist(),
+                    replyTo -> Receptionist.find(ServiceKeys.toolSuite("arithmetic"), replyTo), Duration.ofSeconds(3),
+                    system.scheduler()).toCompletableFuture().get();
+            if (listing.getServiceInstances(ServiceKeys.toolSuite("arithmetic")).stream()
+                    .anyMatch(ref -> node.equals(ref.path().address()))) return;
+            Thread.sleep(100); // polling the Receptionist with a deadline: the listing has no "changed" event for a one-off ask
+        }
+        throw new AssertionError("no arithmetic tool server of " + node + " listed within a minute");
     }
 
     private static TrainingRun.Spec spec(TrainingConfig config, Path model, Task task, int steps, Path dir, String jobId) {
