@@ -10,6 +10,7 @@ import dev.toolcoach.brain.distill.Student;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.TaskEvaluation;
+import dev.toolcoach.brain.job.TaskTrainingJob;
 import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.rl.GroupRollouts;
 import dev.toolcoach.brain.rl.LocalGrpo;
@@ -27,6 +28,7 @@ import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
 import dev.toolcoach.tools.finance.FinanceTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -48,7 +50,8 @@ import java.util.Random;
  * loop and the in-process finance tools, rewards from the task's own reward plus partial credit for the
  * oracle's call arguments, {@link CallShapedReward}), evaluate again. With
  * {@code scratch} the warm-up is skipped and GRPO starts from the random model with the same budget.
- * Test accuracy is greedy, on the task's test split.
+ * Test accuracy is greedy, on the task's test split; the split, the warm-up's queries and GRPO's (those the
+ * warm-up did not see) are the main job's ({@link TaskTrainingJob}).
  *
  * <p>Run (from the repository root; the first line writes the bench's classpath):
  * <pre>
@@ -60,9 +63,6 @@ import java.util.Random;
  * Recipe values can be overridden with {@code -Drecipe.<component>=value} (see {@link RecipeOverrides}).
  */
 public final class FinanceRecipeBench {
-
-    private static final int QUESTIONS = 500;
-    private static final double TEST_FRACTION = 0.2;
 
     private FinanceRecipeBench() {
     }
@@ -78,8 +78,8 @@ public final class FinanceRecipeBench {
         System.out.println("recipe " + recipe);
         System.out.printf("seed %d, GRPO from %s, work dir %s, load %s%n", seed, warmup ? "the warm-up" : "scratch", work, Load.now());
 
-        Task task = FinanceTask.create(QUESTIONS, seed);
-        Split split = task.split(TEST_FRACTION, seed);
+        Task task = FinanceTask.create(TaskRegistry.GENERATED_QUESTIONS, seed);
+        Split split = TaskTrainingJob.split(task, seed);
         long totalStart = System.nanoTime();
         try (ToolExecutor tools = new ToolExecutor(FinanceTools.suite(), ExecutorSettings.defaults())) {
             Phase build = Phase.start("build");
@@ -113,7 +113,7 @@ public final class FinanceRecipeBench {
             LearnerSft sft = new LearnerSft(learner, recipe.warmupEpochs(), 0.9, recipe.warmupBatch(), seed);
             Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, recipe.greedyAgent()),
                     new TraceCache(work.resolve("traces")), sft);
-            DistillReport report = distiller.distill(DistillDataset.of(task, split.train().subList(0, recipe.warmupTraces())),
+            DistillReport report = distiller.distill(DistillDataset.of(task, TaskTrainingJob.warmupQueries(split, recipe)),
                     new OracleTeacher(task.name(), student));
             var history = sft.history();
             System.out.printf("warm-up: %d traces kept of %d, %d steps, %d tokens trained, loss %.3f -> %.3f%n",
@@ -130,7 +130,7 @@ public final class FinanceRecipeBench {
         LoraAdapter adapter = policy.model().addLora(recipe.lora(), seed);
         GroupRollouts rollouts = new GroupRollouts(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 recipe.samplingAgent(seed), new CallShapedReward(task.reward(), recipe.callWeight()), recipe.groupSize());
-        List<TaskExample> pool = new ArrayList<>(split.train());
+        List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
         Random order = new Random(seed);
         int cursor = pool.size();
         long rolloutCount = 0;

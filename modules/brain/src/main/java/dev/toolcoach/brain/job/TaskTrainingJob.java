@@ -193,7 +193,7 @@ public final class TaskTrainingJob {
     }
 
     /** The warm-up's queries: the first of the training split. */
-    static List<TaskExample> warmupQueries(Split split, ScratchRecipe recipe) {
+    public static List<TaskExample> warmupQueries(Split split, ScratchRecipe recipe) {
         return split.train().subList(0, Math.min(recipe.warmupTraces(), split.train().size()));
     }
 
@@ -202,7 +202,7 @@ public final class TaskTrainingJob {
      * queries, whose oracle answers the model has memorised, rollouts are nearly all right and nearly alike,
      * so groups carry no signal and what is learned does not transfer.
      */
-    static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
+    public static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
         int seen = Math.min(recipe.warmupTraces(), split.train().size());
         return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
     }
