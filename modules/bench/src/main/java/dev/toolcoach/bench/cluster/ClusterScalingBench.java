@@ -1,0 +1,194 @@
+package dev.toolcoach.bench.cluster;
+
+import dev.toolcoach.bench.learning.Load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Rollouts per second of a training job on a real cluster with 1, 2 and 4 athlete JVMs, on a tool-latency-bound
+ * workload: for each count, {@code deploy/local/cluster.sh} starts a coach node, that many athlete nodes (the same
+ * number of athlete actors on each) and one tool node, each a separate JVM on 127.0.0.1 built from the shaded jars;
+ * the main job ({@code TaskTrainingJob}, finance task, GRPO) is submitted with {@code cluster.sh train}
+ * ({@code POST /jobs}); once its learner has trained a step, and after a further warm-up, the coach's
+ * {@code toolcoach_coach_rollouts_total{event="completed"}} (a rollout counts once the learner holds its trace) is
+ * read from its {@code /metrics} at the start and the end of a window. Then {@code cluster.sh down} stops the nodes,
+ * also when the bench fails or is interrupted.
+ *
+ * <p>Why this workload: every finance tool call is answered after a latency the tool node adds
+ * ({@code toolcoach.tools.added-latency}, log-uniform, default 100–2000 ms, mean about 630 ms), standing in for
+ * remote APIs; the model is the job's own task-sized scratch model, made tiny by the recipe below (dim 32, 2 layers,
+ * about 0.1 M parameters, warmed up on 128 oracle traces so that it emits tool calls), so one reply costs a few tens
+ * of milliseconds of one core and an athlete waits on tools most of its rollout. That is what the ratio is about:
+ * athletes that mostly wait are added on more JVMs, so the throughput should grow with them as long as the cores
+ * (two, shared with the learner, every node and other users) keep up. The first count runs the job's model
+ * and warm-up phases; the later ones start from copies of its {@code init/}, {@code distilled/} and {@code eval.json},
+ * so the job goes straight to training on the same base model.
+ *
+ * <p>Run from the repository root after building the node jars ({@code mvn -B -o -DskipTests package}):
+ * <pre>{@code
+ * export DJL_OFFLINE=true OPT_OUT_TRACKING=true
+ * mvn -B -q -o -pl modules/bench -am test-compile exec:exec -Dexec.executable=echo -Dexec.args=%classpath \
+ *     | grep '^/.*bench/target/classes' > /tmp/bench-cp.txt
+ * java -Xmx256m -cp "$(cat /tmp/bench-cp.txt)" dev.toolcoach.bench.cluster.ClusterScalingBench [key=value ...]
+ * }</pre>
+ * Keys and defaults: {@code nodes=1,2,4 athletes-per-node=4 latency=100-2000 warmup=30 window=60 heap=768m
+ * base-port=28520 base-management-port=10558}; latency in ms, warm-up and window in seconds. Bounded: each count
+ * waits at most 10 minutes for the first training step.
+ *
+ * <p>Measured (one run, 2-core machine shared with other work): see the report printed; the figures of the
+ * committed run are in the commit message and the issue.
+ */
+public final class ClusterScalingBench {
+
+    /** Tiny on purpose (see the class comment); GRPO runs far longer than the window, the cluster is stopped mid-job. */
+    private static final String RECIPE = """
+            {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 512},
+             "maxMerges": 1024, "minMergeCount": 8, "warmupTraces": 128, "warmupEpochs": 20, "warmupBatch": 16, "warmupLr": 0.003,
+             "groupSize": 4, "groupsPerStep": 4, "grpoSteps": 100000, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
+             "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
+             "maxTurns": 4, "maxTotalTokens": 512, "maxNewTokens": 64, "engineBatch": 8}
+            """;
+    private static final long FIRST_STEP_TIMEOUT_MILLIS = 10 * 60_000;
+
+    private ClusterScalingBench() {
+    }
+
+    /** What one window showed. */
+    private record Window(int nodes, int athletes, double seconds, double rollouts, double steps, double toolCalls,
+                          Map<String, Double> cpuByKind, String load) {
+        double rolloutsPerSecond() {
+            return rollouts / seconds;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>(Map.of("nodes", "1,2,4", "athletes-per-node", "4", "latency", "100-2000",
+                "warmup", "30", "window", "60", "heap", "768m", "base-port", "28520", "base-management-port", "10558"));
+        for (String arg : args) {
+            String[] kv = arg.split("=", 2);
+            if (kv.length != 2 || !options.containsKey(kv[0])) {
+                System.err.println("unknown argument " + arg + "; keys: " + new TreeSet<>(options.keySet()));
+                System.exit(2);
+            }
+            options.put(kv[0], kv[1]);
+        }
+        int[] counts = Arrays.stream(options.get("nodes").split(",")).mapToInt(Integer::parseInt).toArray();
+        int perNode = Integer.parseInt(options.get("athletes-per-node"));
+        String[] latency = options.get("latency").split("-", 2);
+        int warmup = Integer.parseInt(options.get("warmup"));
+        int window = Integer.parseInt(options.get("window"));
+        String javaOpts = "-Xmx" + options.get("heap") + " -XX:+UseSerialGC -Dtoolcoach.athlete.actors-per-node=" + perNode
+                + " -Dtoolcoach.tools.added-latency.min=" + latency[0] + "ms -Dtoolcoach.tools.added-latency.max="
+                + latency[latency.length - 1] + "ms";
+        Path work = Files.createTempDirectory("cluster-scaling");
+        Path recipe = Files.writeString(work.resolve("recipe.json"), RECIPE);
+        Path runs = work.resolve("runs");
+        System.out.printf("cluster scaling: athlete JVMs %s, %d athletes each, tool latency log-uniform %s-%s ms, warm-up %d s, "
+                        + "window %d s, node JVMs %s; work dir %s; load %s%n", options.get("nodes"), perNode, latency[0],
+                latency[latency.length - 1], warmup, window, javaOpts, work, Load.now());
+
+        List<Window> windows = new ArrayList<>();
+        String prepared = null;
+        for (int n : counts) {
+            String name = "scale-" + n;
+            if (prepared != null) copyPreparedPhases(runs.resolve(prepared), runs.resolve(name));
+            try (LocalCluster cluster = LocalCluster.up(work.resolve("cluster-" + n), n, 1, javaOpts,
+                    Integer.parseInt(options.get("base-port")), Integer.parseInt(options.get("base-management-port")))) {
+                cluster.script("train", "--detach", "--task", "finance", "--name", name, "--recipe", recipe.toString(),
+                        "--runs-dir", runs.toString(), "--seed", "1", "--checkpoint-every", "100000");
+                awaitFirstStep(cluster, name);
+                prepared = name;
+                Thread.sleep(warmup * 1000L);
+                Window w = measure(cluster, n, perNode, window);
+                windows.add(w);
+                System.out.printf("%d athlete JVM(s), %d athletes: %.0f rollouts in %.1f s = %.2f rollouts/s; %.0f learner steps; "
+                                + "%.2f tool calls per rollout; mean rollout %.2f s (athletes / throughput); CPU cores used %s; load %s%n",
+                        n, w.athletes(), w.rollouts(), w.seconds(), w.rolloutsPerSecond(), w.steps(), w.toolCalls() / w.rollouts(),
+                        w.athletes() / w.rolloutsPerSecond(), format(w.cpuByKind()), w.load());
+            }
+        }
+        Window base = windows.get(0);
+        for (Window w : windows) {
+            System.out.printf("%d athlete JVM(s): %.2f rollouts/s, x%.2f of %d JVM(s) (linear x%.2f)%n", w.nodes(),
+                    w.rolloutsPerSecond(), w.rolloutsPerSecond() / base.rolloutsPerSecond(), base.nodes(),
+                    (double) w.nodes() / base.nodes());
+        }
+        System.out.println("load at the end " + Load.now());
+    }
+
+    /** Waits until the job has trained a step: past the model, warm-up and evaluation phases, rollouts flowing. */
+    private static void awaitFirstStep(LocalCluster cluster, String name) throws Exception {
+        long deadline = System.currentTimeMillis() + FIRST_STEP_TIMEOUT_MILLIS;
+        String status = "";
+        while (System.currentTimeMillis() < deadline) {
+            status = cluster.get("coach", "/jobs");
+            if (!status.contains("\"state\":\"running\"")) throw new IllegalStateException("job " + name + " ended: " + status);
+            if (status.contains("\"phase\":\"train\"") && status.contains("\"last_step\":{")) return;
+            Thread.sleep(1000); // polling the job's status with a deadline: there is no event to wait on
+        }
+        throw new IllegalStateException("job " + name + " trained no step within 10 minutes: " + status);
+    }
+
+    private static Window measure(LocalCluster cluster, int nodes, int perNode, int seconds) throws Exception {
+        List<String> jvms = new ArrayList<>();
+        for (String kind : List.of("coach", "athlete", "tool")) jvms.addAll(cluster.nodes(kind));
+        Map<String, Double> cpu0 = new HashMap<>();
+        for (String jvm : jvms) cpu0.put(jvm, cluster.cpuSeconds(jvm));
+        Map<String, Double> coach0 = cluster.metrics("coach");
+        double calls0 = toolCalls(cluster);
+        long t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        Map<String, Double> coach1 = cluster.metrics("coach");
+        double calls1 = toolCalls(cluster);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        for (String jvm : jvms) {
+            cpu.merge(jvm.replaceAll("-\\d+$", ""), (cluster.cpuSeconds(jvm) - cpu0.get(jvm)) / elapsed, Double::sum);
+        }
+        String done = "toolcoach_coach_rollouts_total{event=\"completed\"}";
+        String steps = "toolcoach_learner_steps_total";
+        if (!coach1.containsKey(done)) throw new IllegalStateException("the coach exports no " + done);
+        return new Window(nodes, nodes * perNode, elapsed, coach1.get(done) - coach0.get(done),
+                coach1.getOrDefault(steps, 0.0) - coach0.getOrDefault(steps, 0.0), calls1 - calls0, cpu, Load.now());
+    }
+
+    private static double toolCalls(LocalCluster cluster) throws Exception {
+        double calls = 0;
+        for (String tool : cluster.nodes("tool")) {
+            calls += LocalCluster.sum(cluster.metrics(tool), k -> k.startsWith("toolcoach_tool_calls_total{"));
+        }
+        return calls;
+    }
+
+    private static String format(Map<String, Double> cpuByKind) {
+        StringBuilder text = new StringBuilder();
+        cpuByKind.forEach((kind, cores) -> text.append(text.isEmpty() ? "" : ", ").append(kind).append(String.format(" %.2f", cores)));
+        return text + String.format(" (total %.2f)", cpuByKind.values().stream().mapToDouble(Double::doubleValue).sum());
+    }
+
+    /** The model, warm-up and first evaluations of an earlier run, so a new run of the same recipe goes straight to training. */
+    private static void copyPreparedPhases(Path from, Path to) throws IOException {
+        for (String item : List.of("init", "distilled")) {
+            Path source = from.resolve(item);
+            try (Stream<Path> paths = Files.walk(source)) {
+                for (Path p : paths.toList()) {
+                    Path target = to.resolve(item).resolve(source.relativize(p).toString());
+                    if (Files.isDirectory(p)) Files.createDirectories(target);
+                    else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        Files.copy(from.resolve("eval.json"), to.resolve("eval.json"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}
