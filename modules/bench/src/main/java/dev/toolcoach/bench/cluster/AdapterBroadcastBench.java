@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.cluster;
 
+import dev.toolcoach.bench.BenchOptions;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
@@ -30,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.stream.StreamSupport;
 
@@ -73,16 +73,8 @@ public final class AdapterBroadcastBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("engines", "4", "publishes", "20", "warmup", "3", "pause-ms", "500",
-                "heap", "768m", "base-port", "29520", "base-management-port", "11558"));
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            if (kv.length != 2 || !options.containsKey(kv[0])) {
-                System.err.println("unknown argument " + arg + "; keys: " + new TreeSet<>(options.keySet()));
-                System.exit(2);
-            }
-            options.put(kv[0], kv[1]);
-        }
+        Map<String, String> options = BenchOptions.parse(Map.of("engines", "4", "publishes", "20", "warmup", "3", "pause-ms", "500",
+                "heap", "768m", "base-port", "29520", "base-management-port", "11558"), args);
         int engines = Integer.parseInt(options.get("engines"));
         int publishes = Integer.parseInt(options.get("publishes"));
         int warmup = Integer.parseInt(options.get("warmup"));

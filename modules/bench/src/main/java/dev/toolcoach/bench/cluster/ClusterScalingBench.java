@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.cluster;
 
+import dev.toolcoach.bench.BenchOptions;
 import dev.toolcoach.bench.learning.Load;
 
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
@@ -27,9 +27,11 @@ import java.util.stream.Stream;
  *
  * <p>Why this workload: every finance tool call is answered after a latency the tool node adds
  * ({@code toolcoach.tools.added-latency}, log-uniform, default 100–2000 ms, mean about 630 ms), standing in for
- * remote APIs; the model is the job's own task-sized scratch model, made tiny by the recipe below (dim 32, 2 layers,
- * about 0.1 M parameters, warmed up on 128 oracle traces so that it emits tool calls), so one reply costs a few tens
- * of milliseconds of one core and an athlete waits on tools most of its rollout. That is what the ratio is about:
+ * remote APIs; the model is the job's own task-sized scratch model (the default recipe's shape: dim 128, 4 layers,
+ * about 1.3 M parameters), warmed up only as far as the recipe notes say it gets the format right (128 oracle traces
+ * × 20 epochs: it emits tool calls, with wrong digits), so one reply costs some tens of milliseconds of one core and
+ * an athlete waits on tools most of its rollout. A smaller model (dim 32, 2 layers) was tried first: after the same
+ * warm-up it never closed a reply, so its rollouts made no tool call at all and measured only decoding. That is what the ratio is about:
  * athletes that mostly wait are added on more JVMs, so the throughput should grow with them as long as the cores
  * (two, shared with the learner, every node and other users) keep up. The first count runs the job's model
  * and warm-up phases; the later ones start from copies of its {@code init/}, {@code distilled/} and {@code eval.json},
@@ -51,9 +53,9 @@ import java.util.stream.Stream;
  */
 public final class ClusterScalingBench {
 
-    /** Tiny on purpose (see the class comment); GRPO runs far longer than the window, the cluster is stopped mid-job. */
+    /** Small on purpose (see the class comment); GRPO runs far longer than the window, the cluster is stopped mid-job. */
     private static final String RECIPE = """
-            {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 512},
+            {"shape": {"dim": 128, "hiddenDim": 384, "layers": 4, "heads": 4, "kvHeads": 4, "maxSeqLen": 512},
              "maxMerges": 1024, "minMergeCount": 8, "warmupTraces": 128, "warmupEpochs": 20, "warmupBatch": 16, "warmupLr": 0.003,
              "groupSize": 4, "groupsPerStep": 4, "grpoSteps": 100000, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
              "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
@@ -73,16 +75,8 @@ public final class ClusterScalingBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("nodes", "1,2,4", "athletes-per-node", "4", "latency", "100-2000",
-                "warmup", "30", "window", "60", "heap", "768m", "base-port", "28520", "base-management-port", "10558"));
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            if (kv.length != 2 || !options.containsKey(kv[0])) {
-                System.err.println("unknown argument " + arg + "; keys: " + new TreeSet<>(options.keySet()));
-                System.exit(2);
-            }
-            options.put(kv[0], kv[1]);
-        }
+        Map<String, String> options = BenchOptions.parse(Map.of("nodes", "1,2,4", "athletes-per-node", "4", "latency", "100-2000",
+                "warmup", "30", "window", "60", "heap", "768m", "base-port", "28520", "base-management-port", "10558"), args);
         int[] counts = Arrays.stream(options.get("nodes").split(",")).mapToInt(Integer::parseInt).toArray();
         int perNode = Integer.parseInt(options.get("athletes-per-node"));
         String[] latency = options.get("latency").split("-", 2);
