@@ -45,7 +45,8 @@ import java.util.stream.Stream;
  * java -Xmx256m -cp "$(cat /tmp/bench-cp.txt)" dev.toolcoach.bench.cluster.ClusterScalingBench [key=value ...]
  * }</pre>
  * Keys and defaults: {@code nodes=1,2,4 athletes-per-node=4 latency=100-2000 warmup=30 window=60 heap=768m
- * base-port=28520 base-management-port=10558}; latency in ms, warm-up and window in seconds. Bounded: each count
+ * base-port=28520 base-management-port=10558 prepared=}; latency in ms, warm-up and window in seconds; {@code prepared}
+ * names the run folder of an earlier run of this bench whose model and warm-up to start from. Bounded: each count
  * waits at most 10 minutes for the first training step.
  *
  * <p>Measured (one run, 2-core machine shared with other work): see the report printed; the figures of the
@@ -76,7 +77,8 @@ public final class ClusterScalingBench {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = BenchOptions.parse(Map.of("nodes", "1,2,4", "athletes-per-node", "4", "latency", "100-2000",
-                "warmup", "30", "window", "60", "heap", "768m", "base-port", "28520", "base-management-port", "10558"), args);
+                "warmup", "30", "window", "60", "heap", "768m", "base-port", "28520", "base-management-port", "10558",
+                "prepared", ""), args);
         int[] counts = Arrays.stream(options.get("nodes").split(",")).mapToInt(Integer::parseInt).toArray();
         int perNode = Integer.parseInt(options.get("athletes-per-node"));
         String[] latency = options.get("latency").split("-", 2);
@@ -93,16 +95,16 @@ public final class ClusterScalingBench {
                 latency[latency.length - 1], warmup, window, javaOpts, work, Load.now());
 
         List<Window> windows = new ArrayList<>();
-        String prepared = null;
+        Path prepared = options.get("prepared").isEmpty() ? null : Path.of(options.get("prepared"));
         for (int n : counts) {
             String name = "scale-" + n;
-            if (prepared != null) copyPreparedPhases(runs.resolve(prepared), runs.resolve(name));
+            if (prepared != null) copyPreparedPhases(prepared, runs.resolve(name));
             try (LocalCluster cluster = LocalCluster.up(work.resolve("cluster-" + n), n, 1, javaOpts,
                     Integer.parseInt(options.get("base-port")), Integer.parseInt(options.get("base-management-port")))) {
                 cluster.script("train", "--detach", "--task", "finance", "--name", name, "--recipe", recipe.toString(),
                         "--runs-dir", runs.toString(), "--seed", "1", "--checkpoint-every", "100000");
                 awaitFirstStep(cluster, name);
-                prepared = name;
+                if (prepared == null) prepared = runs.resolve(name);
                 Thread.sleep(warmup * 1000L);
                 Window w = measure(cluster, n, perNode, window);
                 windows.add(w);

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * A cluster of separate node JVMs on 127.0.0.1, run by {@code deploy/local/cluster.sh} from the shaded jars in
  * the repository, in a run folder of its own and on ports away from the defaults. {@link #close} runs
  * {@code cluster.sh down}, which stops only the JVMs this cluster started (their PIDs carry the run folder's
- * marker); a shutdown hook does the same if the bench is interrupted.
+ * marker); a shutdown hook does the same if the bench is interrupted. The nodes run with {@code OMP_NUM_THREADS=1}.
  */
 final class LocalCluster implements AutoCloseable {
 
@@ -60,7 +60,10 @@ final class LocalCluster implements AutoCloseable {
     static LocalCluster up(Path runDir, int athletes, int tools, String javaOpts, int basePort, int baseManagementPort)
             throws IOException, InterruptedException {
         Files.createDirectories(runDir);
-        LocalCluster cluster = new LocalCluster(repository(), runDir, Map.of("TOOLCOACH_RUN_DIR", runDir.toString(),
+        // OMP_NUM_THREADS=1: PyTorch's default is one intra-op thread per core on every thread that does not set its own
+        // (the learner's training thread does not); with several JVMs on two cores, OpenMP's spin-waiting then slows a
+        // training step several times over (the recipe notes: 5.9 s instead of 0.33 s)
+        LocalCluster cluster = new LocalCluster(repository(), runDir, Map.of("OMP_NUM_THREADS", "1", "TOOLCOACH_RUN_DIR", runDir.toString(),
                 "TOOLCOACH_JAVA_OPTS", javaOpts, "TOOLCOACH_BASE_PORT", Integer.toString(basePort),
                 "TOOLCOACH_BASE_MANAGEMENT_PORT", Integer.toString(baseManagementPort), "TOOLCOACH_STOP_TIMEOUT", "30"));
         try {
