@@ -51,9 +51,9 @@ import java.util.stream.StreamSupport;
  * first versions warm up (JIT, the topic learning of the receivers' nodes) and are not counted. Bounded: 3 minutes
  * to start, 30 s per version; the cluster is stopped in any case.
  *
- * <p>Measured (one run, 2026-11-23, 2 cores shared with other engineers' builds and cluster tests, load 7.5 at the
- * start, 13.4 at the end): publish to all 4 engines swapped p50 183 ms, p90 290 ms, max 381 ms over 20 versions
- * (one engine: p50 149 ms); 4,544,075 wire bytes per engine per version, 1.020x the 4,456,448 raw tensor bytes, in
+ * <p>Measured on 2026-11-23, 2 cores shared with other engineers' builds and cluster tests, two runs: publish to all
+ * 4 engines swapped p50 183 ms, p90 290 ms, max 381 ms over 20 versions (one engine: p50 149 ms; load 7.5 to 13.4),
+ * and p50 170 ms, p90 235 ms, max 287 ms (one engine: p50 160 ms; load 5.5 to 8.6); both runs 4,544,075 wire bytes per engine per version, 1.020x the 4,456,448 raw tensor bytes, in
  * 23 parts (as in one JVM: the layout riding in every part is most of the overhead). An idle engine looks for a
  * pending adapter every 50 ms (its request queue's poll), so up to 50 ms of each figure is that wait.
  *

@@ -50,13 +50,15 @@ import java.util.stream.Stream;
  * names the run folder of an earlier run of this bench whose model and warm-up to start from. Bounded: each count
  * waits at most 10 minutes for the first training step.
  *
- * <p>Measured on 2026-11-23, 2 cores shared with other engineers' builds and cluster tests (load 5–15 throughout), one
- * run each, 4 athletes per node, 0.8 tool calls per rollout:
+ * <p>Measured on 2026-11-23, 2 cores shared with other engineers' builds and cluster tests (load 3–15), 4 athletes
+ * per node, 0.8 tool calls per rollout:
  * <ul>
  * <li>The defaults (mean call 3.9 s): 1 JVM 1.25 rollouts/s (load 5.2), 2 JVMs 2.53 (x2.02,
  *     load 6.1), 4 JVMs 2.97 (<b>x2.36</b>, load 14.8; target x3.2 missed by 26 %). Node CPU in the windows: 0.30, 0.52,
  *     0.70 cores. At 1 and 2 JVMs a rollout took 3.2 s (athletes / throughput), about 3 s of it tool waits
  *     (0.8 calls x 3.9 s); at 4 it took 5.4 s with the same tool waits: the other 2 s is athletes waiting for work.</li>
+ * <li>The defaults again, at load 3.3 to 7.3: 1.32, 2.20 (x1.67) and 3.21 rollouts/s (<b>x2.43</b>; rollouts of 3.0,
+ *     3.6 and 5.0 s).</li>
  * <li>{@code latency=100-2000 window=60}: 1 JVM 4.90 rollouts/s, 2 JVMs 1.68, 4 JVMs 4.04 (x0.82; load 6–15); again
  *     with {@code OMP_NUM_THREADS=1}: 4.94 and 6.00 (x1.21) at 1 and 2 JVMs. Learner-bound from the start.</li>
  * </ul>
