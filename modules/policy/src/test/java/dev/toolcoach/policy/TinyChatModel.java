@@ -33,8 +33,13 @@ public final class TinyChatModel {
     }
 
     public static Path write(Path dir, long seed) throws IOException {
+        return write(dir, config(), seed);
+    }
+
+    /** The same tokenizer and chat setup over a random model of another shape (its vocabulary must be {@link #VOCAB}). */
+    public static Path write(Path dir, ModelConfig config, long seed) throws IOException {
         Files.createDirectories(dir);
-        HfModelFolder.write(dir, config(), ModelWeights.randomHf(config(), seed));
+        HfModelFolder.write(dir, config, ModelWeights.randomHf(config, seed));
         ByteLevelTokenizerJson.write(dir.resolve("tokenizer.json"), SPECIALS, List.of());
         Files.writeString(dir.resolve("generation_config.json"), "{\"eos_token_id\": [" + IM_END + ", 258]}");
         return dir;

@@ -8,12 +8,12 @@ import java.nio.file.Path;
  * The machine's load averages (1, 5, 15 min), as {@code uptime} shows them, to print beside timings, and
  * this process's resident memory (native tensors included, which the JVM heap does not show).
  */
-final class Load {
+public final class Load {
 
     private Load() {
     }
 
-    static String now() {
+    public static String now() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             String rss = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))

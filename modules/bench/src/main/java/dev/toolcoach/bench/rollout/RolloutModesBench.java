@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.rollout;
 
+import dev.toolcoach.bench.BenchOptions;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
@@ -28,7 +29,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -92,16 +92,8 @@ public final class RolloutModesBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new HashMap<>(Map.of("trajectories", "64", "rounds", "5", "ms-per-token", "1.0",
-                "batch-width", "0", "latency", "log-uniform", "thought", "40-240", "thought-spread", "uniform", "seed", "42"));
-        for (String arg : args) {
-            String[] kv = arg.split("=", 2);
-            if (kv.length != 2 || !options.containsKey(kv[0])) {
-                System.err.println("unknown argument " + arg + "; keys: " + new TreeSet<>(options.keySet()));
-                System.exit(2);
-            }
-            options.put(kv[0], kv[1]);
-        }
+        Map<String, String> options = BenchOptions.parse(Map.of("trajectories", "64", "rounds", "5", "ms-per-token", "1.0",
+                "batch-width", "0", "latency", "log-uniform", "thought", "40-240", "thought-spread", "uniform", "seed", "42"), args);
         int trajectories = Integer.parseInt(options.get("trajectories"));
         int rounds = Integer.parseInt(options.get("rounds"));
         double msPerToken = Double.parseDouble(options.get("ms-per-token"));

@@ -152,6 +152,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         JobSpec spec = ready.spec();
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
+        EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
         AgentConfig agent = new AgentConfig(spec.actionFormat(),
                 new SamplingParams((float) spec.temperature(), 0, 1f, spec.maxNewTokens(), spec.seed()),
                 spec.maxTurns(), spec.maxTotalTokens(), Duration.ofSeconds(30), 4000);
@@ -181,6 +182,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
 
     private void release() {
         if (resources != null) {
+            EngineAdapterMetrics.get(getContext().getSystem()).forget();
             resources.close();
             resources = null;
         }

@@ -17,13 +17,20 @@ import java.util.List;
  * @param suites   suites a tool node hosts and the coach watches
  * @param options  settings of the built-in suites
  * @param executor limits of each suite's executor
+ * @param addedLatency latency added to each call's answer (off by default)
  */
-public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor) {
+public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
+                               AddedLatency addedLatency) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
     public ToolHostSettings {
         suites = List.copyOf(suites);
+    }
+
+    /** Settings with no added latency. */
+    public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor) {
+        this(suites, options, executor, AddedLatency.NONE);
     }
 
     /**
@@ -36,7 +43,15 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         int maxRows = tools.getInt("sql.max-rows");
         if (maxRows < 1) throw new NodeConfigException(PREFIX + "sql.max-rows is " + maxRows + ", must be at least 1");
         BuiltinSuites.Options options = new BuiltinSuites.Options(mailboxes, tools.getDuration("sql.statement-timeout"), maxRows);
-        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools));
+        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools));
+    }
+
+    private static AddedLatency addedLatency(Config tools) {
+        try {
+            return new AddedLatency(tools.getDuration("added-latency.min"), tools.getDuration("added-latency.max"));
+        } catch (IllegalArgumentException e) {
+            throw new NodeConfigException(PREFIX + "added-latency: " + e.getMessage());
+        }
     }
 
     private static ExecutorSettings executorSettings(Config tools) {

@@ -29,7 +29,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * The server of one tool suite on a tool node: a thin shell over the suite's {@link ToolExecutor}.
  * Registers under the suite's key so athletes find it, runs each turn's calls on the executor's pool
- * (never on the actor's thread) and answers when all of them are done, in call order. Exports the
+ * (never on the actor's thread) and answers when all of them are done, in call order, each call's answer
+ * held back by the configured {@link AddedLatency} (none by default). Exports the
  * executor's figures to {@code /metrics}; stopping closes the executor and the suite's resources.
  */
 public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
@@ -38,15 +39,23 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     private final String address;
     private final BuiltinSuites.Hosted hosted;
     private final ToolExecutor executor;
+    private final AddedLatency addedLatency;
 
     /** A server for the suite, owning it from now on: its resources are closed when the server stops. */
     public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
-        return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings));
+        return create(hosted, settings, AddedLatency.NONE);
     }
 
-    private ToolServerActor(ActorContext<ToolServerCommand> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
+    /** As {@link #create(BuiltinSuites.Hosted, ExecutorSettings)}, each call's answer held back by {@code addedLatency}. */
+    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings, AddedLatency addedLatency) {
+        return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings, addedLatency));
+    }
+
+    private ToolServerActor(ActorContext<ToolServerCommand> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings,
+                            AddedLatency addedLatency) {
         super(context);
         this.hosted = hosted;
+        this.addedLatency = addedLatency;
         this.executor = new ToolExecutor(hosted.suite(), settings);
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
         ToolServerMetrics.get(context.getSystem()).add(suite(), executor);
@@ -70,7 +79,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
 
     private Behavior<ToolServerCommand> onExecute(ExecuteToolCalls request) {
         List<CompletableFuture<ToolResult>> calls = executor.execute(request.trajectoryId(), request.calls()).stream()
-                .map(CompletionStage::toCompletableFuture).toList();
+                .map(CompletionStage::toCompletableFuture).map(addedLatency::delay).toList();
         // each executor stage completes normally (failures are results), so allOf never fails
         // The reply goes straight from the completing stage (tell is thread-safe) rather than through this
         // actor's mailbox, so the UNAVAILABLE answers the executor gives while the server stops still arrive.

@@ -96,6 +96,19 @@ class ToolServerActorTest {
     }
 
     @Test
+    void addedLatencyHoldsEveryAnswerBack() throws Exception {
+        BuiltinSuites.Hosted sql = BuiltinSuites.open(SqlTools.SUITE, BuiltinSuites.Options.defaults());
+        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(sql, ExecutorSettings.defaults(),
+                new AddedLatency(Duration.ofMillis(150), Duration.ofMillis(300))));
+        long start = System.nanoTime();
+        List<ToolResult> results = execute(server, "t-3", new ToolCall("list_tables", Map.of()), new ToolCall("list_tables", Map.of()));
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(List.of(ToolResult.Status.OK, ToolResult.Status.OK), results.stream().map(ToolResult::status).toList());
+        assertTrue(millis >= 150, "answered after " + millis + " ms");
+        testKit.stop(server, DEADLINE);
+    }
+
+    @Test
     void emailServerSearchesTheEnronMessages() throws Exception {
         String shared = System.getProperty("toolcoach.shared.data", "");
         Path csv = Path.of(shared, "enron", "emails_sample.csv");

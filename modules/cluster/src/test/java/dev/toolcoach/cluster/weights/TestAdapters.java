@@ -13,13 +13,13 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Seeded random adapters with the PEFT names and shapes a model expects. */
-final class TestAdapters {
+/** Seeded random adapters with the PEFT names and shapes a model expects (public: the bench module publishes them too). */
+public final class TestAdapters {
 
     private TestAdapters() {
     }
 
-    static AdapterWeights random(ModelConfig model, LoraConfig lora, long version, long seed) {
+    public static AdapterWeights random(ModelConfig model, LoraConfig lora, long version, long seed) {
         Random random = new Random(seed);
         Map<String, HostTensor> tensors = new HashMap<>();
         for (int layer = 0; layer < model.nLayers(); layer++) {
@@ -33,7 +33,7 @@ final class TestAdapters {
     }
 
     /** Same version, LoRA config, tensor names, shapes and bits. */
-    static void assertSame(AdapterWeights expected, AdapterWeights actual) {
+    public static void assertSame(AdapterWeights expected, AdapterWeights actual) {
         assertEquals(expected.version(), actual.version());
         assertEquals(expected.config(), actual.config());
         assertEquals(expected.tensors().keySet(), actual.tensors().keySet());
