@@ -1,19 +1,18 @@
 package dev.toolcoach.bench.cluster;
 
 import dev.toolcoach.bench.BenchOptions;
+import dev.toolcoach.bench.PreparedRun;
 import dev.toolcoach.bench.learning.Load;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Rollouts per second of a training job on a real cluster with 1, 2 and 4 athlete JVMs, on a tool-latency-bound
@@ -115,7 +114,7 @@ public final class ClusterScalingBench {
         Path prepared = options.get("prepared").isEmpty() ? null : Path.of(options.get("prepared"));
         for (int n : counts) {
             String name = "scale-" + n;
-            if (prepared != null) copyPreparedPhases(prepared, runs.resolve(name));
+            if (prepared != null) PreparedRun.copy(prepared, runs.resolve(name));
             try (LocalCluster cluster = LocalCluster.up(work.resolve("cluster-" + n), n, 1, javaOpts,
                     Integer.parseInt(options.get("base-port")), Integer.parseInt(options.get("base-management-port")))) {
                 cluster.script("train", "--detach", "--task", "finance", "--name", name, "--recipe", recipe.toString(),
@@ -188,20 +187,5 @@ public final class ClusterScalingBench {
         StringBuilder text = new StringBuilder();
         cpuByKind.forEach((kind, cores) -> text.append(text.isEmpty() ? "" : ", ").append(kind).append(String.format(" %.2f", cores)));
         return text + String.format(" (total %.2f)", cpuByKind.values().stream().mapToDouble(Double::doubleValue).sum());
-    }
-
-    /** The model, warm-up and first evaluations of an earlier run, so a new run of the same recipe goes straight to training. */
-    private static void copyPreparedPhases(Path from, Path to) throws IOException {
-        for (String item : List.of("init", "distilled")) {
-            Path source = from.resolve(item);
-            try (Stream<Path> paths = Files.walk(source)) {
-                for (Path p : paths.toList()) {
-                    Path target = to.resolve(item).resolve(source.relativize(p).toString());
-                    if (Files.isDirectory(p)) Files.createDirectories(target);
-                    else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        Files.copy(from.resolve("eval.json"), to.resolve("eval.json"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,20 +1,17 @@
 package dev.toolcoach.bench.learning;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.brain.job.EvalRecord;
-import dev.toolcoach.brain.job.JobListener;
+import dev.toolcoach.bench.PreparedRun;
 import dev.toolcoach.brain.job.TaskTrainingJob;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * End-to-end training, asynchronous against synchronous, from the same warmed-up model: the main job's GRPO
@@ -66,11 +63,11 @@ public final class TrainingModesBench {
     private static Result run(String mode, Path source, Path work, Path dataDir, long seed, int steps, double target,
                               int window) throws IOException {
         Path run = work.resolve(mode);
-        for (String part : List.of("init", "distilled", "eval.json")) copy(source.resolve(part), run.resolve(part));
+        PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
         TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", dataDir, run, "grpo", mode.equals("sync"),
                 recipe, recipe.groupSize() * recipe.groupsPerStep(), seed, 5);
-        TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), new Quiet());
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase)); // steps are read back from the run folder
         List<StepLine> lines = RunRecorder.read(run);
         double wall = lines.get(lines.size() - 1).elapsedSec();
         Optional<Double> toTarget = Optional.empty();
@@ -86,44 +83,5 @@ public final class TrainingModesBench {
                 100 * accuracy, 100 * summary.evaluations().get("after_warmup").accuracy(), accounts.trained(),
                 accounts.skippedNoSignal(), accounts.droppedStale(), Load.now());
         return new Result(wall, toTarget, accuracy);
-    }
-
-    private static void copy(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else {
-                    Files.createDirectories(target.getParent());
-                    Files.copy(f, target);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Phases on stderr; steps are read back from the run folder. */
-    private static final class Quiet implements JobListener {
-        @Override
-        public void phase(String phase) {
-            System.err.println("phase " + phase);
-        }
-
-        @Override
-        public void evaluated(String name, EvalRecord record) {
-        }
-
-        @Override
-        public void trainingStarted(long totalSteps, long stepsDone) {
-        }
-
-        @Override
-        public void step(StepLine line) {
-        }
-
-        @Override
-        public void trainingEnded() {
-        }
     }
 }

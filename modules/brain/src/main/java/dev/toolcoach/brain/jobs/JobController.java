@@ -207,16 +207,8 @@ public final class JobController implements Extension {
         }
 
         @Override
-        public void trainingStarted(long total, long done) {
-        }
-
-        @Override
         public void step(StepLine line) {
             lastStep = line;
-        }
-
-        @Override
-        public void trainingEnded() {
         }
 
         void end(String finalState, String why) {

@@ -120,27 +120,6 @@ class TaskTrainingJobTest {
     }
 
     private static JobListener recording(List<String> phases) {
-        return new JobListener() {
-            @Override
-            public void phase(String phase) {
-                phases.add(phase);
-            }
-
-            @Override
-            public void evaluated(String name, EvalRecord record) {
-            }
-
-            @Override
-            public void trainingStarted(long totalSteps, long stepsDone) {
-            }
-
-            @Override
-            public void step(StepLine line) {
-            }
-
-            @Override
-            public void trainingEnded() {
-            }
-        };
+        return phases::add;
     }
 }
