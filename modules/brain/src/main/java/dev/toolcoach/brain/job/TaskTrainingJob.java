@@ -103,14 +103,22 @@ public final class TaskTrainingJob {
      * @throws IllegalArgumentException naming the problem
      */
     public static Task validate(Options options) {
+        return check(options).task();
+    }
+
+    /** The task and the dataset read while validating, so the job reads neither twice. */
+    private record Checked(Task task, Optional<JobDataset> dataset) {
+    }
+
+    private static Checked check(Options options) {
         trainingConfig(options);
-        dataset(options);
+        Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
-        return task;
+        return new Checked(task, dataset);
     }
 
     /**
@@ -121,8 +129,9 @@ public final class TaskTrainingJob {
      */
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
         long start = System.nanoTime();
-        Task task = validate(options);
-        Optional<JobDataset> dataset = dataset(options);
+        Checked checked = check(options);
+        Task task = checked.task();
+        Optional<JobDataset> dataset = checked.dataset();
         dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
         List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
         ScratchRecipe recipe = options.recipe();
