@@ -2,7 +2,7 @@ package dev.toolcoach.bench.learning;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.bench.PreparedRun;
-import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;

@@ -8,7 +8,7 @@ import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TeacherUnavailableException;
-import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.LearnerConfig;

@@ -1,10 +1,10 @@
 package dev.toolcoach.brain.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.brain.job.EvalRecord;
-import dev.toolcoach.brain.job.JobRequest;
-import dev.toolcoach.brain.job.TaskTrainingJob;
-import dev.toolcoach.brain.job.TerminalListener;
+import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TerminalListener;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import picocli.CommandLine.Command;

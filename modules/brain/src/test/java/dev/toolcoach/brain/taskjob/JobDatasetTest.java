@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.job;
+package dev.toolcoach.brain.taskjob;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

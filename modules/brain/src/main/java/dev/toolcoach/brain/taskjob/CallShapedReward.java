@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.rl;
+package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskReward;

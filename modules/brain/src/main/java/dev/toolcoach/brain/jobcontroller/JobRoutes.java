@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.jobs;
+package dev.toolcoach.brain.jobcontroller;
 
 import akka.actor.AbstractExtensionId;
 import akka.actor.ExtendedActorSystem;
@@ -15,7 +15,7 @@ import akka.management.javadsl.ManagementRouteProvider;
 import akka.management.javadsl.ManagementRouteProviderSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.brain.job.JobRequest;
+import dev.toolcoach.brain.taskjob.JobRequest;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.rl;
+package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.AgentConfig;

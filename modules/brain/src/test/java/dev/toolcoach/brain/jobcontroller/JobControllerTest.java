@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.jobs;
+package dev.toolcoach.brain.jobcontroller;
 
 import akka.actor.typed.ActorSystem;
 import akka.cluster.typed.Cluster;
@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.toolcoach.brain.job.JobRequest;
-import dev.toolcoach.brain.job.TinyRecipe;
+import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TinyRecipe;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
 import dev.toolcoach.cluster.node.NodeLauncher;
 import dev.toolcoach.cluster.node.NodeOverrides;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.job;
+package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.tasks.TaskExample;

@@ -1,7 +1,7 @@
-package dev.toolcoach.brain.jobs;
+package dev.toolcoach.brain.jobcontroller;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.toolcoach.brain.job.EvalRecord;
+import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.run.StepLine;
 
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.rl;
+package dev.toolcoach.bench.learning;
 
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.core.GrpoMetrics;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.job;
+package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.brain.run.StepLine;
 

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.job;
+package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,7 +9,6 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
-import dev.toolcoach.brain.rl.CallShapedReward;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.jobs;
+package dev.toolcoach.brain.jobcontroller;
 
 import akka.actor.AbstractExtensionId;
 import akka.actor.ExtendedActorSystem;
@@ -10,10 +10,10 @@ import akka.actor.typed.javadsl.Adapter;
 import akka.cluster.typed.Cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.toolcoach.brain.job.EvalRecord;
-import dev.toolcoach.brain.job.JobListener;
-import dev.toolcoach.brain.job.JobRequest;
-import dev.toolcoach.brain.job.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.taskjob.JobListener;
+import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeRole;

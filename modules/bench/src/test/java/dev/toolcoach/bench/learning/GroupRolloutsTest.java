@@ -1,6 +1,5 @@
-package dev.toolcoach.brain.rl;
+package dev.toolcoach.bench.learning;
 
-import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.brain.scratch.ScratchModel;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
@@ -10,6 +9,8 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,8 @@ class GroupRolloutsTest {
     void samplesGDistinctReproducibleRolloutsPerExample(@TempDir Path dir) throws Exception {
         Task task = FinanceTask.create(2, 9L);
         ScratchRecipe recipe = ScratchRecipe.defaults();
-        try (ToolExecutor tools = FinanceTools.executor()) {
+        try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open("finance", BuiltinSuites.Options.defaults()).suite(),
+                ExecutorSettings.defaults())) {
             List<String> texts = TaskTexts.of(task.examples(), tools, recipe.greedyAgent());
             ScratchModel model = ScratchModel.write(dir, TaskVocabulary.learn(texts, 100, 2),
                     new ScratchModel.Shape(32, 64, 1, 2, 2, 1024), 4L);

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.rl;
+package dev.toolcoach.bench.learning;
 
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.job;
+package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.brain.eval.EvaluationReport;
