@@ -82,18 +82,18 @@ public final class FinanceRecipeBench {
         try (ToolExecutor tools = new ToolExecutor(FinanceTools.suite(), ExecutorSettings.defaults())) {
             Phase build = Phase.start("build");
             List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
-            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.maxMerges(), recipe.minMergeCount());
+            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
             ScratchModel scratch = ScratchModel.write(work.resolve("scratch"), vocabulary, recipe.shape(), seed);
             System.out.printf("vocabulary %d (%d merges), %s%n", vocabulary.size(), vocabulary.merges().size(), scratch.config());
             build.end();
 
             ScratchModel base = scratch;
-            try (LocalPolicy policy = LocalPolicy.load(scratch.dir(), null, null, recipe.engineBatch())) {
+            try (LocalPolicy policy = LocalPolicy.load(scratch.dir(), null, null, recipe.rollouts().engineBatch())) {
                 printTokens(policy, texts);
                 evaluate("before training", policy, tools, recipe, task, split.test());
                 if (warmup) base = warmUp(recipe, task, split, tools, policy, scratch, work, seed);
             }
-            try (LocalPolicy policy = LocalPolicy.load(base.dir(), null, null, recipe.engineBatch())) {
+            try (LocalPolicy policy = LocalPolicy.load(base.dir(), null, null, recipe.rollouts().engineBatch())) {
                 if (warmup) evaluate("after warm-up", policy, tools, recipe, task, split.test());
                 grpo(recipe, task, split, tools, policy, seed);
                 evaluate("after GRPO", policy, tools, recipe, task, split.test());
@@ -108,7 +108,7 @@ public final class FinanceRecipeBench {
         Transformer model = policy.model().transformer();
         Student student = new Student("scratch-" + seed, policy.tokenizer(), policy.chatFormat(), scratch.vocabulary().imEndId());
         try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), recipe.warmupLearner(seed))) {
-            LearnerSft sft = new LearnerSft(learner, recipe.warmupEpochs(), 0.9, recipe.warmupBatch(), seed);
+            LearnerSft sft = new LearnerSft(learner, recipe.warmup().epochs(), 0.9, recipe.warmup().batch(), seed);
             Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, recipe.greedyAgent()),
                     new TraceCache(work.resolve("traces")), sft);
             DistillReport report = distiller.distill(DistillDataset.of(task, TaskTrainingJob.warmupQueries(split, recipe)),
@@ -125,9 +125,9 @@ public final class FinanceRecipeBench {
 
     private static void grpo(ScratchRecipe recipe, Task task, Split split, ToolExecutor tools, LocalPolicy policy, long seed) {
         Phase phase = Phase.start("GRPO");
-        LoraAdapter adapter = policy.model().addLora(recipe.lora(), seed);
+        LoraAdapter adapter = policy.model().addLora(recipe.grpo().lora(), seed);
         GroupRollouts rollouts = new GroupRollouts(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
-                recipe.samplingAgent(seed), new CallShapedReward(task.reward(), recipe.callWeight()), recipe.groupSize());
+                recipe.samplingAgent(seed), new CallShapedReward(task.reward(), recipe.grpo().callWeight()), recipe.grpo().groupSize());
         List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
         Random order = new Random(seed);
         int cursor = pool.size();
@@ -135,13 +135,13 @@ public final class FinanceRecipeBench {
         long rolloutMillis = 0;
         try (LearnerCore learner = new LearnerCore(policy.model().transformer(), new LoraWeights(adapter), recipe.grpoLearner(seed))) {
             LocalGrpo grpo = new LocalGrpo(rollouts, learner, adapter, policy.engine()::setAdapter);
-            for (int step = 0; step < recipe.grpoSteps(); step++) {
-                if (cursor + recipe.groupsPerStep() > pool.size()) {
+            for (int step = 0; step < recipe.grpo().steps(); step++) {
+                if (cursor + recipe.grpo().groupsPerStep() > pool.size()) {
                     Collections.shuffle(pool, order);
                     cursor = 0;
                 }
-                LocalGrpo.Step s = grpo.step(pool.subList(cursor, cursor + recipe.groupsPerStep()), "s" + step);
-                cursor += recipe.groupsPerStep();
+                LocalGrpo.Step s = grpo.step(pool.subList(cursor, cursor + recipe.grpo().groupsPerStep()), "s" + step);
+                cursor += recipe.grpo().groupsPerStep();
                 rolloutCount += s.rollouts();
                 rolloutMillis += s.rolloutMillis();
                 System.out.printf("GRPO step %d: reward %.3f, rollouts %d in %d ms, train %d ms, loss %.4f, clip %.3f/%.3f,"

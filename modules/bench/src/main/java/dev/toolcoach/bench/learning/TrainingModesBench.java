@@ -66,7 +66,7 @@ public final class TrainingModesBench {
         PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
         TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", dataDir, run, "grpo", mode.equals("sync"),
-                recipe, recipe.groupSize() * recipe.groupsPerStep(), seed, 5);
+                recipe, recipe.grpo().groupSize() * recipe.grpo().groupsPerStep(), seed, 5);
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase)); // steps are read back from the run folder
         List<StepLine> lines = RunRecorder.read(run);
         double wall = lines.get(lines.size() - 1).elapsedSec();

@@ -57,7 +57,7 @@ public final class EvalCommand implements Callable<Integer> {
             Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(t.name(), t.reward(), t.examples()))
-                    .config(TrainingConfig.defaults().withSampling(0, recipe.maxNewTokens(), recipe.maxTurns(), recipe.maxTotalTokens()))
+                    .config(TrainingConfig.defaults().withSampling(0, recipe.rollouts().maxNewTokens(), recipe.rollouts().maxTurns(), recipe.rollouts().maxTotalTokens()))
                     .workDir(run).build();
             brain.loadAdapter(adapter);
             EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));

@@ -126,7 +126,7 @@ public final class JobController implements Extension {
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), false);
         }
-        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpoSteps());
+        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps());
         write(options.runDir(), new JobRecord(located.withName(name), "running", null));
         current = tracker;
         runner.execute(() -> run(options, located.withName(name), tracker));

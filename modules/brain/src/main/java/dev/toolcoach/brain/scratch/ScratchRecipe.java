@@ -1,5 +1,8 @@
 package dev.toolcoach.brain.scratch;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.SamplingParams;
@@ -9,108 +12,148 @@ import dev.toolcoach.learn.optim.LrSchedule;
 import dev.toolcoach.model.lora.LoraConfig;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * How to train a task-sized model from scratch: a distillation warm-up (SFT of every weight on oracle
- * traces), then GRPO with a LoRA adapter on the frozen warmed-up base.
+ * traces), then GRPO with a LoRA adapter on the frozen warmed-up base. How the defaults were measured,
+ * and why they are what they are: docs/RECIPE.md.
  *
- * <p>How the defaults were found: with {@code FinanceRecipeBench} and the main job ({@code coach-node train
- * --task finance}) on the finance task (greedy accuracy on 100 test questions) on the 2-core machines while
- * other builds ran (load 2–15):
- * <ul>
- * <li>Vocabulary: 1024 BPE merges of pairs seen at least 8 times in the training texts, digits never
- *     merged, give an oracle rollout of 111 tokens (median; 1618 characters): the compact Tool-N1 system
- *     prompt is a handful of tokens, the scaffold of a call or an answer one or two, so the model's work
- *     is choosing the scaffold and copying digits. Contexts stay under 160 tokens, hence 512.</li>
- * <li>Model: dim 128, 4 layers, 4 heads, MLP 384 (about 1.3 M parameters with the 1283-token vocabulary);
- *     one intra-op thread on the learner's thread (with two, a step took 5.9 s instead of 0.33 s under load).</li>
- * <li>Warm-up: copying numbers appears late, and it generalises with the number of distinct traces, not
- *     passes: 128 traces × 20 epochs (160 steps): 0 % (format right, digits wrong); 400 × 12 (300 steps): 4 %;
- *     400 × 24 (600 steps): 46–58 %, with the training questions memorised (sampled rollouts on them 55–97 %
- *     right); 800 × 12 (the same 600 steps): 65 %; 1200 × 8: 74 %; 1600 × 6: 77 % (seed 1). Batches of 16,
- *     AdamW (0.9, 0.95), peak 3e-3, 10 % warm-up, cosine to a tenth. The default stays at 800: after the larger
- *     warm-ups GRPO added nothing (74 → 74 %, 77 → 75 %), so they end higher but show no learning.</li>
- * <li>GRPO: G 8 × 8 groups on queries the warm-up never saw, temperature 1, LoRA r 16 / alpha 32 on every
- *     projection, reward = task reward with oracle-call credit 0.5 ({@code CallShapedReward}). On the warm-up's
- *     own queries it learned nothing (30 steps: 54 % → 49 %): nearly every group was all right. On fresh queries
- *     lr 2e-3 lost 5 points over 60 steps and 5e-3 collapsed the policy within 7 steps (Adam turns noisy small
- *     gradients into full-size steps); 1e-3 for 60 steps: 65 → 71 %, 56 → 61 %, 74 → 81 % (seeds 1–3). The gain
- *     is small against the noise of 100 test questions: from seed 3's warm-up (74 %) four more runs ended at 77 %
- *     (async), 77 % (sync), 74 % (120 steps) and 70 % (temperature 1.3). The ceiling is the warmed-up
- *     policy's pass@8 (78 % on the training queries at temperature 1, against 60 % pass@1): GRPO sharpens what
- *     sampling already finds; NPV questions (a list of cash flows to copy) stay near 0 %.</li>
- * </ul>
- * The targets of the finance job (GRPO +20 points over the warm-up, 85 % in 10 minutes) are not met by
- * these values; the issue notes give the per-seed numbers.
+ * <p>Its JSON form (a {@code --recipe} file, the {@code recipe} of {@code POST /jobs}, a run's {@code config.json})
+ * is flat: one field per value, named as in {@link #json()}.
  *
- * @param shape           the model (its vocabulary comes from the task's texts)
- * @param maxMerges       most BPE merges learned from the training texts
- * @param minMergeCount   a merged pair must occur this often in them
- * @param warmupTraces    oracle traces the warm-up learns from
- * @param warmupEpochs    passes over them
- * @param warmupBatch     traces per optimiser step
- * @param warmupLr        peak learning rate of the warm-up (linear warm-up, cosine decay)
- * @param groupSize       GRPO rollouts per query (G)
- * @param groupsPerStep   queries per GRPO step
- * @param grpoSteps       GRPO steps
- * @param temperature     sampling temperature of the GRPO rollouts
- * @param grpoLr          learning rate of the LoRA adapter
- * @param callWeight      weight of the oracle-call term of GRPO's reward ({@code CallShapedReward}; 0 = the task reward alone)
- * @param lora            the adapter GRPO trains
- * @param maxTurns        most replies per rollout
- * @param maxTotalTokens  most tokens in a rollout's context
- * @param maxNewTokens    most tokens per reply
- * @param engineBatch     sequences the inference engine decodes together
+ * @param shape      the model (its vocabulary comes from the task's texts)
+ * @param vocabulary the BPE vocabulary learned from the training texts
+ * @param warmup     the distillation warm-up
+ * @param grpo       the GRPO phase
+ * @param rollouts   the agent's limits and the engine's batch
  */
-public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMergeCount,
-                            int warmupTraces, int warmupEpochs, int warmupBatch, double warmupLr,
-                            int groupSize, int groupsPerStep, int grpoSteps, float temperature, double grpoLr,
-                            double callWeight, LoraConfig lora, int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, Warmup warmup, Grpo grpo, Rollouts rollouts) {
+
+    /**
+     * @param maxMerges     most BPE merges learned from the training texts
+     * @param minMergeCount a merged pair must occur this often in them
+     */
+    public record Vocabulary(int maxMerges, int minMergeCount) {
+    }
+
+    /**
+     * @param traces oracle traces the warm-up learns from
+     * @param epochs passes over them
+     * @param batch  traces per optimiser step
+     * @param lr     peak learning rate (linear warm-up, cosine decay)
+     */
+    public record Warmup(int traces, int epochs, int batch, double lr) {
+    }
+
+    /**
+     * @param groupSize     rollouts per query (G)
+     * @param groupsPerStep queries per step
+     * @param steps         GRPO steps
+     * @param temperature   sampling temperature of the rollouts
+     * @param lr            learning rate of the LoRA adapter
+     * @param callWeight    weight of the oracle-call term of the reward ({@code CallShapedReward}; 0 = the task reward alone)
+     * @param lora          the adapter GRPO trains
+     */
+    public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
+                       LoraConfig lora) {
+    }
+
+    /**
+     * @param maxTurns       most replies per rollout
+     * @param maxTotalTokens most tokens in a rollout's context
+     * @param maxNewTokens   most tokens per reply
+     * @param engineBatch    sequences the inference engine decodes together
+     */
+    public record Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+    }
 
     public static ScratchRecipe defaults() {
-        return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), 1024, 8,
-                800, 12, 16, 3e-3,
-                8, 8, 60, 1.0f, 1e-3, 0.5,
-                new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 4, 512, 64, 64);
+        return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
+                new Warmup(800, 12, 16, 3e-3),
+                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS))),
+                new Rollouts(4, 512, 64, 64));
     }
 
     /** The agent's format and limits, sampling as given. */
     public AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, maxTurns, maxTotalTokens, Duration.ofSeconds(10), 1000);
+        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, rollouts.maxTurns, rollouts.maxTotalTokens, Duration.ofSeconds(10), 1000);
     }
 
     /** Greedy decoding: what evaluation and the oracle's replay use. */
     public AgentConfig greedyAgent() {
-        return agent(SamplingParams.greedy(maxNewTokens));
+        return agent(SamplingParams.greedy(rollouts.maxNewTokens));
     }
 
     /** The GRPO rollouts' sampling, seeded. */
     public AgentConfig samplingAgent(long seed) {
-        return agent(new SamplingParams(temperature, 0, 1f, maxNewTokens, seed));
+        return agent(new SamplingParams(grpo.temperature, 0, 1f, rollouts.maxNewTokens, seed));
     }
 
     /** The warm-up's optimiser: all weights, 10% linear warm-up then cosine to a tenth over every step. */
     public LearnerConfig warmupLearner(long seed) {
-        int steps = warmupEpochs * ((warmupTraces + warmupBatch - 1) / warmupBatch);
-        return new LearnerConfig(LearnerConfig.defaults(warmupLr).grpo(), LearnerConfig.defaults(warmupLr).dpo(),
-                new AdamWConfig(0.9, 0.95, 1e-8, 0.0), new LrSchedule(warmupLr, Math.max(1, steps / 10), steps,
+        int steps = warmup.epochs * ((warmup.traces + warmup.batch - 1) / warmup.batch);
+        return new LearnerConfig(LearnerConfig.defaults(warmup.lr).grpo(), LearnerConfig.defaults(warmup.lr).dpo(),
+                new AdamWConfig(0.9, 0.95, 1e-8, 0.0), new LrSchedule(warmup.lr, Math.max(1, steps / 10), steps,
                 LrSchedule.Decay.COSINE, 0.1), 1.0, 16, seed);
     }
 
     /** GRPO's optimiser: the LoRA adapter at a constant rate. */
     public LearnerConfig grpoLearner(long seed) {
-        LearnerConfig d = LearnerConfig.defaults(grpoLr);
+        LearnerConfig d = LearnerConfig.defaults(grpo.lr);
         return new LearnerConfig(d.grpo(), d.dpo(), d.optimiser(), d.schedule(), d.maxGradNorm(), 8, seed);
     }
 
     public ScratchRecipe withGrpoSteps(int steps) {
-        return new ScratchRecipe(shape, maxMerges, minMergeCount, warmupTraces, warmupEpochs, warmupBatch, warmupLr,
-                groupSize, groupsPerStep, steps, temperature, grpoLr, callWeight, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+        return new ScratchRecipe(shape, vocabulary, warmup, new Grpo(grpo.groupSize, grpo.groupsPerStep, steps, grpo.temperature,
+                grpo.lr, grpo.callWeight, grpo.lora), rollouts);
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
-        return new ScratchRecipe(shape, maxMerges, minMergeCount, traces, warmupEpochs, warmupBatch, warmupLr,
-                groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, maxTurns, maxTotalTokens, maxNewTokens, engineBatch);
+        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr), grpo, rollouts);
+    }
+
+    /** The flat JSON form, in the order the recipe has always been written. */
+    @JsonValue
+    public Map<String, Object> json() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("shape", shape);
+        json.put("maxMerges", vocabulary.maxMerges);
+        json.put("minMergeCount", vocabulary.minMergeCount);
+        json.put("warmupTraces", warmup.traces);
+        json.put("warmupEpochs", warmup.epochs);
+        json.put("warmupBatch", warmup.batch);
+        json.put("warmupLr", warmup.lr);
+        json.put("groupSize", grpo.groupSize);
+        json.put("groupsPerStep", grpo.groupsPerStep);
+        json.put("grpoSteps", grpo.steps);
+        json.put("temperature", grpo.temperature);
+        json.put("grpoLr", grpo.lr);
+        json.put("callWeight", grpo.callWeight);
+        json.put("lora", grpo.lora);
+        json.put("maxTurns", rollouts.maxTurns);
+        json.put("maxTotalTokens", rollouts.maxTotalTokens);
+        json.put("maxNewTokens", rollouts.maxNewTokens);
+        json.put("engineBatch", rollouts.engineBatch);
+        return json;
+    }
+
+    /** Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was. */
+    @JsonCreator
+    static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
+                                  @JsonProperty("maxMerges") int maxMerges, @JsonProperty("minMergeCount") int minMergeCount,
+                                  @JsonProperty("warmupTraces") int warmupTraces, @JsonProperty("warmupEpochs") int warmupEpochs,
+                                  @JsonProperty("warmupBatch") int warmupBatch, @JsonProperty("warmupLr") double warmupLr,
+                                  @JsonProperty("groupSize") int groupSize, @JsonProperty("groupsPerStep") int groupsPerStep,
+                                  @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
+                                  @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
+                                  @JsonProperty("lora") LoraConfig lora, @JsonProperty("maxTurns") int maxTurns,
+                                  @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
+                                  @JsonProperty("engineBatch") int engineBatch) {
+        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr),
+                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora),
+                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch));
     }
 }

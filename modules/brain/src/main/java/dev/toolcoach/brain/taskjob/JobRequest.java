@@ -72,7 +72,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
             if (warmupTraces < 0) throw new IllegalArgumentException("warm-up traces must be 0 or more, was " + warmupTraces);
             chosen = chosen.withWarmupTraces(warmupTraces);
         }
-        int actors = athletes != null ? athletes : chosen.groupSize() * chosen.groupsPerStep();
+        int actors = athletes != null ? athletes : chosen.grpo().groupSize() * chosen.grpo().groupsPerStep();
         if (actors < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + actors);
         int every = checkpointEvery != null ? checkpointEvery : 5;
         if (every < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + every);

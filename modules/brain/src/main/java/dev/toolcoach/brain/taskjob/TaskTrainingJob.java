@@ -155,31 +155,31 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), known))
+                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight()), known))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();
 
             if (!warmedUp && !evals.containsKey("before_training")) evaluate(brain, "before_training", evals, run, split, task, listener);
-            if (recipe.warmupTraces() > 0 && !warmedUp) {
+            if (recipe.warmup().traces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
-                        TeacherFactory.oracle(task.name()), 0.9, recipe.warmupEpochs(), recipe.warmupBatch(),
+                        TeacherFactory.oracle(task.name()), 0.9, recipe.warmup().epochs(), recipe.warmup().batch(),
                         recipe.warmupLearner(options.seed()));
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
                         warmup.trainedTokens());
             }
-            if (recipe.warmupTraces() > 0 && !evals.containsKey("after_warmup")) {
+            if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
                 evaluate(brain, "after_warmup", evals, run, split, task, listener);
             }
 
             listener.phase("train");
             RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), known), listener::step);
-            listener.trainingStarted(recipe.grpoSteps(), RunRecorder.read(run).size());
+            listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
                 result = brain.train(dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe)),
-                        recipe.grpoSteps(), recorder,
+                        recipe.grpo().steps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
@@ -202,7 +202,7 @@ public final class TaskTrainingJob {
 
     /** The warm-up's queries: the first of the training split. */
     public static List<TaskExample> warmupQueries(Split split, ScratchRecipe recipe) {
-        return split.train().subList(0, Math.min(recipe.warmupTraces(), split.train().size()));
+        return split.train().subList(0, Math.min(recipe.warmup().traces(), split.train().size()));
     }
 
     /**
@@ -211,7 +211,7 @@ public final class TaskTrainingJob {
      * so groups carry no signal and what is learned does not transfer.
      */
     public static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
-        int seen = Math.min(recipe.warmupTraces(), split.train().size());
+        int seen = Math.min(recipe.warmup().traces(), split.train().size());
         return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
     }
 
@@ -229,11 +229,11 @@ public final class TaskTrainingJob {
     static TrainingConfig trainingConfig(Options options) {
         ScratchRecipe r = options.recipe();
         return TrainingConfig.defaults().withAlgorithm(options.algorithm())
-                .withGroups(r.groupSize(), r.groupsPerStep())
+                .withGroups(r.grpo().groupSize(), r.grpo().groupsPerStep())
                 .withMaxPolicyLag(options.sync() ? 0 : 1)
                 .withAthletes(options.athletes())
-                .withSampling(r.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens())
-                .withOptimisation(r.lora(), r.grpoLr(), 0)
+                .withSampling(r.grpo().temperature(), r.rollouts().maxNewTokens(), r.rollouts().maxTurns(), r.rollouts().maxTotalTokens())
+                .withOptimisation(r.grpo().lora(), r.grpo().lr(), 0)
                 .withCheckpointEvery(options.checkpointEvery())
                 .withSeed(options.seed());
     }
@@ -252,7 +252,7 @@ public final class TaskTrainingJob {
         try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(task.toolSuites().get(0), toolOptions).suite(),
                 ExecutorSettings.defaults())) {
             List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
-            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.maxMerges(), recipe.minMergeCount());
+            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
             ScratchModel model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
             LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
         } catch (MailSourceException e) {

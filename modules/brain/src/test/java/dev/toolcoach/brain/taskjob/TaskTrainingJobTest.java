@@ -108,8 +108,8 @@ class TaskTrainingJobTest {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);
         List<TaskExample> training = TaskTrainingJob.trainingQueries(split, recipe);
-        assertEquals(recipe.warmupTraces(), warmup.size());
-        assertEquals(split.train().size() - recipe.warmupTraces(), training.size());
+        assertEquals(recipe.warmup().traces(), warmup.size());
+        assertEquals(split.train().size() - recipe.warmup().traces(), training.size());
         Set<String> seen = new HashSet<>();
         for (List<TaskExample> part : List.of(split.test(), warmup, training)) {
             part.forEach(e -> assertTrue(seen.add(e.id()), e.id() + " is in one part only"));

@@ -1,0 +1,35 @@
+package dev.toolcoach.brain.scratch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ScratchRecipeTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The JSON form is the flat one that {@code --recipe} files, {@code POST /jobs} and run folders' config.json hold. */
+    @Test
+    void jsonIsFlatAndReadsBack() throws Exception {
+        ScratchRecipe recipe = ScratchRecipe.defaults();
+        JsonNode json = JSON.valueToTree(recipe);
+        List<String> fields = new ArrayList<>();
+        json.fieldNames().forEachRemaining(fields::add);
+        assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
+                "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "maxTurns",
+                "maxTotalTokens", "maxNewTokens", "engineBatch"), fields);
+        assertEquals(JSON.readTree("""
+                {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
+        assertEquals(800, json.get("warmupTraces").asInt());
+        assertEquals(0.003, json.get("warmupLr").asDouble());
+        assertEquals(0.001, json.get("grpoLr").asDouble());
+        assertEquals(64, json.get("engineBatch").asInt());
+        assertEquals(recipe, JSON.treeToValue(json, ScratchRecipe.class));
+        assertEquals(recipe, JSON.readValue(JSON.writeValueAsString(recipe), ScratchRecipe.class));
+    }
+}
