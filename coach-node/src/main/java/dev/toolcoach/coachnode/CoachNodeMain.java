@@ -1,14 +1,8 @@
 package dev.toolcoach.coachnode;
 
-import dev.toolcoach.brain.cli.DistillCommand;
-import dev.toolcoach.brain.cli.EvalCommand;
-import dev.toolcoach.brain.cli.TrainCommand;
-import dev.toolcoach.brain.cli.GenerateTasksCommand;
 import dev.toolcoach.cluster.node.NodeCli;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeRunCommand;
-import dev.toolcoach.model.cli.GenerateCommand;
-import dev.toolcoach.tasks.cli.BfclEvalCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 

@@ -3,7 +3,7 @@ package dev.toolcoach.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import ai.djl.ndarray.NDManager;
-import dev.toolcoach.model.cli.Llama2cRun;
+import dev.toolcoach.model.generate.Llama2cRun;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.Llama2cCheckpoint;
 import dev.toolcoach.model.nn.Transformer;

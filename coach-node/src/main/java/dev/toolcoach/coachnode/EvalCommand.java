@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

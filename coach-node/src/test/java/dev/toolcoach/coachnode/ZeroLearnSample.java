@@ -1,9 +1,8 @@
-package dev.toolcoach.brain.sample;
+package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolcoach.brain.cli.GenerateTasksCommand;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiServer;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 import dev.toolcoach.openai.OpenAiConfig;
 import picocli.CommandLine.Option;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 import picocli.CommandLine.Option;
 

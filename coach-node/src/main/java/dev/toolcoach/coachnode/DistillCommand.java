@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.brain.Brain;

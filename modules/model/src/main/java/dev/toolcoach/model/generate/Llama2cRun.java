@@ -1,8 +1,5 @@
-package dev.toolcoach.model.cli;
+package dev.toolcoach.model.generate;
 
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
 import java.io.ByteArrayOutputStream;

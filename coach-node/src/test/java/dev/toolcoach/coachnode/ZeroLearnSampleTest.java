@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.sample;
+package dev.toolcoach.coachnode;
 
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.tasks.TaskExample;

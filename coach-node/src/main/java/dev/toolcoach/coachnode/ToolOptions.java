@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;

@@ -1,10 +1,11 @@
-package dev.toolcoach.model.cli;
+package dev.toolcoach.coachnode;
 
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.generate.Generation;
+import dev.toolcoach.model.generate.Llama2cRun;
 import dev.toolcoach.model.generate.Generator;
 import dev.toolcoach.model.generate.SamplingParams;
 import dev.toolcoach.model.io.ModelLoadException;

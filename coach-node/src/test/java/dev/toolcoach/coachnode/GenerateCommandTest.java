@@ -1,10 +1,11 @@
-package dev.toolcoach.model;
+package dev.toolcoach.coachnode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.toolcoach.model.cli.GenerateCommand;
+import dev.toolcoach.policy.TinyChatModel;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,7 @@ class GenerateCommandTest {
 
     @Test
     void llama2cGreedyPrintsExactlyTheReferenceText() throws Exception {
-        Path dir = TestModels.sharedModels();
+        Path dir = sharedModels();
         Run r = run("--model", dir.resolve("stories260K.bin").toString(), "--tokenizer", dir.resolve("tok512.bin").toString(),
                 "--temperature", "0", "--steps", "200");
         assertEquals(0, r.exit(), r.err());
@@ -37,7 +38,7 @@ class GenerateCommandTest {
 
     @Test
     void llama2cPromptIsPrintedAndCountsTowardsSteps() {
-        Path dir = TestModels.sharedModels();
+        Path dir = sharedModels();
         Run r = run("--model", dir.resolve("stories260K.bin").toString(), "--tokenizer", dir.resolve("tok512.bin").toString(),
                 "--prompt", "Lily and Tom", "--temperature", "0.8", "--seed", "42", "--steps", "40");
         assertEquals(0, r.exit(), r.err());
@@ -49,7 +50,7 @@ class GenerateCommandTest {
 
     @Test
     void hfFolderGeneratesAndMissingModelIsAOneLineError(@TempDir Path tmp) throws Exception {
-        TinyHfFolder.write(tmp.resolve("m"), TestModels.tinyQwen2(), 3L);
+        TinyChatModel.write(tmp.resolve("m"), 3L);
         Run ok = run("--model", tmp.resolve("m").toString(), "--prompt", "w5 w6", "--steps", "5", "--temperature", "0");
         assertEquals(0, ok.exit(), ok.err());
         assertFalse(ok.out().isBlank());
@@ -57,5 +58,13 @@ class GenerateCommandTest {
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("nothing.bin: file not found"), missing.err());
         assertFalse(missing.err().contains("\tat "), "no stack trace");
+    }
+
+    private static Path sharedModels() {
+        String root = System.getProperty("toolcoach.shared.data");
+        Path dir = root == null ? null : Path.of(root, "models");
+        assumeTrue(dir != null && Files.isRegularFile(dir.resolve("stories260K.bin")),
+                "shared data absent (system property toolcoach.shared.data=" + root + "): stories260K test skipped");
+        return dir;
     }
 }

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.cli;
+package dev.toolcoach.coachnode;
 
 /** Bad command-line input: reported as one line and exit code 2, never as a stack trace. */
 final class UsageException extends RuntimeException {
