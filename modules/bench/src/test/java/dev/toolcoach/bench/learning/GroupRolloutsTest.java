@@ -1,9 +1,9 @@
 package dev.toolcoach.bench.learning;
 
-import dev.toolcoach.brain.scratch.ScratchModel;
+import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
-import dev.toolcoach.brain.scratch.TaskVocabulary;
+import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.policy.LocalPolicy;

@@ -6,6 +6,8 @@ import dev.toolcoach.agent.SamplingParams;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
+import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.tasks.synthetic.FinanceTask;

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.scratch;
+package dev.toolcoach.model.scratch;
 
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;

@@ -1,6 +1,6 @@
-package dev.toolcoach.brain.scratch;
+package dev.toolcoach.model.scratch;
 
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.model.chat.ChatMlFormat;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
 

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.scratch;
+package dev.toolcoach.model.scratch;
 
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
 import org.junit.jupiter.api.Test;
