@@ -107,7 +107,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
 
     private Behavior<LearnerCommand> nextStep() {
         LearnerSteps.Next next = steps.next();
-        if (next == LearnerSteps.Busy.INSTANCE) return this;
+        if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
             getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train.batch()), job.training()),
                     StepFinished::new);

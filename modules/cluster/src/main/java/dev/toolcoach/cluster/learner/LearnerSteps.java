@@ -33,7 +33,7 @@ public final class LearnerSteps {
     public enum Finish implements Next { INSTANCE }
 
     /** A step is under way, or the end was already reported: nothing changes. */
-    public enum Busy implements Next { INSTANCE }
+    public enum Nothing implements Next { INSTANCE }
 
     private final LearnerSettings settings;
     private final GroupCollector collector;
@@ -69,7 +69,7 @@ public final class LearnerSteps {
 
     /** Decides the next move; a {@link Train} or {@link Finish} is handed out once. */
     public Next next() {
-        if (busy || finishReported) return Busy.INSTANCE;
+        if (busy || finishReported) return Nothing.INSTANCE;
         if (finished()) {
             // the learner stays up to ack late duplicates and answer status until the job's system stops
             finishReported = true;

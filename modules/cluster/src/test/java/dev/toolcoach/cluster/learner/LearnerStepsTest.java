@@ -46,9 +46,9 @@ class LearnerStepsTest {
         assertTrue(steps.status(counted.get()).training());
 
         complete(steps, "c", 0);
-        assertSame(LearnerSteps.Busy.INSTANCE, steps.next(), "one step at a time");
+        assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "one step at a time");
         assertEquals(1, steps.stepDone(2, 1, 0.5), "the first job step");
-        assertSame(LearnerSteps.Busy.INSTANCE, steps.next(), "busy until idle (a checkpoint may follow)");
+        assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "busy until idle (a checkpoint may follow)");
         steps.idle();
 
         assertEquals(List.of("c"), groupIds(steps.next()), "the last group trains alone");
@@ -56,7 +56,7 @@ class LearnerStepsTest {
         steps.idle();
         assertTrue(steps.finished());
         assertSame(LearnerSteps.Finish.INSTANCE, steps.next());
-        assertSame(LearnerSteps.Busy.INSTANCE, steps.next(), "the end is reported once");
+        assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "the end is reported once");
 
         LearnerStatus status = steps.status(counted.get());
         assertEquals(new LearnerStatus(2, 2, 3 * G, 0, 0, 0, 0, 0, 1.0, false, true), status);
