@@ -6,6 +6,7 @@ import dev.toolcoach.cluster.athlete.AthleteWork.GaveUp;
 import dev.toolcoach.cluster.athlete.AthleteWork.Run;
 import dev.toolcoach.cluster.athlete.AthleteWork.Send;
 import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AthleteWorkTest {
 
     private static AssignRollout assignment(String rolloutId) {
-        return new AssignRollout(rolloutId, "g", "q", Map.of("query", "What is 2 + 3?"), 0);
+        return new AssignRollout(rolloutId, "g", TaskExample.question("q", "What is 2 + 3?", "5", List.of(), Map.of()), 0);
     }
 
     private static Trace trace(String rolloutId) {
