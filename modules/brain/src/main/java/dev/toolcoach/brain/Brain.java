@@ -45,7 +45,6 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -219,7 +218,8 @@ public final class Brain {
     }
 
     private AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(),
+                AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
     }
 
     private ToolExecutor openTools() {
