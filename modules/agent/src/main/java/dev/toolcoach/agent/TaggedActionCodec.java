@@ -136,7 +136,7 @@ public final class TaggedActionCodec implements ToolCallCodec {
             int end = text.indexOf(close, at + open.length());
             if (end < 0) return new CallReading(blocks, open + " at offset " + at + " is never closed", true, thinking);
             List<JsonNode> calls = new ArrayList<>();
-            String error = readBlock(text.substring(at + open.length(), end).strip(), calls);
+            String error = readBlock(text.substring(at + open.length(), end).trim(), calls);
             if (error != null) return new CallReading(blocks, error, false, thinking);
             blocks.add(calls);
             at = text.indexOf(open, end + close.length());

@@ -1,10 +1,10 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.tasks.calling.CallMatchReward;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.calling.FunctionDoc;
-import dev.toolcoach.tasks.calling.ToolCallText;
 import dev.toolcoach.tasks.datasets.LoadResult;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.Trace;
@@ -69,7 +69,7 @@ public final class FunctionCallingTask implements Task {
     private static TaskExample example(CallingExample ex) {
         List<ToolCall> gold = ex.oracleCalls();
         List<ToolSpec> tools = ex.functions().stream().map(FunctionCallingTask::spec).toList();
-        return new TaskExample(ex.id(), ex.messages(), tools, ToolCallText.render(gold),
+        return new TaskExample(ex.id(), ex.messages(), tools, ActionFormat.TOOL_N1.codec().writeCalls(gold),
                 List.of(new OracleStep("The request maps to " + gold.size() + " call(s).", gold, null)),
                 Map.of("category", ex.category().name().toLowerCase(Locale.ROOT)));
     }
