@@ -34,9 +34,8 @@ import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.TraceReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -125,7 +124,7 @@ public final class Brain {
     }
 
     /** Each example once, greedily, with the trained adapter (the base model before any training), scored by {@code score}. */
-    public EvaluationReport evaluate(List<TaskExample> examples, TaskReward score) {
+    public EvaluationReport evaluate(List<TaskExample> examples, TraceReward score) {
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(examples.size(), 64)));
              ToolExecutor tools = openTools()) {
             if (adapter != null) {

@@ -1,5 +1,6 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.RewardContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.tasks.calling.CallCategory;
 import dev.toolcoach.tasks.calling.CallingExample;

@@ -6,7 +6,7 @@ import dev.toolcoach.trace.Trace;
  * Answer correctness: 1 when the rollout's final answer matches the example's gold answer, else 0
  * (also 0 when the run ended without an answer).
  */
-public final class AnswerReward implements TaskReward {
+public final class AnswerReward implements TraceReward {
 
     private final AnswerMatcher matcher;
 
@@ -31,8 +31,9 @@ public final class AnswerReward implements TaskReward {
     }
 
     @Override
-    public double score(TaskExample example, Trace trace) {
-        return trace.finalAnswer() != null && matches(trace.finalAnswer(), example.goldAnswer()) ? 1.0 : 0.0;
+    public double score(Trace trace, RewardContext example) {
+        String gold = example.requireGoldAnswer("answer");
+        return trace.finalAnswer() != null && matches(trace.finalAnswer(), gold) ? 1.0 : 0.0;
     }
 
     public boolean matches(String answer, String gold) {

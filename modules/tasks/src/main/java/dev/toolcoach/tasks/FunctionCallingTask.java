@@ -56,13 +56,13 @@ public final class FunctionCallingTask implements Task {
     }
 
     @Override
-    public TaskReward reward() {
+    public TraceReward reward() {
         return this::score;
     }
 
-    private double score(TaskExample example, Trace trace) {
-        CallingExample calling = byId.get(example.id());
-        if (calling == null) throw new IllegalArgumentException("example " + example.id() + " is not part of task " + name);
+    private double score(Trace trace, RewardContext example) {
+        CallingExample calling = byId.get(example.queryId());
+        if (calling == null) throw new IllegalArgumentException("example " + example.queryId() + " is not part of task " + name);
         return trace.turns().isEmpty() ? 0.0 : callReward.score(calling, trace.turns().get(0).modelCompletion());
     }
 

@@ -3,7 +3,7 @@ package dev.toolcoach.cluster.learner;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
 import dev.toolcoach.rewards.Rewards;
 import dev.toolcoach.trace.Trace;

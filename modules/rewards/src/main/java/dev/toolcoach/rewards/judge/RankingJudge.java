@@ -8,7 +8,7 @@ import dev.toolcoach.openai.ResponseFormat;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
 import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;

@@ -7,7 +7,7 @@ import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.scripted.ScriptedBackend;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.rewards.GroupOutcome;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
 import dev.toolcoach.rewards.TraceBuilder;
 import dev.toolcoach.trace.Termination;
