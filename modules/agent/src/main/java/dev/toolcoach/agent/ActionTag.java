@@ -1,27 +1,24 @@
 package dev.toolcoach.agent;
 
+import java.util.Locale;
+
 /** The three blocks of tagged action text: {@code <think>}, {@code <tool_call>} and {@code <answer>}. */
 public enum ActionTag {
-    THINK("think"),
-    TOOL_CALL("tool_call"),
-    ANSWER("answer");
+    THINK,
+    TOOL_CALL,
+    ANSWER;
 
-    private final String tagName;
-
-    ActionTag(String tagName) {
-        this.tagName = tagName;
-    }
-
+    /** The name inside the angle brackets: the constant's name in lower case. */
     public String tagName() {
-        return tagName;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public String open() {
-        return "<" + tagName + ">";
+        return "<" + tagName() + ">";
     }
 
     public String close() {
-        return "</" + tagName + ">";
+        return "</" + tagName() + ">";
     }
 
     /** {@code content} inside this tag, as written. */

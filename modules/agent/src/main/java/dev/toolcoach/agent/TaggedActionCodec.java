@@ -188,13 +188,8 @@ public final class TaggedActionCodec implements ToolCallCodec {
     }
 
     @Override
-    public String thinkingSoFar(String text) {
-        return ActionTag.THINK.soFar(text);
-    }
-
-    @Override
-    public String answerSoFar(String text) {
-        return ActionTag.ANSWER.soFar(text);
+    public TextSoFar readSoFar(String text) {
+        return new TextSoFar(ActionTag.THINK.soFar(text), ActionTag.ANSWER.soFar(text));
     }
 
     @Override

@@ -24,11 +24,8 @@ public interface ToolCallCodec {
     /** Lenient: the call objects of every call block, in order, as far as they can be read. */
     CallReading readCalls(String text);
 
-    /** Lenient: the thinking written so far (the block may still be open), or null when none has begun. */
-    String thinkingSoFar(String text);
-
-    /** Lenient: the answer written so far (the block may still be open), or null when none has begun. */
-    String answerSoFar(String text);
+    /** Lenient: the thinking and the answer written so far, for streaming them while they grow. */
+    TextSoFar readSoFar(String text);
 
     /** Lenient: the text with its thinking removed, as plain content. */
     String textOutsideThinking(String text);
@@ -45,6 +42,13 @@ public interface ToolCallCodec {
      * reader reports it); {@code ownLine} puts the JSON on a line of its own between the tags.
      */
     String writeCalls(List<WrittenCall> calls, boolean ownLine);
+
+    /**
+     * @param thinking the thinking so far (its block may still be open), or null when none has begun
+     * @param answer   the answer so far, likewise
+     */
+    record TextSoFar(String thinking, String answer) {
+    }
 
     /** A call to write whose arguments are JSON already. */
     record WrittenCall(String name, JsonNode arguments) {

@@ -78,14 +78,13 @@ final class ActionMessages {
      * does while streaming.
      */
     AssistantTurn readReply(String text) {
-        String reasoning = codec.thinkingSoFar(text);
-        String answer = codec.answerSoFar(text);
+        ToolCallCodec.TextSoFar soFar = codec.readSoFar(text);
         List<FunctionCall> calls = toolCalls(text);
         String content;
-        if (answer != null) content = answer;
+        if (soFar.answer() != null) content = soFar.answer();
         else if (!calls.isEmpty()) content = null;
         else content = codec.textOutsideThinking(text);
-        return new AssistantTurn(reasoning, content, calls);
+        return new AssistantTurn(soFar.thinking(), content, calls);
     }
 
     /** Every call in every closed call block, or none when any block is not valid call JSON. */

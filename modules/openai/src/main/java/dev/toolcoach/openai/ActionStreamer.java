@@ -28,12 +28,13 @@ final class ActionStreamer {
         text.append(piece);
         String all = text.toString();
         List<ChatDelta> out = new ArrayList<>(2);
-        String reasoning = codec.thinkingSoFar(all);
+        ToolCallCodec.TextSoFar soFar = codec.readSoFar(all);
+        String reasoning = soFar.thinking();
         if (reasoning != null && reasoning.length() > sentReasoning.length()) {
             out.add(ChatDelta.reasoning(reasoning.substring(sentReasoning.length())));
             sentReasoning = reasoning;
         }
-        String answer = codec.answerSoFar(all);
+        String answer = soFar.answer();
         if (answer != null && answer.length() > sentContent.length()) {
             out.add(ChatDelta.content(answer.substring(sentContent.length())));
             sentContent = answer;
