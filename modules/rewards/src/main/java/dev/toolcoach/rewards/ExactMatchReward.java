@@ -1,8 +1,8 @@
 package dev.toolcoach.rewards;
 
-import dev.toolcoach.tasks.TraceReward;
-import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.AnswerMatcher;
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 /**
