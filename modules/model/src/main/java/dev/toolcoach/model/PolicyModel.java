@@ -3,7 +3,6 @@ package dev.toolcoach.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
-import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
@@ -130,15 +129,12 @@ public final class PolicyModel implements AutoCloseable {
         }
         StepInputs step = StepInputs.scoring(tokens, attention);
         NDArray logits = transformer.forward(step, scope, null, useAdapter ? lora : null, training, false);
-        NDArray logp = logits.get(new NDIndex(":, 0:{}, :", len - 1)).logSoftmax(2);
         int[] next = new int[tokens.length * (len - 1)];
         for (int b = 0; b < tokens.length; b++) {
             System.arraycopy(tokens[b], 1, next, b * (len - 1), len - 1);
         }
-        NDArray targets = scope.create(next, new Shape(tokens.length, len - 1, 1)).toType(DataType.INT64, false);
-        NDArray picked = logp.gather(targets, 2).squeeze(2);
-        NDArray entropy = logp.exp().mul(logp).sum(new int[] {2}).neg();
-        return new TokenScores(picked, entropy);
+        NDArray targets = scope.create(next, new Shape(tokens.length, len - 1));
+        return TokenScores.fromLogits(logits.get(new NDIndex(":, 0:{}, :", len - 1)), targets);
     }
 
     private LoraAdapter requireLora() {

@@ -49,7 +49,7 @@ class HfRoundTripTest {
 
     private static float[] scores(PolicyModel m, boolean adapter) {
         try (NDManager scope = root.newSubManager()) {
-            return m.score(scope, TOKENS, MASK, adapter, false).logProbs().toFloatArray();
+            return m.score(scope, TOKENS, MASK, adapter, false).logprobs().toFloatArray();
         }
     }
 
@@ -146,7 +146,7 @@ class HfRoundTripTest {
         try (NDManager scope = root.newSubManager(); PolicyModel m = PolicyModel.random(TestModels.tinyQwen2(), 3L, null, root)) {
             m.trainAllParameters();
             try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-                gc.backward(m.score(scope, TOKENS, MASK, false, true).logProbs().sum().neg());
+                gc.backward(m.score(scope, TOKENS, MASK, false, true).logprobs().sum().neg());
             }
             assertEquals(m.transformer().weights().all().size(), m.trainableParameters().size());
             for (NDArray p : m.trainableParameters()) {
