@@ -12,7 +12,7 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,19 +24,19 @@ import java.util.Objects;
  */
 public final class PolicyModel implements AutoCloseable {
     private final Transformer transformer;
-    private final TextTokenizer tokenizer;
+    private final ModelTokenizer tokenizer;
     private final ModelSource source;
     private LoraAdapter lora;
     private boolean allTrainable;
 
-    public PolicyModel(Transformer transformer, TextTokenizer tokenizer, ModelSource source) {
+    public PolicyModel(Transformer transformer, ModelTokenizer tokenizer, ModelSource source) {
         this.transformer = transformer;
         this.tokenizer = tokenizer;
         this.source = source;
     }
 
     /** A randomly initialised model (seeded) with the given tokenizer, e.g. a tiny model trained from scratch. */
-    public static PolicyModel random(ModelConfig config, long seed, TextTokenizer tokenizer, NDManager parent) {
+    public static PolicyModel random(ModelConfig config, long seed, ModelTokenizer tokenizer, NDManager parent) {
         Map<String, HostTensor> t = ModelWeights.randomHf(config, seed);
         return new PolicyModel(Transformer.create(config, t, parent), tokenizer, ModelSource.none());
     }
@@ -45,7 +45,7 @@ public final class PolicyModel implements AutoCloseable {
         return transformer;
     }
 
-    public TextTokenizer tokenizer() {
+    public ModelTokenizer tokenizer() {
         return tokenizer;
     }
 
