@@ -42,6 +42,10 @@ public record SamplingParams(float temperature, int topK, float topP, int maxNew
         return new SamplingParams(temperature, topK, topP, n, seed, stopTokenIds, stopStrings);
     }
 
+    public SamplingParams withSeed(long s) {
+        return new SamplingParams(temperature, topK, topP, maxNewTokens, s, stopTokenIds, stopStrings);
+    }
+
     public SamplingParams withStopTokenIds(Set<Integer> ids) {
         return new SamplingParams(temperature, topK, topP, maxNewTokens, seed, ids, stopStrings);
     }
