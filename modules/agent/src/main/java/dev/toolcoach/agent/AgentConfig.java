@@ -1,5 +1,6 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.SamplingParams;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -4,7 +4,7 @@
  *
  * <ul>
  *   <li>Model side, implemented by the model module or an engine over the cluster:
- *       {@link dev.toolcoach.agent.Tokenizer}, {@link dev.toolcoach.agent.ChatFormat},
+ *       {@link dev.toolcoach.lm.Tokenizer}, {@link dev.toolcoach.agent.ChatFormat},
  *       {@link dev.toolcoach.agent.Generator}.</li>
  *   <li>Tool side, implemented by the tools module or tool servers over the cluster:
  *       {@link dev.toolcoach.agent.ToolEnvironment} offering {@link dev.toolcoach.agent.ToolSpec}s.</li>

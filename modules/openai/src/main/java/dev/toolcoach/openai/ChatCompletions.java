@@ -38,9 +38,9 @@ final class ChatCompletions {
             throw new RejectedRequest(404, "invalid_request_error", "model '" + r.model()
                     + "' is not served here; available: " + backend.modelId());
         }
-        SamplingParams sampling;
+        RequestedSampling sampling;
         try {
-            sampling = SamplingParams.of(r);
+            sampling = RequestedSampling.of(r);
         } catch (IllegalArgumentException e) {
             throw RejectedRequest.invalid(e.getMessage());
         }

@@ -2,7 +2,7 @@ package dev.toolcoach.brain.scratch;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import dev.toolcoach.learn.optim.LrSchedule;

@@ -116,8 +116,8 @@ public final class RankingJudge implements GroupReward {
             rewards = order.toGroup(JudgeReplies.scores(reply, group.size()));
             ranking = JudgeReplies.rankingOf(rewards);
         }
-        List<PreferencePair> pairs = ranking.preferencePairs().stream()
-                .map(p -> new PreferencePair(group.get(p.chosen()), group.get(p.rejected()))).toList();
+        List<JudgedPair> pairs = ranking.preferencePairs().stream()
+                .map(p -> new JudgedPair(group.get(p.chosen()), group.get(p.rejected()))).toList();
         return new Judgement.Ranked(rewards, ranking, pairs, attempt);
     }
 }
