@@ -142,7 +142,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
         AgentConfig agent = new AgentConfig(spec.actionFormat(),
                 spec.sampling(),
-                spec.maxTurns(), spec.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+                spec.maxTurns(), spec.maxTotalTokens(), AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
                 agent, resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));

@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.protocol;
 
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 
 import java.util.List;
 import java.util.Objects;
