@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import dev.toolcoach.learn.optim.LrSchedule;
@@ -78,9 +78,17 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                 new Rollouts(4, 512, 64, 64));
     }
 
+    /**
+     * Tighter than {@link AgentConfig#TOOL_TIMEOUT} and {@link AgentConfig#TOOL_OUTPUT_CAP} on purpose: a scratch model's
+     * whole context is {@code maxTotalTokens} (512) tokens, which a 4000-character tool output would overflow.
+     */
+    static final Duration TOOL_TIMEOUT = Duration.ofSeconds(10);
+    static final int TOOL_OUTPUT_CAP = 1000;
+
     /** The agent's format and limits, sampling as given. */
     public AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, rollouts.maxTurns, rollouts.maxTotalTokens, Duration.ofSeconds(10), 1000);
+        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, rollouts.maxTurns, rollouts.maxTotalTokens, TOOL_TIMEOUT,
+                TOOL_OUTPUT_CAP);
     }
 
     /** Greedy decoding: what evaluation and the oracle's replay use. */

@@ -3,11 +3,12 @@ package dev.toolcoach.cluster.learner;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 
 import java.util.Objects;
 import java.util.Optional;

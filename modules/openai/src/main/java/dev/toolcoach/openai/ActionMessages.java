@@ -1,0 +1,119 @@
+package dev.toolcoach.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ActionTag;
+import dev.toolcoach.agent.ToolCallCodec;
+import dev.toolcoach.trace.Message;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Maps between OpenAI chat messages and the Tool-N1 action text, through the Tool-N1 codec
+ * ({@code <think>…</think>} then {@code <tool_call>[{"name", "arguments"}…]</tool_call>} or
+ * {@code <answer>…</answer>}).
+ *
+ * <p>Replies are read leniently where the agent reads strictly: the server must always answer,
+ * so text that is not a valid action is passed through as plain content rather than rejected.
+ */
+final class ActionMessages {
+
+    private final ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
+    private final ObjectMapper mapper = OpenAiJson.mapper();
+
+    /** The conversation as the backend sees it; a malformed message is rejected naming its index. */
+    List<Message> toActionMessages(List<ChatMessage> messages) {
+        List<Message> out = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            ChatMessage m = messages.get(i);
+            String content = m.content() == null ? "" : m.content();
+            switch (m.role()) {
+                case "system", "user", "tool" -> out.add(new Message(m.role(), content));
+                case "assistant" -> out.add(Message.assistant(assistantText(m, i)));
+                default -> throw RejectedRequest.invalid("messages[" + i + "].role '" + m.role()
+                        + "' is not one of system, user, assistant, tool");
+            }
+        }
+        return out;
+    }
+
+    private String assistantText(ChatMessage m, int index) {
+        StringBuilder text = new StringBuilder();
+        if (m.reasoningContent() != null && !m.reasoningContent().isBlank()) {
+            text.append(codec.writeThinking(m.reasoningContent().strip())).append('\n');
+        }
+        String content = m.content() == null ? "" : m.content().strip();
+        if (m.calls().isEmpty()) {
+            // a prior answer comes back from clients as bare text; restore the block the model wrote
+            text.append(content.contains(ActionTag.ANSWER.open()) ? content : codec.writeAnswer(content));
+            return text.toString();
+        }
+        List<ToolCallCodec.WrittenCall> calls = new ArrayList<>();
+        for (int c = 0; c < m.calls().size(); c++) {
+            FunctionCall f = m.calls().get(c).function();
+            String where = "messages[" + index + "].tool_calls[" + c + "].function";
+            if (f == null || f.name() == null) throw RejectedRequest.invalid(where + " has no name");
+            calls.add(new ToolCallCodec.WrittenCall(f.name(), argumentsObject(f.arguments(), where)));
+        }
+        return text.append(codec.writeCalls(calls, true)).toString();
+    }
+
+    private JsonNode argumentsObject(String arguments, String where) {
+        if (arguments == null || arguments.isBlank()) return mapper.createObjectNode();
+        try {
+            JsonNode node = mapper.readTree(arguments);
+            if (!node.isObject()) throw RejectedRequest.invalid(where + ".arguments is not a JSON object: " + arguments);
+            return node;
+        } catch (JsonProcessingException e) {
+            throw RejectedRequest.invalid(where + ".arguments is not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+    }
+
+    /**
+     * Reads a generated turn: the answer if there is one, else the tool calls if their blocks parse,
+     * else the plain text. A block cut off by the token limit counts up to where it stops, as it
+     * does while streaming.
+     */
+    AssistantTurn readReply(String text) {
+        ToolCallCodec.TextSoFar soFar = codec.readSoFar(text);
+        List<FunctionCall> calls = toolCalls(text);
+        String content;
+        if (soFar.answer() != null) content = soFar.answer();
+        else if (!calls.isEmpty()) content = null;
+        else content = codec.textOutsideThinking(text);
+        return new AssistantTurn(soFar.thinking(), content, calls);
+    }
+
+    /** Every call in every closed call block, or none when any block is not valid call JSON. */
+    private List<FunctionCall> toolCalls(String text) {
+        ToolCallCodec.CallReading reading = codec.readCalls(text);
+        // a last block cut off by the token limit is not read; the blocks before it still count
+        if (reading.error() != null && !reading.cutOff()) return List.of();
+        List<FunctionCall> calls = new ArrayList<>();
+        try {
+            for (List<JsonNode> block : reading.blocks()) {
+                for (JsonNode call : block) {
+                    FunctionCall parsed = functionCall(call);
+                    if (parsed == null) return List.of();
+                    calls.add(parsed);
+                }
+            }
+        } catch (JsonProcessingException malformed) {
+            return List.of();
+        }
+        return calls;
+    }
+
+    /** A call as OpenAI sends it; arguments given as a JSON string (as OpenAI itself writes them) are read too. */
+    private FunctionCall functionCall(JsonNode call) throws JsonProcessingException {
+        if (call == null || !call.isObject() || !call.path("name").isTextual()) return null;
+        JsonNode args = call.path("arguments");
+        if (args.isTextual()) args = mapper.readTree(args.asText());
+        if (args.isMissingNode() || args.isNull()) args = mapper.createObjectNode();
+        if (!args.isObject()) return null;
+        return new FunctionCall(call.get("name").asText(), mapper.writeValueAsString(args));
+    }
+}
