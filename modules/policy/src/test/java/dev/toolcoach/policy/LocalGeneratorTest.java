@@ -3,6 +3,7 @@ package dev.toolcoach.policy;
 import dev.toolcoach.agent.Generation;
 import dev.toolcoach.agent.GenerationRequest;
 import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.agent.Generation;
 import dev.toolcoach.agent.GenerationRequest;
