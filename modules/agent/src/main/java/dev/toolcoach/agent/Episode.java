@@ -27,6 +27,8 @@ final class Episode {
     private final RolloutRequest request;
     private final AgentLoop agent;
     private final AgentConfig config;
+    /** The loop's sampling with this rollout's seed. */
+    private final SamplingParams sampling;
     private final TokenLedger ledger = new TokenLedger();
     private final StringBuilder contextText = new StringBuilder();
     private final List<Message> conversation = new ArrayList<>();
@@ -42,6 +44,7 @@ final class Episode {
         this.request = request;
         this.agent = agent;
         this.config = agent.config();
+        this.sampling = request.seed().isPresent() ? config.sampling().withSeed(request.seed().getAsLong()) : config.sampling();
     }
 
     CompletionStage<Trace> start() {
@@ -67,9 +70,9 @@ final class Episode {
         if (room <= 0) {
             return done(Termination.MAX_TOKENS, null);
         }
-        int maxNew = Math.min(config.sampling().maxNewTokens(), room);
+        int maxNew = Math.min(sampling.maxNewTokens(), room);
         GenerationRequest generation = new GenerationRequest(request.rolloutId(), ledger.ids(),
-                config.sampling().withMaxNewTokens(maxNew));
+                sampling.withMaxNewTokens(maxNew));
         String prompt = contextText.toString();
         long t0 = System.nanoTime();
         return agent.generator().generate(generation)

@@ -24,4 +24,8 @@ public record SamplingParams(float temperature, int topK, float topP, int maxNew
     public SamplingParams withMaxNewTokens(int n) {
         return new SamplingParams(temperature, topK, topP, n, seed);
     }
+
+    public SamplingParams withSeed(long s) {
+        return new SamplingParams(temperature, topK, topP, maxNewTokens, s);
+    }
 }

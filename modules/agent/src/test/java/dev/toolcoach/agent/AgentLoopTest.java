@@ -387,4 +387,20 @@ class AgentLoopTest {
         assertTrue(trace.turns().get(0).promptForModel().contains("<tools>\n{\"type\": \"function\""));
         assertTokenInvariants(trace, model);
     }
+
+    /** One loop serves rollouts of different seeds: the seed rides in the request, the loop's own is the fallback. */
+    @Test
+    void theRequestsSeedOverridesTheLoopsOnlyForThatRollout() throws Exception {
+        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(answer("1"), answer("2")));
+        AgentConfig config = config().withSampling(new SamplingParams(0.7f, 0, 1f, 64, 5L));
+        AgentLoop loop = new AgentLoop(tokenizer, chat, model, new FunctionTools(POOL), config);
+        RolloutRequest seeded = new RolloutRequest("g-1/0", "g-1", "q-1", "What is 1?", Map.of()).seededFrom(5L);
+        assertEquals(5L * 31 + "g-1/0".hashCode(), seeded.seed().getAsLong(), "base seed × 31 + the rollout id's hash");
+        loop.run(seeded).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        loop.run(new RolloutRequest("g-1/1", "g-1", "q-1", "What is 2?", Map.of())).toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+        assertEquals(seeded.seed().getAsLong(), model.requests().get(0).sampling().seed());
+        assertEquals(5L, model.requests().get(1).sampling().seed(), "a request without a seed samples with the loop's");
+        assertEquals(0.7f, model.requests().get(0).sampling().temperature(), "only the seed changes");
+    }
 }

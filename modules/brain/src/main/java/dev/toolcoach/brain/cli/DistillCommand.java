@@ -117,7 +117,7 @@ public final class DistillCommand implements Callable<Integer> {
                 throw new UsageException("the oracle teacher needs examples with solutions; " + source.data().id() + " has some without");
             }
             Brain brain = Brain.builder().model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
-                    .reward(TaskRewards.of(source.data().id(), source.data().reward(), source.data().examples()))
+                    .reward(TaskRewards.of(source.data().id(), source.data().reward()))
                     .config(TrainingConfig.defaults().withSampling(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens())
                             .withSeed(taskOptions.seedOr(1)))
                     .workDir(workDir).build();

@@ -56,7 +56,7 @@ public final class EvalCommand implements Callable<Integer> {
             Task t = TaskTrainingJob.validate(options);
             Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
-                    .reward(TaskRewards.of(t.name(), t.reward(), t.examples()))
+                    .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(TrainingConfig.defaults().withSampling(0, recipe.maxNewTokens(), recipe.maxTurns(), recipe.maxTotalTokens()))
                     .workDir(run).build();
             brain.loadAdapter(adapter);

@@ -156,7 +156,7 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight()), known))
+                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.callWeight())))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             Brain brain = builder.build();

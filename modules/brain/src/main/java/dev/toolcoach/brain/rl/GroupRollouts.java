@@ -4,7 +4,6 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.SamplingParams;
 import dev.toolcoach.agent.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.learn.batch.ScoredGroup;
@@ -20,16 +19,13 @@ import java.util.concurrent.CompletableFuture;
 /**
  * GRPO groups sampled in-process: G rollouts of each example through the agent loop, every rollout of
  * every group submitted at once (a batching engine decodes them together), each scored by the reward.
- * Each rollout has its own seed, derived from the base seed and its id, so a group's rollouts differ
- * yet every one is reproducible.
+ * Each rollout has its own seed, derived from the base seed and its id
+ * ({@link dev.toolcoach.agent.RolloutRequest#seededFrom}), so a group's rollouts differ yet every one is reproducible.
  */
 public final class GroupRollouts {
 
-    private final Tokenizer tokenizer;
-    private final ChatFormat chat;
-    private final Generator generator;
-    private final ToolEnvironment tools;
-    private final AgentConfig agent;
+    private final AgentLoop loop;
+    private final long baseSeed;
     private final TaskReward reward;
     private final int groupSize;
 
@@ -37,11 +33,8 @@ public final class GroupRollouts {
     public GroupRollouts(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
                          AgentConfig agent, TaskReward reward, int groupSize) {
         if (groupSize < 2) throw new IllegalArgumentException("a GRPO group needs at least 2 rollouts, got " + groupSize);
-        this.tokenizer = tokenizer;
-        this.chat = chat;
-        this.generator = generator;
-        this.tools = tools;
-        this.agent = agent;
+        this.loop = new AgentLoop(tokenizer, chat, generator, tools, agent);
+        this.baseSeed = agent.sampling().seed();
         this.reward = reward;
         this.groupSize = groupSize;
     }
@@ -53,8 +46,8 @@ public final class GroupRollouts {
             List<CompletableFuture<Trace>> group = new ArrayList<>();
             for (int i = 0; i < groupSize; i++) {
                 String rolloutId = round + "/" + example.id() + "/" + i;
-                group.add(new AgentLoop(tokenizer, chat, generator, tools, seeded(rolloutId))
-                        .run(example.rolloutRequest(rolloutId, round + "/" + example.id())).toCompletableFuture());
+                group.add(loop.run(example.rolloutRequest(rolloutId, round + "/" + example.id()).seededFrom(baseSeed))
+                        .toCompletableFuture());
             }
             runs.add(group);
         }
@@ -70,12 +63,5 @@ public final class GroupRollouts {
 
     public int groupSize() {
         return groupSize;
-    }
-
-    private AgentConfig seeded(String rolloutId) {
-        SamplingParams s = agent.sampling();
-        SamplingParams sampling = new SamplingParams(s.temperature(), s.topK(), s.topP(), s.maxNewTokens(),
-                s.seed() * 31 + rolloutId.hashCode());
-        return agent.withSampling(sampling);
     }
 }

@@ -19,27 +19,29 @@ public final class TaskRewards {
     private TaskRewards() {
     }
 
-    /** The example of a query id as a {@link RewardContext}: query, gold answer, the oracle's calls and the gold facts. */
+    /** The field of a {@link #contexts context} holding the typed example, for {@link #of}. */
+    private static final String EXAMPLE = "task_example";
+
+    /**
+     * The example of a query id as a {@link RewardContext}: query, gold answer, the oracle's calls, the gold facts
+     * and the example itself. Built once per example, when the job starts.
+     */
     public static Function<String, RewardContext> contexts(List<TaskExample> examples) {
         Map<String, RewardContext> byId = new LinkedHashMap<>();
         for (TaskExample e : examples) {
             byId.put(e.id(), new RewardContext(e.id(), e.query(), e.goldAnswer(),
-                    e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold()));
+                    e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold()).withField(EXAMPLE, e));
         }
         // an id outside the dataset gets a bare context: the reward then fails and the group is dropped, counted
         return id -> byId.getOrDefault(id, RewardContext.of(id, "", null));
     }
 
-    /** The task's reward over the example the rollout was made from. */
-    public static Reward of(String name, TaskReward reward, List<TaskExample> examples) {
+    /** The task's reward over the example the rollout was made from (the one its {@link #contexts context} carries). */
+    public static Reward of(String name, TaskReward reward) {
         Objects.requireNonNull(reward, "reward");
-        Map<String, TaskExample> byId = new LinkedHashMap<>();
-        examples.forEach(e -> byId.put(e.id(), e));
-        return Reward.perTrace(name, (trace, context) -> {
-            TaskExample example = byId.get(context.queryId());
-            if (example == null) throw new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset");
-            return reward.score(example, trace);
-        });
+        return Reward.perTrace(name, (trace, context) -> reward.score(context.value(EXAMPLE, TaskExample.class)
+                .orElseThrow(() -> new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset")),
+                trace));
     }
 
     /** Whether a rollout solved its example by the task's own reward (full marks), for a step's accuracy. */

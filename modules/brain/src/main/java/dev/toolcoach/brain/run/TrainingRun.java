@@ -2,18 +2,14 @@ package dev.toolcoach.brain.run;
 
 import akka.actor.typed.ActorRef;
 import ai.djl.ndarray.NDManager;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.TrainingConfig;
-import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.coach.CursorCodec;
-import dev.toolcoach.cluster.coach.TrainingQuery;
 import dev.toolcoach.cluster.learner.LearnerAccounts;
 import dev.toolcoach.cluster.learner.LearnerActor;
 import dev.toolcoach.cluster.learner.LearnerJob;
@@ -45,14 +41,11 @@ import dev.toolcoach.tools.BuiltinSuites;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,7 +69,6 @@ public final class TrainingRun {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
     /** Intra-op threads of training steps (warm-up SFT and the learner's): one, see {@link OpThreads#with}. */
     public static final int LEARNER_INTRA_OP_THREADS = 1;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration DEADLINE_CHECK = Duration.ofSeconds(1);
     private static final Duration CATCH_UP = Duration.ofSeconds(2);
 
@@ -199,7 +191,7 @@ public final class TrainingRun {
         CoachSettings coachSettings = new CoachSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(),
                 config.rolloutTimeout(), groupLimit);
         ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
-                CoachActor.create(coachSettings, queries(spec.dataset()), cursor, Clock.systemUTC(), DEADLINE_CHECK));
+                CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
@@ -214,19 +206,6 @@ public final class TrainingRun {
                 config.maxNewTokens(), config.maxTurns(), config.maxTotalTokens(), config.maxPolicyLag(),
                 config.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
-    }
-
-    static List<TrainingQuery> queries(List<TaskExample> dataset) {
-        List<TrainingQuery> queries = new ArrayList<>(dataset.size());
-        for (TaskExample e : dataset) {
-            try {
-                Map<String, Object> json = JSON.readValue(ExampleJsonl.toJson(e), new TypeReference<>() { });
-                queries.add(new TrainingQuery(e.id(), json));
-            } catch (IOException ex) {
-                throw new UncheckedIOException("cannot write example " + e.id() + " as JSON", ex);
-            }
-        }
-        return queries;
     }
 
     private static String actorName(String jobId) {

@@ -19,6 +19,7 @@ import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
+import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -48,7 +49,7 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
      * @param clock              the deadlines' clock
      * @param deadlineCheckEvery how often missed deadlines are looked for
      */
-    public static Behavior<CoachCommand> create(CoachSettings settings, List<TrainingQuery> queries, Optional<CoachCursor> resumeFrom,
+    public static Behavior<CoachCommand> create(CoachSettings settings, List<TaskExample> queries, Optional<CoachCursor> resumeFrom,
                                                 Clock clock, Duration deadlineCheckEvery) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             RolloutScheduler<ActorRef<AthleteCommand>> scheduler = resumeFrom

@@ -4,6 +4,7 @@ import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -37,14 +38,14 @@ public final class RolloutScheduler<A> {
     private static final class Group {
         final String id;
         final int exampleIndex;
-        final TrainingQuery query;
+        final TaskExample example;
         final List<Rollout> rollouts = new ArrayList<>();
         int done;
 
-        Group(String id, int exampleIndex, TrainingQuery query) {
+        Group(String id, int exampleIndex, TaskExample example) {
             this.id = id;
             this.exampleIndex = exampleIndex;
-            this.query = query;
+            this.example = example;
         }
     }
 
@@ -64,7 +65,7 @@ public final class RolloutScheduler<A> {
     }
 
     private final CoachSettings settings;
-    private final List<TrainingQuery> queries;
+    private final List<TaskExample> queries;
     private final Clock clock;
 
     private int nextExample;
@@ -97,7 +98,7 @@ public final class RolloutScheduler<A> {
     private long duplicatesDiscarded;
     private long reportsIgnored;
 
-    private RolloutScheduler(CoachSettings settings, List<TrainingQuery> queries, Clock clock) {
+    private RolloutScheduler(CoachSettings settings, List<TaskExample> queries, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.queries = List.copyOf(queries);
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -105,7 +106,7 @@ public final class RolloutScheduler<A> {
     }
 
     /** A new job from the first query. */
-    public static <A> RolloutScheduler<A> start(CoachSettings settings, List<TrainingQuery> queries, Clock clock) {
+    public static <A> RolloutScheduler<A> start(CoachSettings settings, List<TaskExample> queries, Clock clock) {
         return new RolloutScheduler<>(settings, queries, clock);
     }
 
@@ -115,7 +116,7 @@ public final class RolloutScheduler<A> {
      *
      * @throws IllegalArgumentException when the cursor does not fit the queries (a changed dataset)
      */
-    public static <A> RolloutScheduler<A> resume(CoachSettings settings, List<TrainingQuery> queries, Clock clock, CoachCursor cursor) {
+    public static <A> RolloutScheduler<A> resume(CoachSettings settings, List<TaskExample> queries, Clock clock, CoachCursor cursor) {
         RolloutScheduler<A> scheduler = new RolloutScheduler<>(settings, queries, clock);
         scheduler.restore(cursor);
         return scheduler;
@@ -246,7 +247,7 @@ public final class RolloutScheduler<A> {
     /** The cursor a checkpoint stores; {@link #resume} continues from it. */
     public CoachCursor snapshot() {
         List<CoachCursor.OpenGroup> open = openGroups.values().stream()
-                .map(g -> new CoachCursor.OpenGroup(g.id, g.exampleIndex, g.query.id())).toList();
+                .map(g -> new CoachCursor.OpenGroup(g.id, g.exampleIndex, g.example.id())).toList();
         return new CoachCursor(nextExample, epoch, nextGroup, open, policyVersion, groupsTrained, closedGroupsCompleted, groupsDropped);
     }
 
@@ -303,8 +304,7 @@ public final class RolloutScheduler<A> {
         rollout.sentBefore = true;
         rollout.state = State.OUT;
         inFlight.put(rollout.id, new InFlight<>(rollout, athlete, clock.instant().plus(settings.rolloutTimeout())));
-        TrainingQuery query = rollout.group.query;
-        return new Assignment<>(athlete, new AssignRollout(rollout.id, rollout.group.id, query.id(), query.example(), policyVersion));
+        return new Assignment<>(athlete, new AssignRollout(rollout.id, rollout.group.id, rollout.group.example, policyVersion));
     }
 
     private void takeBack(Rollout rollout) {

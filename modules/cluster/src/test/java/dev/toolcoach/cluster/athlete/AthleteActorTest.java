@@ -10,13 +10,13 @@ import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
-import dev.toolcoach.cluster.coach.TrainingQuery;
 import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.AthleteCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.cluster.protocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
@@ -72,6 +72,10 @@ class AthleteActorTest {
         return testKit.spawn(AthleteActor.create(new AthleteJob(coach, learner, runner, delivery)));
     }
 
+    private static TaskExample question(String id) {
+        return TaskExample.question(id, "What is 2 + 3?", "5", List.of(), Map.of());
+    }
+
     private static Trace delivered(TestProbe<TraceDelivery> learner, String rolloutId) {
         Trace trace = learner.expectMessageClass(TraceDelivery.class, WAIT).trace();
         assertEquals(rolloutId, trace.rolloutId());
@@ -86,12 +90,10 @@ class AthleteActorTest {
 
     @Test
     void pullsRolloutsFromTheCoachAndResendsEachTraceUntilTheLearnerAcks() {
-        Map<String, Object> example = Map.of("id", "q0",
-                "messages", List.of(Map.of("role", "user", "content", "What is 2 + 3?")),
-                "tools", List.of(), "gold_answer", "5", "solution", List.of(), "gold", Map.of("unit", "none"));
+        TaskExample example = TaskExample.question("q0", "What is 2 + 3?", "5", List.of(), Map.of("unit", "none"));
         // one query, a group of 2, and the job has only that group
         ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
-                List.of(new TrainingQuery("q0", example)), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
+                List.of(example), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
         ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
         athlete(coach, learner.ref(), generator, new DeliverySettings(Duration.ofMillis(300), 5));
@@ -114,12 +116,14 @@ class AthleteActorTest {
         assertRecordsExactly(generator.replies().subList(2, 4), second.tokens());
         assertNotEquals(generator.requests().get(0).sampling().seed(), generator.requests().get(2).sampling().seed(),
                 "each rollout of a group samples with its own seed");
+        assertEquals(AgentConfig.defaults().sampling().seed() * 31 + "g0/1".hashCode(), generator.requests().get(2).sampling().seed(),
+                "the base seed × 31 + the rollout id's hash, as in the in-process loop");
         ack(learner, "g0/1");
         learner.expectNoMessage(Duration.ofMillis(700)); // acked traces are not sent again
     }
 
     @Test
-    void givesUpAfterBoundedSendsAndTurnsBadExamplesAndFailedRunsIntoErrorTraces() {
+    void givesUpAfterBoundedSendsQueuesExtraWorkAndTurnsFailedRunsIntoErrorTraces() {
         TestProbe<CoachCommand> coach = testKit.createTestProbe();
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
         ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
@@ -127,25 +131,23 @@ class AthleteActorTest {
                 new DeliverySettings(Duration.ofMillis(100), 3));
         assertEquals(athlete, coach.expectMessageClass(RequestRollouts.class, WAIT).athlete());
 
-        athlete.tell(new AssignRollout("g7/0", "g7", "q7", Map.of("query", "What is 2 + 3?"), 0));
+        athlete.tell(new AssignRollout("g7/0", "g7", question("q7"), 0));
         for (int send = 0; send < 3; send++) assertEquals("5", delivered(learner, "g7/0").finalAnswer());
         assertEquals(1, coach.expectMessageClass(RequestRollouts.class, WAIT).count(), "after 3 sends it asks for work");
         learner.expectNoMessage(Duration.ofMillis(300));
 
-        athlete.tell(new AssignRollout("g8/0", "g8", "q8", Map.of("text", "no query here"), 0));
+        athlete.tell(new AssignRollout("g8/0", "g8", question("q8"), 0));
         // more than the athlete asked for: it waits its turn instead of being lost
-        athlete.tell(new AssignRollout("g9/0", "g9", "q9", Map.of("query", "What is 2 + 3?"), 0));
-        TraceDelivery bad = learner.expectMessageClass(TraceDelivery.class, WAIT);
-        assertEquals(Termination.ERROR, bad.trace().termination());
-        assertTrue(bad.trace().error().contains("g8/0") && bad.trace().error().contains("'query'"), bad.trace().error());
-        bad.replyTo().tell(new TraceAck("g8/0"));
-        TraceDelivery failedRun = learner.expectMessageClass(TraceDelivery.class, WAIT);
-        assertEquals("g9/0", failedRun.trace().rolloutId());
-        // the script is used up, so the model fails on the first turn: still a trace, with its prompt
-        assertEquals(Termination.ERROR, failedRun.trace().termination());
-        assertTrue(failedRun.trace().error().contains("only 2 replies"), failedRun.trace().error());
-        assertTrue(failedRun.trace().tokens().promptLength() > 0);
-        failedRun.replyTo().tell(new TraceAck("g9/0"));
+        athlete.tell(new AssignRollout("g9/0", "g9", question("q9"), 0));
+        for (String rolloutId : List.of("g8/0", "g9/0")) {
+            TraceDelivery failedRun = learner.expectMessageClass(TraceDelivery.class, WAIT);
+            assertEquals(rolloutId, failedRun.trace().rolloutId());
+            // the script is used up, so the model fails on the first turn: still a trace, with its prompt
+            assertEquals(Termination.ERROR, failedRun.trace().termination());
+            assertTrue(failedRun.trace().error().contains("only 2 replies"), failedRun.trace().error());
+            assertTrue(failedRun.trace().tokens().promptLength() > 0);
+            failedRun.replyTo().tell(new TraceAck(rolloutId));
+        }
         coach.expectMessageClass(RequestRollouts.class, WAIT);
         coach.expectNoMessage(Duration.ofMillis(200)); // one request per free slot, none while work waited
     }

@@ -72,7 +72,7 @@ class CoachActorTest {
         AssignRollout first = a.expectMessageClass(AssignRollout.class, WAIT);
         assertEquals("g0/0", first.rolloutId());
         assertEquals("q0", first.queryId());
-        assertEquals(Map.of("query", "what is 0 + 1?", "answer", 1), first.example());
+        assertEquals(TrainingQueries.example(0), first.example());
         coach.tell(new RequestRollouts(b.ref(), 1));
         assertEquals("g0/1", received(b));
         coach.tell(new RequestRollouts(c.ref(), 2));

@@ -39,7 +39,7 @@ class RolloutSchedulerTest {
         List<Assignment<String>> first = coach.request("a", 3);
         assertEquals(List.of("g0/0", "g0/1", "g1/0"), ids(first));
         assertEquals(List.of("q0", "q0", "q1"), first.stream().map(a -> a.message().queryId()).toList());
-        assertEquals(Map.of("query", "what is 1 + 1?", "answer", 2), first.get(2).message().example());
+        assertEquals(TrainingQueries.example(1), first.get(2).message().example());
         assertEquals("g1", first.get(2).message().groupId());
 
         Progress progress = coach.progress();

@@ -1,5 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
+import dev.toolcoach.tasks.TaskExample;
+
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -10,9 +12,11 @@ final class TrainingQueries {
     private TrainingQueries() {
     }
 
-    static List<TrainingQuery> of(int count) {
-        return IntStream.range(0, count)
-                .mapToObj(i -> new TrainingQuery("q" + i, Map.of("query", "what is " + i + " + 1?", "answer", i + 1)))
-                .toList();
+    static List<TaskExample> of(int count) {
+        return IntStream.range(0, count).mapToObj(TrainingQueries::example).toList();
+    }
+
+    static TaskExample example(int i) {
+        return TaskExample.question("q" + i, "what is " + i + " + 1?", String.valueOf(i + 1), List.of(), Map.of());
     }
 }

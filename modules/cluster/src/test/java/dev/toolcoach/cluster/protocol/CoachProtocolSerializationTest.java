@@ -7,7 +7,12 @@ import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializer;
 import akka.serialization.Serializers;
+import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
+import dev.toolcoach.tasks.OracleStep;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +24,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every coach message through the CBOR serializer and back, equal in every field. */
 class CoachProtocolSerializationTest {
@@ -46,13 +52,22 @@ class CoachProtocolSerializationTest {
         TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
         roundTrip(new RequestRollouts(athlete.ref(), 3));
 
-        Map<String, Object> example = new LinkedHashMap<>();
-        example.put("query", "What is the future value of 1000 at 5% for 10 years?");
-        example.put("gold", Map.of("answer", 1628.89, "tools", List.of("future_value")));
-        example.put("turns", 2);
-        AssignRollout assign = roundTrip(new AssignRollout("g12/3", "g12", "finance-7", example, 4));
-        assertInstanceOf(List.class, ((Map<?, ?>) assign.example().get("gold")).get("tools"), "JSON arrays come back as Java lists");
-        assertEquals(2, assign.example().get("turns"), "numbers keep their type");
+        Map<String, Object> gold = new LinkedHashMap<>();
+        gold.put("answer", 1628.89);
+        gold.put("tools", List.of("future_value"));
+        gold.put("turns", 2);
+        TaskExample example = new TaskExample("finance-7", List.of(Message.system("be brief"),
+                Message.user("What is the future value of 1000 at 5% for 10 years?")),
+                List.of(ToolSpec.of("future_value", "Future value of a sum.", """
+                        {"type":"object","properties":{"pv":{"type":"number"},"rate":{"type":"number"},"years":{"type":"integer"}},"required":["pv","rate","years"]}""")),
+                "1628.89", List.of(OracleStep.call("compound it", new ToolCall("future_value", Map.of("pv", 1000, "rate", 0.05, "years", 10))),
+                        OracleStep.answer("done", "1628.89")), gold);
+        AssignRollout assign = roundTrip(new AssignRollout("g12/3", "g12", example, 4));
+        assertEquals("finance-7", assign.queryId());
+        assertInstanceOf(List.class, assign.example().gold().get("tools"), "JSON arrays come back as Java lists");
+        assertEquals(2, assign.example().gold().get("turns"), "numbers keep their type");
+        assertEquals(10, assign.example().solution().get(0).calls().get(0).arguments().get("years"));
+        assertTrue(serialization.serialize(assign).get().length < 2_000, "an example is far below Artery's 256 KiB frame");
     }
 
     @Test

@@ -8,6 +8,7 @@ import akka.serialization.SerializationExtension;
 import akka.serialization.Serializer;
 import akka.serialization.Serializers;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.CborSerializable;
 import dev.toolcoach.cluster.protocol.Echo;
 import dev.toolcoach.cluster.protocol.EchoReply;
@@ -22,6 +23,9 @@ import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.protocol.WeightsChunk;
 import dev.toolcoach.testkit.SampleMessages;
 import dev.toolcoach.cluster.weights.WeightsChunker;
+import dev.toolcoach.tasks.OracleStep;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 import org.junit.jupiter.api.AfterAll;
@@ -31,6 +35,7 @@ import java.io.NotSerializableException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -86,6 +91,21 @@ class ProtocolSerializationTest {
         assertEquals(12, back.trace().turns().get(0).actionOutput().get(0).call().arguments().get("a"), "stays an Integer");
         back.replyTo().tell(new TraceAck("r-7"));
         assertEquals("r-7", acks.receiveMessage().rolloutId());
+    }
+
+    /** The coach's assignment carries the typed example, a function-calling one with its own tool catalog too. */
+    @Test
+    void anAssignedExampleTravelsTypedAsCborWellBelowTheFrame() throws NotSerializableException {
+        List<ToolSpec> catalog = IntStream.range(0, 40).mapToObj(i -> ToolSpec.of("tool_" + i, "Looks up thing " + i + ".", """
+                {"type":"object","properties":{"id":{"type":"string","description":"which thing"},"limit":{"type":"integer"}},"required":["id"]}""")).toList();
+        TaskExample example = new TaskExample("bfcl-12", List.of(Message.user("Look up thing 3, at most 5.")), catalog,
+                "[tool_3(id='3', limit=5)]", List.of(OracleStep.call("look it up", new ToolCall("tool_3", Map.of("id", "3", "limit", 5)))),
+                Map.of("calls", List.of(Map.of("tool_3", Map.of("id", List.of("3"))))));
+        AssignRollout assign = new AssignRollout("g2/0", "g2", example, 3);
+        AssignRollout back = assertInstanceOf(AssignRollout.class, roundTrip(assign, CountingCborSerializer.IDENTIFIER));
+        assertEquals(assign, back);
+        assertEquals(List.of("id"), back.example().tools().get(3).required());
+        assertTrue(serialization.serialize(assign).get().length < 64 * 1024, "a 40-tool example is far below Artery's 256 KiB frame");
     }
 
     /** A CBOR message carrying JSON-shaped values, as the tool protocol will. */
