@@ -6,15 +6,17 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * How the model is asked to act, and how a reply without any tag is read.
+ * The action formats a model can be asked to act in: each is a system prompt and the {@link ToolCallCodec}
+ * that reads and writes its replies. A model family's native format is one more constant here.
  *
- * <p>All formats accept both call layouts ({@code [..]} lists and one object per tag); they differ in
- * the instructions of the system prompt and in whether a plain-text reply counts as the answer.
+ * <p>The formats so far share the tagged codec, which accepts both call layouts ({@code [..]} lists and one
+ * object per tag); they differ in the instructions of the system prompt and in whether a plain-text reply
+ * counts as the answer.
  */
 public enum ActionFormat {
 
     /** Nemotron Tool-N1: think, then a list of calls or an {@code <answer>}; plain text is no action. */
-    TOOL_N1 {
+    TOOL_N1(TaggedActionCodec.TOOL_N1) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
             return """
@@ -42,7 +44,7 @@ public enum ActionFormat {
      * rollout and training row pays for the prompt, and a schema is several times longer. Replies and
      * parsing are exactly {@link #TOOL_N1}'s; the full schemas still drive argument validation.
      */
-    TOOL_N1_COMPACT {
+    TOOL_N1_COMPACT(TaggedActionCodec.TOOL_N1) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
             return """
@@ -60,7 +62,7 @@ public enum ActionFormat {
     },
 
     /** Hermes / Qwen: one {@code <tool_call>} object per call; a reply without calls is the answer. */
-    HERMES {
+    HERMES(TaggedActionCodec.HERMES) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
             return """
@@ -87,6 +89,17 @@ public enum ActionFormat {
             return "Call a tool with <tool_call>{\"name\": ..., \"arguments\": {...}}</tool_call> or reply with the answer.";
         }
     };
+
+    private final ToolCallCodec codec;
+
+    ActionFormat(ToolCallCodec codec) {
+        this.codec = codec;
+    }
+
+    /** How replies in this format are read and written. */
+    public ToolCallCodec codec() {
+        return codec;
+    }
 
     /** The system prompt offering {@code tools}. */
     public abstract String systemPrompt(List<ToolSpec> tools);

@@ -1,5 +1,6 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.SamplingParams;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -27,9 +28,15 @@ public record AgentConfig(ActionFormat actionFormat, SamplingParams sampling, in
         if (toolOutputCap <= 0) throw new IllegalArgumentException("toolOutputCap must be > 0, got " + toolOutputCap);
     }
 
-    /** Tool-N1 format, greedy 512-token replies, 8 turns, 4096 tokens, 30 s tool timeout, 4000-character outputs. */
+    /** How long a tool call may take unless a caller decides otherwise; every agent built from a job or a Brain uses it. */
+    public static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Most characters of one tool output unless a caller decides otherwise. */
+    public static final int TOOL_OUTPUT_CAP = 4000;
+
+    /** Tool-N1 format, greedy 512-token replies, 8 turns, 4096 tokens, the default tool limits. */
     public static AgentConfig defaults() {
-        return new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(512), 8, 4096, Duration.ofSeconds(30), 4000);
+        return new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(512), 8, 4096, TOOL_TIMEOUT, TOOL_OUTPUT_CAP);
     }
 
     public AgentConfig withSampling(SamplingParams s) {

@@ -1,5 +1,6 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -11,13 +11,13 @@ import java.util.Map;
 /**
  * Checks decoded calls against the agent's tool specs: the tool exists, required arguments are
  * given, no undeclared ones (unless the schema allows additional properties), and JSON types match
- * (an integer is accepted where a number is expected, as BFCL does).
+ * (an integer is accepted where a number is expected, as BFCL does). What a strict reading checks calls against.
  */
-final class ArgumentValidator {
+public final class ArgumentValidator {
 
     private final Map<String, ToolSpec> specs = new LinkedHashMap<>();
 
-    ArgumentValidator(List<ToolSpec> tools) {
+    public ArgumentValidator(List<ToolSpec> tools) {
         for (ToolSpec t : tools) {
             if (specs.put(t.name(), t) != null) {
                 throw new IllegalArgumentException("two tools are named '" + t.name() + "'");

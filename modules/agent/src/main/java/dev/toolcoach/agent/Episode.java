@@ -1,5 +1,9 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.Termination;
@@ -116,7 +120,7 @@ final class Episode {
     private CompletionStage<Trace> observe(PendingTurn turn, List<String> outputs, List<ToolResult> results) {
         Message observation = agent.chat().toolResponses(outputs);
         conversation.add(observation);
-        String text = agent.chat().closeReply(turn.reply.finishReason() == Generation.FinishReason.STOP)
+        String text = agent.chat().closeReply(turn.reply.finishReason() == FinishReason.STOP_TOKEN)
                 + agent.chat().renderMessage(observation) + agent.chat().generationPrefix();
         int[] ids = agent.tokenizer().encode(text);
         if (ledger.length() + ids.length > config.maxTotalTokens()) {

@@ -1,5 +1,7 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import java.util.concurrent.CompletionStage;
 
 /** The model side of the agent loop: an inference engine, local or on the athlete's node. */

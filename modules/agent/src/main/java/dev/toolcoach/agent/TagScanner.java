@@ -14,9 +14,9 @@ import java.util.List;
  */
 final class TagScanner {
 
-    static final String THINK = "think";
-    static final String TOOL_CALL = "tool_call";
-    static final String ANSWER = "answer";
+    static final String THINK = ActionTag.THINK.tagName();
+    static final String TOOL_CALL = ActionTag.TOOL_CALL.tagName();
+    static final String ANSWER = ActionTag.ANSWER.tagName();
     private static final List<String> TAGS = List.of(THINK, TOOL_CALL, ANSWER);
 
     /** One tagged block: its tag, its raw content, and where the whole block ends in the text. */

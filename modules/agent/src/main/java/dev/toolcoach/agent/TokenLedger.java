@@ -1,5 +1,6 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
 import dev.toolcoach.trace.TokenRecord;
 
 import java.util.Arrays;

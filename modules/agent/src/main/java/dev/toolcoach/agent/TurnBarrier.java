@@ -1,5 +1,7 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,10 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.lm.Tokenizer;
+import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
@@ -279,7 +284,7 @@ class AgentLoopTest {
                 "<answer>2</answer>"));
         Trace trace = run(model, arithmetic(), config);
         Turn cut = trace.turns().get(0);
-        assertEquals(Generation.FinishReason.LENGTH, model.replies().get(0).finishReason());
+        assertEquals(FinishReason.MAX_TOKENS, model.replies().get(0).finishReason());
         assertEquals(ParseError.Kind.UNCLOSED_TAG, cut.parsedCompletion().parseError().kind());
         assertTrue(trace.turns().get(1).promptForModel().endsWith(cut.modelCompletion() + "<|im_end|>\n<|im_start|>user\n"
                 + cut.toolOutput() + "<|im_end|>\n<|im_start|>assistant\n"), trace.turns().get(1).promptForModel());

@@ -1,8 +1,12 @@
 package dev.toolcoach.agent;
 
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.AfterAll;
@@ -375,7 +379,7 @@ class TurnBarrierTest {
 
         void reply(String trajectory) {
             take(trajectory).complete(new Generation(new int[]{1}, new float[]{-0.5f}, new int[]{0}, "x",
-                    Generation.FinishReason.STOP));
+                    FinishReason.STOP_TOKEN));
         }
 
         void fail(String trajectory, Exception e) {

@@ -3,7 +3,7 @@ package dev.toolcoach.brain;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
@@ -34,9 +34,8 @@ import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.TraceReward;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -45,7 +44,6 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -126,7 +124,7 @@ public final class Brain {
     }
 
     /** Each example once, greedily, with the trained adapter (the base model before any training), scored by {@code score}. */
-    public EvaluationReport evaluate(List<TaskExample> examples, TaskReward score) {
+    public EvaluationReport evaluate(List<TaskExample> examples, TraceReward score) {
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(examples.size(), 64)));
              ToolExecutor tools = openTools()) {
             if (adapter != null) {
@@ -219,7 +217,8 @@ public final class Brain {
     }
 
     private AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(),
+                AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
     }
 
     private ToolExecutor openTools() {

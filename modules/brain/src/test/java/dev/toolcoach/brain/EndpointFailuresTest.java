@@ -14,6 +14,7 @@ import dev.toolcoach.brain.distill.Student;
 import dev.toolcoach.brain.distill.TeacherUnavailableException;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.zerolearn.ZeroLearn;
+import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiException;
@@ -46,7 +47,7 @@ class EndpointFailuresTest {
 
     static final String MODEL = "scripted";
     static final ByteTokenizer TOKENIZER = ByteTokenizer.chatMl();
-    static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMlFormat.IM_END));
+    static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
     static final Task FINANCE = FinanceTask.create(2, 3L);
 
     static OpenAiConfig config(String baseUrl) {

@@ -3,7 +3,6 @@ package dev.toolcoach.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
-import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
@@ -13,7 +12,7 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,19 +24,19 @@ import java.util.Objects;
  */
 public final class PolicyModel implements AutoCloseable {
     private final Transformer transformer;
-    private final TextTokenizer tokenizer;
+    private final ModelTokenizer tokenizer;
     private final ModelSource source;
     private LoraAdapter lora;
     private boolean allTrainable;
 
-    public PolicyModel(Transformer transformer, TextTokenizer tokenizer, ModelSource source) {
+    public PolicyModel(Transformer transformer, ModelTokenizer tokenizer, ModelSource source) {
         this.transformer = transformer;
         this.tokenizer = tokenizer;
         this.source = source;
     }
 
     /** A randomly initialised model (seeded) with the given tokenizer, e.g. a tiny model trained from scratch. */
-    public static PolicyModel random(ModelConfig config, long seed, TextTokenizer tokenizer, NDManager parent) {
+    public static PolicyModel random(ModelConfig config, long seed, ModelTokenizer tokenizer, NDManager parent) {
         Map<String, HostTensor> t = ModelWeights.randomHf(config, seed);
         return new PolicyModel(Transformer.create(config, t, parent), tokenizer, ModelSource.none());
     }
@@ -46,7 +45,7 @@ public final class PolicyModel implements AutoCloseable {
         return transformer;
     }
 
-    public TextTokenizer tokenizer() {
+    public ModelTokenizer tokenizer() {
         return tokenizer;
     }
 
@@ -130,15 +129,12 @@ public final class PolicyModel implements AutoCloseable {
         }
         StepInputs step = StepInputs.scoring(tokens, attention);
         NDArray logits = transformer.forward(step, scope, null, useAdapter ? lora : null, training, false);
-        NDArray logp = logits.get(new NDIndex(":, 0:{}, :", len - 1)).logSoftmax(2);
         int[] next = new int[tokens.length * (len - 1)];
         for (int b = 0; b < tokens.length; b++) {
             System.arraycopy(tokens[b], 1, next, b * (len - 1), len - 1);
         }
-        NDArray targets = scope.create(next, new Shape(tokens.length, len - 1, 1)).toType(DataType.INT64, false);
-        NDArray picked = logp.gather(targets, 2).squeeze(2);
-        NDArray entropy = logp.exp().mul(logp).sum(new int[] {2}).neg();
-        return new TokenScores(picked, entropy);
+        NDArray targets = scope.create(next, new Shape(tokens.length, len - 1));
+        return TokenScores.fromLogits(logits.get(new NDIndex(":, 0:{}, :", len - 1)), targets);
     }
 
     private LoraAdapter requireLora() {

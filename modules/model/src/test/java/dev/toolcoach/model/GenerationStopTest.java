@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
-import dev.toolcoach.model.generate.FinishReason;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -35,25 +35,25 @@ class GenerationStopTest {
         root.close();
     }
 
-    private static Generation generate(int max, Set<Integer> stopIds, List<String> stopStrings) {
-        return Generator.generate(policy.transformer(), policy.tokenizer(), PROMPT,
-                new SamplingParams(0.7f, 1f, 0, 5L, max, stopIds, stopStrings), null);
+    private static DecodedSequence generate(int max, Set<Integer> stopIds, List<String> stopStrings) {
+        return BatchDecoder.decodeOne(policy.transformer(), policy.tokenizer(), PROMPT,
+                new SamplingParams(0.7f, 0, 1f, max, 5L, stopIds, stopStrings), null);
     }
 
     @Test
     void stopsAtMaxTokensStopTokenOrStopString() {
-        Generation full = generate(20, Set.of(), List.of());
+        DecodedSequence full = generate(20, Set.of(), List.of());
         assertEquals(FinishReason.MAX_TOKENS, full.finish());
         assertEquals(20, full.tokens().length);
 
         int stopToken = full.tokens()[5];
         int firstAt = Arrays.stream(full.tokens()).boxed().toList().indexOf(stopToken);
-        Generation byToken = generate(20, Set.of(stopToken), List.of());
+        DecodedSequence byToken = generate(20, Set.of(stopToken), List.of());
         assertEquals(FinishReason.STOP_TOKEN, byToken.finish());
         assertArrayEquals(Arrays.copyOf(full.tokens(), firstAt + 1), byToken.tokens(), "same seed, same prefix, stop token kept");
 
         String stop = policy.tokenizer().decode(new int[] {full.tokens()[3]});
-        Generation byString = generate(20, Set.of(), List.of(stop));
+        DecodedSequence byString = generate(20, Set.of(), List.of(stop));
         assertEquals(FinishReason.STOP_STRING, byString.finish());
         assertTrue(byString.text().endsWith(stop), byString.text());
         assertTrue(byString.tokens().length <= 4);
@@ -63,7 +63,7 @@ class GenerationStopTest {
     void contextFullEndsTheSequence() {
         int[] longPrompt = new int[policy.config().maxSeqLen() - 3];
         Arrays.fill(longPrompt, 9);
-        Generation g = Generator.generate(policy.transformer(), policy.tokenizer(), longPrompt, SamplingParams.greedy(50, Set.of()), null);
+        DecodedSequence g = BatchDecoder.decodeOne(policy.transformer(), policy.tokenizer(), longPrompt, SamplingParams.greedy(50), null);
         assertEquals(FinishReason.CONTEXT_FULL, g.finish());
         assertEquals(3, g.tokens().length);
     }

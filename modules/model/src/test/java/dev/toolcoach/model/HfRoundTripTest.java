@@ -8,7 +8,7 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.training.GradientCollector;
-import dev.toolcoach.model.chat.ChatFormats;
+import dev.toolcoach.model.chat.ChatTemplates;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HostTensor;
@@ -49,7 +49,7 @@ class HfRoundTripTest {
 
     private static float[] scores(PolicyModel m, boolean adapter) {
         try (NDManager scope = root.newSubManager()) {
-            return m.score(scope, TOKENS, MASK, adapter, false).logProbs().toFloatArray();
+            return m.score(scope, TOKENS, MASK, adapter, false).logprobs().toFloatArray();
         }
     }
 
@@ -137,7 +137,7 @@ class HfRoundTripTest {
         Files.writeString(dir.resolve("tokenizer_config.json"),
                 "{\"chat_template\": \"{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\\n{% endfor %}\"}");
         try (PolicyModel m = ModelLoader.load(dir, null, root)) {
-            assertEquals("[user] hi\n", ChatFormats.forModel(m, "", "").render(List.of(Message.user("hi")), true));
+            assertEquals("[user] hi\n", ChatTemplates.forModel(m, "", "").render(List.of(Message.user("hi")), true));
         }
     }
 
@@ -146,7 +146,7 @@ class HfRoundTripTest {
         try (NDManager scope = root.newSubManager(); PolicyModel m = PolicyModel.random(TestModels.tinyQwen2(), 3L, null, root)) {
             m.trainAllParameters();
             try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-                gc.backward(m.score(scope, TOKENS, MASK, false, true).logProbs().sum().neg());
+                gc.backward(m.score(scope, TOKENS, MASK, false, true).logprobs().sum().neg());
             }
             assertEquals(m.transformer().weights().all().size(), m.trainableParameters().size());
             for (NDArray p : m.trainableParameters()) {

@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.generate.BatchDecoder;
-import dev.toolcoach.model.generate.FinishReason;
-import dev.toolcoach.model.generate.GenerationRequest;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.model.generate.DecodeRequest;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -59,7 +58,7 @@ class InferenceEngineTest {
 
     private static SamplingParams params(int i) {
         float temperature = i % 2 == 0 ? 0f : 0.9f;
-        return new SamplingParams(temperature, 0.95f, i % 3 == 0 ? 0 : 20, 100L + i, 8 + 5 * i, Set.of(), List.of());
+        return new SamplingParams(temperature, i % 3 == 0 ? 0 : 20, 0.95f, 8 + 5 * i, 100L + i, Set.of(), List.of());
     }
 
     /**
@@ -74,12 +73,12 @@ class InferenceEngineTest {
              LoraAdapter fresh = LoraAdapter.create(lc, policy.config(), root, 3L);
              LoraAdapter lora = LoraAdapter.fromWeights(TestAdapters.perturbed(fresh.snapshot(), 1L, 0.1f, false, 1), policy.config(), root);
              BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), parent)) {
-            CompletableFuture<Generation> longRunning = new CompletableFuture<>();
-            decoder.admit(prompt(1), new SamplingParams(1f, 1f, 0, 7L, 120, Set.of(), List.of()), lora, longRunning);
+            CompletableFuture<DecodedSequence> longRunning = new CompletableFuture<>();
+            decoder.admit(prompt(1), new SamplingParams(1f, 0, 1f, 120, 7L, Set.of(), List.of()), lora, longRunning);
             int afterWarmUp = 0;
             for (int step = 0; step < 100; step++) {
                 if (step % 6 == 0) {
-                    decoder.admit(prompt(step % 5), new SamplingParams(1f, 1f, 0, step, 3, Set.of(), List.of()), lora,
+                    decoder.admit(prompt(step % 5), new SamplingParams(1f, 0, 1f, 3, step, Set.of(), List.of()), lora,
                             new CompletableFuture<>());
                 }
                 decoder.step(lora);
@@ -94,11 +93,11 @@ class InferenceEngineTest {
     @Test
     void continuousBatchingGivesTheSameTokensAsOneAtATime() throws Exception {
         int n = 7;
-        List<Generation> alone = new ArrayList<>();
+        List<DecodedSequence> alone = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            alone.add(Generator.generate(policy.transformer(), policy.tokenizer(), prompt(i), params(i), null));
+            alone.add(BatchDecoder.decodeOne(policy.transformer(), policy.tokenizer(), prompt(i), params(i), null));
         }
-        List<CompletableFuture<Generation>> futures = new ArrayList<>();
+        List<CompletableFuture<DecodedSequence>> futures = new ArrayList<>();
         ExecutorService callers = Executors.newFixedThreadPool(3);
         try (InferenceEngine engine = new InferenceEngine(policy.transformer(), policy.tokenizer(), 4)) {
             for (int i = 0; i < n; i++) {
@@ -106,7 +105,7 @@ class InferenceEngineTest {
                 futures.add(CompletableFuture.supplyAsync(() -> engine.submit(prompt(k), params(k)), callers).thenCompose(f -> f));
             }
             for (int i = 0; i < n; i++) {
-                Generation g = futures.get(i).get(60, TimeUnit.SECONDS);
+                DecodedSequence g = futures.get(i).get(60, TimeUnit.SECONDS);
                 assertArrayEquals(alone.get(i).tokens(), g.tokens(), "sequence " + i);
                 assertArrayEquals(alone.get(i).logProbs(), g.logProbs(), 1e-4f, "sequence " + i);
                 assertEquals(FinishReason.MAX_TOKENS, g.finish());
@@ -125,9 +124,9 @@ class InferenceEngineTest {
             v5 = TestAdapters.perturbed(fresh.snapshot(), 5L, 0.1f, false, 5);
         }
         try (InferenceEngine engine = new InferenceEngine(policy.transformer(), policy.tokenizer(), 8)) {
-            List<CompletableFuture<Generation>> early = new ArrayList<>();
+            List<CompletableFuture<DecodedSequence>> early = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                early.add(engine.submit(prompt(i), new SamplingParams(0.8f, 1f, 0, i, 100, Set.of(), List.of())));
+                early.add(engine.submit(prompt(i), new SamplingParams(0.8f, 0, 1f, 100, i, Set.of(), List.of())));
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (engine.steps() < 3 && System.nanoTime() < deadline) {
@@ -138,18 +137,18 @@ class InferenceEngineTest {
                 Thread.onSpinWait();
             }
             assertEquals(5, engine.adapterVersion());
-            Generation late = engine.submit(prompt(1), params(1)).get(60, TimeUnit.SECONDS);
-            for (long v : late.adapterVersions()) {
+            DecodedSequence late = engine.submit(prompt(1), params(1)).get(60, TimeUnit.SECONDS);
+            for (long v : late.policyVersions()) {
                 assertEquals(5, v, "a request submitted after the swap runs on the new adapter only");
             }
             Map<Long, Long> versionOfStep = new HashMap<>();
-            for (CompletableFuture<Generation> f : early) {
-                Generation g = f.get(60, TimeUnit.SECONDS);
-                assertEquals(0, g.adapterVersions()[0], "early requests start on the base model");
+            for (CompletableFuture<DecodedSequence> f : early) {
+                DecodedSequence g = f.get(60, TimeUnit.SECONDS);
+                assertEquals(0, g.policyVersions()[0], "early requests start on the base model");
                 for (int t = 0; t < g.tokens().length; t++) {
                     long step = g.steps()[t];
-                    long version = g.adapterVersions()[t];
-                    assertTrue(t == 0 || version >= g.adapterVersions()[t - 1], "versions never go back");
+                    long version = g.policyVersions()[t];
+                    assertTrue(t == 0 || version >= g.policyVersions()[t - 1], "versions never go back");
                     assertEquals(versionOfStep.computeIfAbsent(step, s -> version), version, "one version per step");
                 }
             }
@@ -159,34 +158,34 @@ class InferenceEngineTest {
     @Test
     void decoderRecordsTheAdapterAndForwardPassOfEveryToken() {
         LoraConfig lc = new LoraConfig(2, 4f, 0f, Set.of("o_proj"));
-        CompletableFuture<Generation> a = new CompletableFuture<>();
-        CompletableFuture<Generation> b = new CompletableFuture<>();
+        CompletableFuture<DecodedSequence> a = new CompletableFuture<>();
+        CompletableFuture<DecodedSequence> b = new CompletableFuture<>();
         try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), root);
              LoraAdapter fresh = LoraAdapter.create(lc, policy.config(), root, 3L);
              LoraAdapter v7 = LoraAdapter.fromWeights(TestAdapters.perturbed(fresh.snapshot(), 1L, 0.1f, false, 7), policy.config(), root)) {
-            decoder.admit(prompt(1), SamplingParams.greedy(4, Set.of()), null, a); // forward 1 (prefill)
+            decoder.admit(prompt(1), SamplingParams.greedy(4), null, a); // forward 1 (prefill)
             decoder.step(null);                                                  // forward 2
             decoder.step(v7);                                                    // forward 3
-            decoder.admit(prompt(2), SamplingParams.greedy(2, Set.of()), v7, b); // forward 4 (prefill)
+            decoder.admit(prompt(2), SamplingParams.greedy(2), v7, b); // forward 4 (prefill)
             decoder.step(v7);                                                    // forward 5: a ends, b ends
             assertEquals(5, decoder.stepCount());
         }
-        assertArrayEquals(new long[] {0, 0, 7, 7}, a.join().adapterVersions());
+        assertArrayEquals(new int[] {0, 0, 7, 7}, a.join().policyVersions());
         assertArrayEquals(new long[] {1, 2, 3, 5}, a.join().steps());
-        assertArrayEquals(new long[] {7, 7}, b.join().adapterVersions());
+        assertArrayEquals(new int[] {7, 7}, b.join().policyVersions());
         assertArrayEquals(new long[] {4, 5}, b.join().steps());
     }
 
     @Test
     void manyLongPromptsArePrefilledInGroupsWithTheSameResults() {
         int n = 40; // 40 x 120 prompt tokens exceed one prefill's token budget
-        List<GenerationRequest> requests = new ArrayList<>();
+        List<DecodeRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int[] p = new int[110 + i % 11];
             for (int j = 0; j < p.length; j++) {
                 p[j] = 3 + (i * 13 + j * 7) % 60;
             }
-            requests.add(new GenerationRequest(p, SamplingParams.greedy(3, Set.of()), new CompletableFuture<>()));
+            requests.add(new DecodeRequest(p, SamplingParams.greedy(3), new CompletableFuture<>()));
         }
         try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), root)) {
             decoder.admit(requests, null);
@@ -195,8 +194,8 @@ class InferenceEngineTest {
                 decoder.step(null);
             }
         }
-        for (GenerationRequest r : requests) {
-            Generation alone = Generator.generate(policy.transformer(), policy.tokenizer(), r.prompt(), r.params(), null);
+        for (DecodeRequest r : requests) {
+            DecodedSequence alone = BatchDecoder.decodeOne(policy.transformer(), policy.tokenizer(), r.prompt(), r.params(), null);
             assertArrayEquals(alone.tokens(), r.result().join().tokens());
         }
     }
@@ -204,8 +203,8 @@ class InferenceEngineTest {
     @Test
     void badRequestsFailTheirOwnFutureOnly() throws Exception {
         try (InferenceEngine engine = new InferenceEngine(policy.transformer(), policy.tokenizer(), 4)) {
-            CompletableFuture<Generation> bad = engine.submit(new int[] {3, 999}, params(0));
-            CompletableFuture<Generation> good = engine.submit(prompt(2), params(2));
+            CompletableFuture<DecodedSequence> bad = engine.submit(new int[] {3, 999}, params(0));
+            CompletableFuture<DecodedSequence> good = engine.submit(prompt(2), params(2));
             ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(30, TimeUnit.SECONDS));
             assertTrue(e.getCause().getMessage().contains("999"), e.getCause().getMessage());
             assertEquals(18, good.get(30, TimeUnit.SECONDS).tokens().length);

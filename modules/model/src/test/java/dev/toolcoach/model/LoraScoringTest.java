@@ -44,7 +44,7 @@ class LoraScoringTest {
 
     private static float[] scores(boolean adapter) {
         try (NDManager scope = root.newSubManager()) {
-            return policy.score(scope, TOKENS, MASK, adapter, false).logProbs().toFloatArray();
+            return policy.score(scope, TOKENS, MASK, adapter, false).logprobs().toFloatArray();
         }
     }
 
@@ -69,7 +69,7 @@ class LoraScoringTest {
         try (NDManager scope = root.newSubManager()) {
             policy.restoreAdapter(TestAdapters.perturbed(fresh, 5, 0.05f, true, fresh.version() + 1));
             try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-                NDArray loss = policy.score(scope, TOKENS, MASK, true, true).logProbs().sum().neg();
+                NDArray loss = policy.score(scope, TOKENS, MASK, true, true).logprobs().sum().neg();
                 gc.backward(loss);
             }
             for (NDArray p : policy.trainableParameters()) {
@@ -109,7 +109,7 @@ class LoraScoringTest {
         int[][] leftMask = {{0, 0, 1, 1, 1, 1, 1, 1}};
         float[] leftScores;
         try (NDManager scope = root.newSubManager()) {
-            leftScores = policy.score(scope, left, leftMask, false, false).logProbs().toFloatArray();
+            leftScores = policy.score(scope, left, leftMask, false, false).logprobs().toFloatArray();
         }
         for (int i = 0; i < 5; i++) {
             assertEquals(batch[(len - 1) + i], leftScores[2 + i], 1e-4f, "position " + i);

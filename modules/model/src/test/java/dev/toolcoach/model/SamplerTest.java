@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.toolcoach.model.generate.Sampler;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +15,7 @@ class SamplerTest {
     private static final float[] LOGITS = {2f, 1f, 0.5f, -1f, 3f};
 
     private static SamplingParams params(float t, float p, int k, long seed) {
-        return new SamplingParams(t, p, k, seed, 10, Set.of(), List.of());
+        return new SamplingParams(t, k, p, 10, seed, Set.of(), List.of());
     }
 
     @Test

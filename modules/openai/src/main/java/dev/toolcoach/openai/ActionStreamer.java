@@ -1,5 +1,8 @@
 package dev.toolcoach.openai;
 
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolCallCodec;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,13 +13,14 @@ import java.util.List;
  */
 final class ActionStreamer {
 
-    private final ActionFormat format;
+    private final ActionMessages messages;
+    private final ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
     private final StringBuilder text = new StringBuilder();
     private String sentReasoning = "";
     private String sentContent = "";
 
-    ActionStreamer(ActionFormat format) {
-        this.format = format;
+    ActionStreamer(ActionMessages messages) {
+        this.messages = messages;
     }
 
     /** Deltas made visible by one more piece of text. */
@@ -24,12 +28,13 @@ final class ActionStreamer {
         text.append(piece);
         String all = text.toString();
         List<ChatDelta> out = new ArrayList<>(2);
-        String reasoning = ActionFormat.blockSoFar(all, ActionFormat.THINK_OPEN, ActionFormat.THINK_CLOSE);
+        ToolCallCodec.TextSoFar soFar = codec.readSoFar(all);
+        String reasoning = soFar.thinking();
         if (reasoning != null && reasoning.length() > sentReasoning.length()) {
             out.add(ChatDelta.reasoning(reasoning.substring(sentReasoning.length())));
             sentReasoning = reasoning;
         }
-        String answer = ActionFormat.blockSoFar(all, ActionFormat.ANSWER_OPEN, ActionFormat.ANSWER_CLOSE);
+        String answer = soFar.answer();
         if (answer != null && answer.length() > sentContent.length()) {
             out.add(ChatDelta.content(answer.substring(sentContent.length())));
             sentContent = answer;
@@ -39,7 +44,7 @@ final class ActionStreamer {
 
     /** The last deltas once generation is over: what was held back, then the tool calls. */
     List<ChatDelta> finish(String callIdPrefix) {
-        AssistantTurn turn = format.readReply(text.toString());
+        AssistantTurn turn = messages.readReply(text.toString());
         List<ChatDelta> out = new ArrayList<>(3);
         String rest = remainder(turn.reasoning(), sentReasoning);
         if (!rest.isEmpty()) out.add(ChatDelta.reasoning(rest));
@@ -56,12 +61,12 @@ final class ActionStreamer {
     }
 
     List<FunctionCall> calls() {
-        return format.readReply(text.toString()).calls();
+        return messages.readReply(text.toString()).calls();
     }
 
     private static String remainder(String full, String sent) {
         if (full == null) return "";
-        // streamed text is always a prefix of the final block (see ActionFormat.blockSoFar)
+        // streamed text is always a prefix of the final block (see ActionTag.soFar)
         return full.startsWith(sent) ? full.substring(sent.length()) : "";
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  *
  * @param jsonReply true when the client asked for a JSON reply (response_format)
  */
-public record BackendRequest(List<Message> messages, List<ToolDefinition> tools, SamplingParams sampling,
+public record BackendRequest(List<Message> messages, List<ToolDefinition> tools, RequestedSampling sampling,
                              boolean jsonReply) {
     public BackendRequest {
         messages = List.copyOf(messages);

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 final class ChatCompletions {
 
     private final ChatBackend backend;
-    private final ActionFormat format = new ActionFormat();
+    private final ActionMessages actionMessages = new ActionMessages();
     private final Clock clock;
     private final AtomicLong sequence = new AtomicLong();
 
@@ -38,20 +38,20 @@ final class ChatCompletions {
             throw new RejectedRequest(404, "invalid_request_error", "model '" + r.model()
                     + "' is not served here; available: " + backend.modelId());
         }
-        SamplingParams sampling;
+        RequestedSampling sampling;
         try {
-            sampling = SamplingParams.of(r);
+            sampling = RequestedSampling.of(r);
         } catch (IllegalArgumentException e) {
             throw RejectedRequest.invalid(e.getMessage());
         }
         boolean json = r.responseFormat() != null && r.responseFormat().wantsJson();
-        return new BackendRequest(format.toActionMessages(r.messages()), r.toolList(), sampling, json);
+        return new BackendRequest(actionMessages.toActionMessages(r.messages()), r.toolList(), sampling, json);
     }
 
     ChatResponse complete(BackendRequest request) {
         String id = nextId();
         BackendReply reply = backend.generate(request, piece -> { });
-        AssistantTurn turn = format.readReply(reply.text());
+        AssistantTurn turn = actionMessages.readReply(reply.text());
         List<ChatToolCall> calls = new ArrayList<>();
         for (int i = 0; i < turn.calls().size(); i++) {
             calls.add(new ChatToolCall(callIdPrefix(id) + i, "function", turn.calls().get(i)));
@@ -66,7 +66,7 @@ final class ChatCompletions {
     void stream(BackendRequest request, Consumer<ChatChunk> out) {
         String id = nextId();
         long created = created();
-        ActionStreamer streamer = new ActionStreamer(format);
+        ActionStreamer streamer = new ActionStreamer(actionMessages);
         out.accept(chunk(id, created, new ChatDelta("assistant", null, null, null), null));
         BackendReply reply = backend.generate(request,
                 piece -> streamer.accept(piece).forEach(d -> out.accept(chunk(id, created, d, null))));

@@ -2,11 +2,11 @@ package dev.toolcoach.openai;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ChatFormat;
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.SamplingParams;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.Message;
 
@@ -68,7 +68,7 @@ public final class GeneratorBackend implements ChatBackend {
         }
         onText.accept(reply.text());
         return new BackendReply(reply.text(), prompt.length, reply.length(),
-                reply.finishReason() == Generation.FinishReason.LENGTH);
+                reply.finishReason().cutOff());
     }
 
     /** System prompt (client's, then the tools and the action format), then the turns, tool outputs grouped. */
@@ -106,7 +106,7 @@ public final class GeneratorBackend implements ChatBackend {
                 t.function().parameters())).toList();
     }
 
-    private static SamplingParams sampling(dev.toolcoach.openai.SamplingParams s) {
+    private static SamplingParams sampling(RequestedSampling s) {
         return new SamplingParams((float) s.temperature(), 0, (float) s.topP(), s.maxTokens(),
                 s.seed() == null ? 0L : s.seed());
     }

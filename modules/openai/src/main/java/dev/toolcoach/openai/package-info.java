@@ -5,6 +5,6 @@
  * ({@link dev.toolcoach.openai.OpenAiServer}, Akka HTTP) in front of a
  * {@link dev.toolcoach.openai.ChatBackend}. The server maps OpenAI tool calls to and from the
  * Tool-N1 action format; {@link dev.toolcoach.openai.GeneratorBackend} serves a local model through
- * the agent's Generator, Tokenizer and ChatFormat.
+ * the agent's Generator and ChatFormat and lm's Tokenizer.
  */
 package dev.toolcoach.openai;

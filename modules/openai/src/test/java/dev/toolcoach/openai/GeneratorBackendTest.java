@@ -1,7 +1,7 @@
 package dev.toolcoach.openai;
 
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;

@@ -3,13 +3,13 @@ package dev.toolcoach.policy;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
-import dev.toolcoach.model.chat.ChatFormats;
+import dev.toolcoach.model.chat.ChatTemplates;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.PeftAdapterIo;
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -23,7 +23,6 @@ public final class LocalPolicy implements AutoCloseable {
 
     private final PolicyModel model;
     private final InferenceEngine engine;
-    private final PolicyTokenizer tokenizer;
     private final PolicyChatFormat chatFormat;
     private final LocalGenerator generator;
     private final NDManager ownedManager;
@@ -31,7 +30,6 @@ public final class LocalPolicy implements AutoCloseable {
     private LocalPolicy(PolicyModel model, InferenceEngine engine, PolicyChatFormat chatFormat, NDManager ownedManager) {
         this.model = model;
         this.engine = engine;
-        this.tokenizer = PolicyTokenizer.of(model.tokenizer());
         this.chatFormat = chatFormat;
         this.generator = new LocalGenerator(engine, model.tokenizer(), chatFormat.stopTokenIds());
         this.ownedManager = ownedManager;
@@ -80,10 +78,10 @@ public final class LocalPolicy implements AutoCloseable {
     }
 
     private static LocalPolicy of(PolicyModel model, int maxBatch, NDManager ownedManager) {
-        TextTokenizer tok = model.tokenizer();
+        ModelTokenizer tok = model.tokenizer();
         PolicyChatFormat chat = new PolicyChatFormat(
-                ChatFormats.forModel(model, tokenText(tok, model.source().bosTokenId()), tokenText(tok, tok.eosId())),
-                SpecialTokens.of(tok), eosIds(model));
+                ChatTemplates.forModel(model, tokenText(tok, model.source().bosTokenId()), tokenText(tok, tok.eosId())),
+                tok.specialTokens(), eosIds(model));
         return new LocalPolicy(model, new InferenceEngine(model.transformer(), tok, maxBatch), chat, ownedManager);
     }
 
@@ -94,7 +92,7 @@ public final class LocalPolicy implements AutoCloseable {
     }
 
     /** The text of one special token for a Jinja template's {@code bos_token}/{@code eos_token}, "" when unknown. */
-    private static String tokenText(TextTokenizer tok, int id) {
+    private static String tokenText(ModelTokenizer tok, int id) {
         return id >= 0 ? tok.decode(new int[]{id}) : "";
     }
 
@@ -106,8 +104,8 @@ public final class LocalPolicy implements AutoCloseable {
         return engine;
     }
 
-    public PolicyTokenizer tokenizer() {
-        return tokenizer;
+    public ModelTokenizer tokenizer() {
+        return model.tokenizer();
     }
 
     public PolicyChatFormat chatFormat() {

@@ -26,7 +26,7 @@ public final class PolicyChatFormat implements ChatFormat {
     private static final List<Message> PROBE = List.of(Message.system("S"), Message.user("U"));
     private static final String PROBE_REPLY = "R";
 
-    private final dev.toolcoach.model.chat.ChatFormat template;
+    private final dev.toolcoach.model.chat.ChatTemplate template;
     private final String probeText;
     private final String generationPrefix;
     private final String endOfTurn;
@@ -40,7 +40,7 @@ public final class PolicyChatFormat implements ChatFormat {
      * @throws IllegalArgumentException when the template does not render the probe as a prefix-extending
      *                                  sequence, or no stop token can be found
      */
-    public PolicyChatFormat(dev.toolcoach.model.chat.ChatFormat template, Map<String, Integer> specials,
+    public PolicyChatFormat(dev.toolcoach.model.chat.ChatTemplate template, Map<String, Integer> specials,
                             Set<Integer> fallbackEos) {
         this.template = template;
         this.probeText = template.render(PROBE, false);

@@ -1,8 +1,10 @@
 package dev.toolcoach.policy;
 
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,12 +51,11 @@ class LocalGeneratorTest {
     void idsLogprobsAndVersionsAreExactlyTheEnginesForTheSameSampling() {
         SamplingParams sampling = new SamplingParams(0.8f, 50, 0.9f, 40, 5L);
         Generation mine = generate(sampling);
-        dev.toolcoach.model.generate.Generation engine = policy.engine().submit(context,
-                new dev.toolcoach.model.generate.SamplingParams(0.8f, 0.9f, 50, 5L, 40,
-                        Set.of(TinyChatModel.IM_END), List.of())).join();
+        DecodedSequence engine = policy.engine().submit(context,
+                new SamplingParams(0.8f, 50, 0.9f, 40, 5L, Set.of(TinyChatModel.IM_END), List.of())).join();
         assertArrayEquals(engine.tokens(), mine.tokenIds());
         assertArrayEquals(engine.logProbs(), mine.logprobs());
-        assertArrayEquals(Arrays.stream(engine.adapterVersions()).mapToInt(Math::toIntExact).toArray(), mine.policyVersions());
+        assertArrayEquals(engine.policyVersions(), mine.policyVersions());
         assertTrue(IntStream.range(0, mine.length()).allMatch(i -> mine.logprobs()[i] < 0f), "sampled tokens carry real log-probs");
     }
 
@@ -74,7 +75,7 @@ class LocalGeneratorTest {
                         new SamplingParams(1.5f, 0, 1f, 48, seed))).toCompletableFuture())
                 .toList();
         List<Generation> replies = runs.stream().map(CompletableFuture::join).toList();
-        List<Generation> stopped = replies.stream().filter(g -> g.finishReason() == Generation.FinishReason.STOP).toList();
+        List<Generation> stopped = replies.stream().filter(g -> g.finishReason() == FinishReason.STOP_TOKEN).toList();
         assertFalse(stopped.isEmpty(), "some of 24 sampled replies end with <|im_end|>");
         for (Generation g : stopped) {
             int[] ids = g.tokenIds();
@@ -83,7 +84,7 @@ class LocalGeneratorTest {
             assertFalse(g.text().contains("<|im_end|>"), g.text());
         }
         for (Generation g : replies) {
-            if (g.finishReason() == Generation.FinishReason.LENGTH) {
+            if (g.finishReason().cutOff()) {
                 assertEquals(48, g.length());
                 assertEquals(policy.tokenizer().decode(g.tokenIds()), g.text());
             }

@@ -2,10 +2,10 @@ package dev.toolcoach.policy;
 
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;

@@ -1,7 +1,7 @@
 package dev.toolcoach.policy;
 
-import dev.toolcoach.model.chat.ChatMlFormat;
-import dev.toolcoach.model.chat.Llama3Format;
+import dev.toolcoach.model.chat.ChatMlTemplate;
+import dev.toolcoach.model.chat.Llama3Template;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.trace.Message;
@@ -29,7 +29,7 @@ class PolicyChatFormatTest {
 
     @Test
     void chatMlPiecesAndStopTokenComeFromTheTemplate() {
-        PolicyChatFormat chat = new PolicyChatFormat(new ChatMlFormat(), CHATML, Set.of(258));
+        PolicyChatFormat chat = new PolicyChatFormat(new ChatMlTemplate(), CHATML, Set.of(258));
         assertEquals("<|im_start|>assistant\n", chat.generationPrefix());
         assertEquals("\n", chat.closeReply(true));
         assertEquals("<|im_end|>\n", chat.closeReply(false));
@@ -40,7 +40,7 @@ class PolicyChatFormatTest {
 
     @Test
     void llama3EndsTurnsOnEotAndKeepsItsBeginOfTextOnlyInThePrompt() {
-        PolicyChatFormat chat = new PolicyChatFormat(new Llama3Format(), LLAMA3, Set.of());
+        PolicyChatFormat chat = new PolicyChatFormat(new Llama3Template(), LLAMA3, Set.of());
         assertEquals(Set.of(9), chat.stopTokenIds());
         assertEquals("", chat.closeReply(true));
         assertEquals("<|eot_id|>", chat.closeReply(false));
@@ -50,8 +50,8 @@ class PolicyChatFormatTest {
 
     @Test
     void appendingPiecesReproducesTheWholeRenderingOfTheLongerConversation() {
-        for (PolicyChatFormat chat : List.of(new PolicyChatFormat(new ChatMlFormat(), CHATML, Set.of()),
-                new PolicyChatFormat(new Llama3Format(), LLAMA3, Set.of()))) {
+        for (PolicyChatFormat chat : List.of(new PolicyChatFormat(new ChatMlTemplate(), CHATML, Set.of()),
+                new PolicyChatFormat(new Llama3Template(), LLAMA3, Set.of()))) {
             Message observation = chat.toolResponses(List.of("5", "6"));
             String incremental = chat.renderPrompt(CONVERSATION) + "<think>add</think>" + chat.closeReply(false)
                     + chat.renderMessage(observation) + chat.generationPrefix();
@@ -64,11 +64,11 @@ class PolicyChatFormatTest {
 
     @Test
     void plainTextEndOfTurnFallsBackToTheModelsEosAndWithoutOneIsRejected() {
-        PolicyChatFormat chat = new PolicyChatFormat(new ChatMlFormat(), Map.of(), Set.of(2));
+        PolicyChatFormat chat = new PolicyChatFormat(new ChatMlTemplate(), Map.of(), Set.of(2));
         assertEquals(Set.of(2), chat.stopTokenIds());
         assertEquals("", chat.closeReply(true), "nothing of the marker follows a plain EOS");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new PolicyChatFormat(new ChatMlFormat(), Map.of(), Set.of()));
+                () -> new PolicyChatFormat(new ChatMlTemplate(), Map.of(), Set.of()));
         assertTrue(e.getMessage().contains("no stop token"), e.getMessage());
     }
 
@@ -76,7 +76,7 @@ class PolicyChatFormatTest {
     void specialTokensInRenderedChatEncodeToTheirIdsAndRoundTrip(@TempDir Path dir) throws IOException {
         Path folder = TinyChatModel.write(dir.resolve("m"), 1);
         try (HfTokenizer hf = HfTokenizer.load(folder.resolve("tokenizer.json"), TinyChatModel.VOCAB, -1, TinyChatModel.IM_END)) {
-            PolicyTokenizer tokenizer = PolicyTokenizer.of(hf);
+            HfTokenizer tokenizer = hf; // its special tokens come from tokenizer.json
             assertEquals(CHATML, tokenizer.specialTokens());
             String text = "<|im_start|>user\nhé<|im_end|>\n";
             int[] ids = tokenizer.encode(text);

@@ -1,7 +1,7 @@
 package dev.toolcoach.policy;
 
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.Generator;
 
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.AnswerMatcher;
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
-
-import java.util.OptionalDouble;
 
 /**
  * 1 when the final answer matches the gold answer, else 0. Two numbers match within a relative
@@ -12,11 +13,12 @@ public final class ExactMatchReward implements TraceReward {
 
     public static final double DEFAULT_TOLERANCE = 1e-4;
 
-    private final double relativeTolerance;
+    private final AnswerMatcher matcher;
 
     public ExactMatchReward(double relativeTolerance) {
         if (relativeTolerance < 0) throw new IllegalArgumentException("tolerance must be >= 0: " + relativeTolerance);
-        this.relativeTolerance = relativeTolerance;
+        this.matcher = new AnswerMatcher(AnswerMatcher.Numbers.WHOLE_WITHIN_RELATIVE, relativeTolerance,
+                AnswerMatcher.Text.SQUAD_EQUAL);
     }
 
     @Override
@@ -26,9 +28,6 @@ public final class ExactMatchReward implements TraceReward {
     }
 
     public boolean matches(String answer, String gold) {
-        OptionalDouble a = AnswerText.number(answer);
-        OptionalDouble g = AnswerText.number(gold);
-        if (a.isPresent() && g.isPresent()) return AnswerText.closeEnough(a.getAsDouble(), g.getAsDouble(), relativeTolerance);
-        return AnswerText.normalize(answer).equals(AnswerText.normalize(gold));
+        return matcher.matches(answer, gold);
     }
 }

@@ -1,5 +1,7 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 import java.util.Set;

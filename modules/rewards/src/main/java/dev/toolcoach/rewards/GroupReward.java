@@ -1,5 +1,6 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
 
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 /** 1 for a run within {@code maxTurns} turns, 0.1 less per extra turn, never below 0. */

@@ -1,5 +1,8 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.AnswerText;
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 import java.util.HashMap;
@@ -12,7 +15,7 @@ public final class TokenF1Reward implements TraceReward {
     @Override
     public double score(Trace trace, RewardContext example) {
         String gold = example.requireGoldAnswer("token_f1");
-        return trace.finalAnswer() == null ? 0.0 : f1(AnswerText.tokens(trace.finalAnswer()), AnswerText.tokens(gold));
+        return trace.finalAnswer() == null ? 0.0 : f1(AnswerText.squadTokens(trace.finalAnswer()), AnswerText.squadTokens(gold));
     }
 
     static double f1(List<String> predicted, List<String> gold) {

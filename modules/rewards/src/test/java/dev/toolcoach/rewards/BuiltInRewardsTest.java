@@ -1,5 +1,6 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.toolcoach.rewards;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.calling.CallCategory;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.calling.FunctionDoc;

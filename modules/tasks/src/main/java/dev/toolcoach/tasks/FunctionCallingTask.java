@@ -1,10 +1,10 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.tasks.calling.CallMatchReward;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.calling.FunctionDoc;
-import dev.toolcoach.tasks.calling.ToolCallText;
 import dev.toolcoach.tasks.datasets.LoadResult;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.Trace;
@@ -56,20 +56,20 @@ public final class FunctionCallingTask implements Task {
     }
 
     @Override
-    public TaskReward reward() {
+    public TraceReward reward() {
         return this::score;
     }
 
-    private double score(TaskExample example, Trace trace) {
-        CallingExample calling = byId.get(example.id());
-        if (calling == null) throw new IllegalArgumentException("example " + example.id() + " is not part of task " + name);
+    private double score(Trace trace, RewardContext example) {
+        CallingExample calling = byId.get(example.queryId());
+        if (calling == null) throw new IllegalArgumentException("example " + example.queryId() + " is not part of task " + name);
         return trace.turns().isEmpty() ? 0.0 : callReward.score(calling, trace.turns().get(0).modelCompletion());
     }
 
     private static TaskExample example(CallingExample ex) {
         List<ToolCall> gold = ex.oracleCalls();
         List<ToolSpec> tools = ex.functions().stream().map(FunctionCallingTask::spec).toList();
-        return new TaskExample(ex.id(), ex.messages(), tools, ToolCallText.render(gold),
+        return new TaskExample(ex.id(), ex.messages(), tools, ActionFormat.TOOL_N1.codec().writeCalls(gold),
                 List.of(new OracleStep("The request maps to " + gold.size() + " call(s).", gold, null)),
                 Map.of("category", ex.category().name().toLowerCase(Locale.ROOT)));
     }

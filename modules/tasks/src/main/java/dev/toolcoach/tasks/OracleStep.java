@@ -1,6 +1,7 @@
 package dev.toolcoach.tasks;
 
-import dev.toolcoach.tasks.calling.ToolCallText;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.trace.ToolCall;
 
 import java.util.List;
@@ -33,7 +34,8 @@ public record OracleStep(String thought, List<ToolCall> calls, String answer) {
 
     /** The turn as model text in the Tool-N1 format. */
     public String completion() {
-        String think = "<think>" + thought + "</think>\n";
-        return answer == null ? think + ToolCallText.render(calls) : think + "<answer>" + answer + "</answer>";
+        ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
+        String think = codec.writeThinking(thought) + "\n";
+        return think + (answer == null ? codec.writeCalls(calls) : codec.writeAnswer(answer));
     }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** A task whose examples are built up front: generated questions or a loaded dataset. */
-public record SimpleTask(String name, List<String> toolSuites, List<TaskExample> examples, TaskReward reward) implements Task {
+public record SimpleTask(String name, List<String> toolSuites, List<TaskExample> examples, TraceReward reward) implements Task {
 
     public SimpleTask {
         Objects.requireNonNull(name, "name");

@@ -16,7 +16,7 @@ public interface Task {
     /** All examples, in a fixed order. */
     List<TaskExample> examples();
 
-    TaskReward reward();
+    TraceReward reward();
 
     /** The examples split into train and test with a fixed seed. */
     default Split split(double testFraction, long seed) {

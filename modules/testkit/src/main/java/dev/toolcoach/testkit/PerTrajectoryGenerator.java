@@ -1,8 +1,8 @@
 package dev.toolcoach.testkit;
 
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
 import dev.toolcoach.agent.Generator;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

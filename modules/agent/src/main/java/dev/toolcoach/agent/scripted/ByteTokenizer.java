@@ -1,6 +1,7 @@
 package dev.toolcoach.agent.scripted;
 
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.ChatMl;
+import dev.toolcoach.lm.Tokenizer;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,7 @@ public final class ByteTokenizer implements Tokenizer {
 
     /** The special tokens of ChatML (Qwen). */
     public static ByteTokenizer chatMl() {
-        return new ByteTokenizer(List.of(ChatMlFormat.IM_START, ChatMlFormat.IM_END, ChatMlFormat.END_OF_TEXT));
+        return new ByteTokenizer(List.of(ChatMl.IM_START, ChatMl.IM_END, ChatMl.END_OF_TEXT));
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.toolcoach.agent.scripted;
 
+import static dev.toolcoach.lm.ChatMl.IM_END;
+import static dev.toolcoach.lm.ChatMl.IM_START;
+
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.trace.Message;
 
@@ -11,10 +14,6 @@ import java.util.stream.Collectors;
  * user-side message of {@code <tool_response>} blocks, one per call.
  */
 public final class ChatMlFormat implements ChatFormat {
-
-    public static final String IM_START = "<|im_start|>";
-    public static final String IM_END = "<|im_end|>";
-    public static final String END_OF_TEXT = "<|endoftext|>";
 
     @Override
     public String renderMessage(Message message) {

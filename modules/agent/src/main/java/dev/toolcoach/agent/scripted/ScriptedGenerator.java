@@ -1,9 +1,11 @@
 package dev.toolcoach.agent.scripted;
 
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.ChatMl;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.Tokenizer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +40,7 @@ public final class ScriptedGenerator implements Generator {
 
     /** Replays {@code script} through ChatML with the byte tokenizer, ending replies with {@code <|im_end|>}. */
     public static ScriptedGenerator chatMl(ByteTokenizer tokenizer, List<String> script) {
-        return new ScriptedGenerator(tokenizer, tokenizer.id(ChatMlFormat.IM_END), script, 0, 42L);
+        return new ScriptedGenerator(tokenizer, tokenizer.id(ChatMl.IM_END), script, 0, 42L);
     }
 
     @Override
@@ -53,11 +55,11 @@ public final class ScriptedGenerator implements Generator {
         int limit = request.sampling().maxNewTokens();
         int[] ids = Arrays.copyOf(content, content.length + 1);
         ids[content.length] = stopToken;
-        Generation.FinishReason finish = Generation.FinishReason.STOP;
+        FinishReason finish = FinishReason.STOP_TOKEN;
         if (ids.length > limit) {
             ids = Arrays.copyOf(ids, limit);
             text = tokenizer.decode(ids);
-            finish = Generation.FinishReason.LENGTH;
+            finish = FinishReason.MAX_TOKENS;
         }
         float[] logprobs = new float[ids.length];
         for (int i = 0; i < ids.length; i++) {

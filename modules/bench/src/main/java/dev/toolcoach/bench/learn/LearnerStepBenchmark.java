@@ -14,7 +14,7 @@ import dev.toolcoach.learn.batch.TrainingSequence;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
-import dev.toolcoach.learn.loss.TokenScores;
+import dev.toolcoach.model.TokenScores;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;

@@ -6,9 +6,9 @@ import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.engine.InferenceEngine;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.nn.KvCache;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
@@ -66,15 +66,15 @@ public final class ModelBenchmark {
 
     private static void greedyBatchOne(PolicyModel m) {
         int[] bos = {1};
-        SamplingParams greedy = SamplingParams.greedy(199, Set.of());
+        SamplingParams greedy = SamplingParams.greedy(199);
         for (int i = 0; i < 5; i++) {
-            Generator.generate(m.transformer(), m.tokenizer(), bos, greedy, null);
+            BatchDecoder.decodeOne(m.transformer(), m.tokenizer(), bos, greedy, null);
         }
         int runs = 10;
         long tokens = 0;
         long t0 = System.nanoTime();
         for (int i = 0; i < runs; i++) {
-            tokens += Generator.generate(m.transformer(), m.tokenizer(), bos, greedy, null).tokens().length;
+            tokens += BatchDecoder.decodeOne(m.transformer(), m.tokenizer(), bos, greedy, null).tokens().length;
         }
         double s = (System.nanoTime() - t0) / 1e9;
         System.out.printf("stories260K greedy batch 1: %.0f tokens/s (%d tokens in %.3f s)%n", tokens / s, tokens, s);
@@ -99,12 +99,12 @@ public final class ModelBenchmark {
 
     /** {@code concurrent} sampled sequences of exactly {@code newTokens} tokens each (no stop token). */
     private static long run(InferenceEngine engine, int concurrent, int newTokens) throws Exception {
-        List<CompletableFuture<Generation>> futures = new ArrayList<>();
+        List<CompletableFuture<DecodedSequence>> futures = new ArrayList<>();
         for (int i = 0; i < concurrent; i++) {
-            futures.add(engine.submit(new int[] {1}, new SamplingParams(0.8f, 0.95f, 0, i, newTokens, Set.of(), List.of())));
+            futures.add(engine.submit(new int[] {1}, new SamplingParams(0.8f, 0, 0.95f, newTokens, i, Set.of(), List.of())));
         }
         long tokens = 0;
-        for (CompletableFuture<Generation> f : futures) {
+        for (CompletableFuture<DecodedSequence> f : futures) {
             tokens += f.get().tokens().length;
         }
         return tokens;

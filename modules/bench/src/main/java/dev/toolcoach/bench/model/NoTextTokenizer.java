@@ -1,9 +1,9 @@
 package dev.toolcoach.bench.model;
 
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 
 /** Ids only, for benchmarking a random model that has no vocabulary text (no stop strings are used). */
-final class NoTextTokenizer implements TextTokenizer {
+final class NoTextTokenizer implements ModelTokenizer {
     private final int vocab;
 
     NoTextTokenizer(int vocab) {

@@ -1,6 +1,6 @@
 package dev.toolcoach.bench.rollout;
 
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.Tokenizer;
 
 import java.util.ArrayList;
 import java.util.Arrays;

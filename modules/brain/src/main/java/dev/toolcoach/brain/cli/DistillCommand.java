@@ -16,8 +16,8 @@ import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.AnswerReward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
 import dev.toolcoach.tasks.TaskRegistry;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.datasets.DatasetException;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.TraceJson;
@@ -212,7 +212,7 @@ public final class DistillCommand implements Callable<Integer> {
         return read.items();
     }
 
-    private static TaskReward reward(String name) {
+    private static TraceReward reward(String name) {
         return switch (name) {
             case "exact" -> AnswerReward.exact();
             case "mentions" -> AnswerReward.mentions();

@@ -3,18 +3,23 @@ package dev.toolcoach.brain.distill;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ActionTag;
+import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.openai.ChatMessage;
 import dev.toolcoach.openai.FunctionCall;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * A teacher's chat reply as the Tool-N1 action text the student learns to write: reasoning in
- * {@code <think>}, native tool calls as a {@code <tool_call>} list, plain content as the answer.
+ * A teacher's chat reply as the Tool-N1 action text the student learns to write, by the Tool-N1 codec:
+ * reasoning as thinking, native tool calls as a call list, plain content as the answer.
  * Content that already is action text (a teacher following the system prompt) is kept as written.
  */
 final class ActionText {
 
+    private static final ToolCallCodec CODEC = ActionFormat.TOOL_N1.codec();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ActionText() {
@@ -22,21 +27,19 @@ final class ActionText {
 
     static String of(ChatMessage reply) {
         String content = reply.content() == null ? "" : reply.content().strip();
-        if (reply.calls().isEmpty() && (content.contains("<answer>") || content.contains("<tool_call>"))) {
+        if (reply.calls().isEmpty()
+                && (content.contains(ActionTag.ANSWER.open()) || content.contains(ActionTag.TOOL_CALL.open()))) {
             return content;
         }
-        StringBuilder text = new StringBuilder();
         String reasoning = reply.reasoningContent() == null ? "" : reply.reasoningContent().strip();
-        text.append("<think>").append(reasoning).append("</think>\n");
-        if (reply.calls().isEmpty()) return text.append("<answer>").append(content).append("</answer>").toString();
-        ArrayNode calls = MAPPER.createArrayNode();
+        String thinking = CODEC.writeThinking(reasoning) + "\n";
+        if (reply.calls().isEmpty()) return thinking + CODEC.writeAnswer(content);
+        List<ToolCallCodec.WrittenCall> calls = new ArrayList<>();
         for (var call : reply.calls()) {
             FunctionCall f = call.function();
-            ObjectNode c = calls.addObject();
-            c.put("name", f == null ? "" : f.name());
-            c.set("arguments", arguments(f == null ? null : f.arguments()));
+            calls.add(new ToolCallCodec.WrittenCall(f == null ? "" : f.name(), arguments(f == null ? null : f.arguments())));
         }
-        return text.append("<tool_call>").append(calls).append("</tool_call>").toString();
+        return thinking + CODEC.writeCalls(calls, false);
     }
 
     /** Arguments as an object; text that is not a JSON object is kept as a string so the parser reports it. */

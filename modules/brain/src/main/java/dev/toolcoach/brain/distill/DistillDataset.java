@@ -3,7 +3,7 @@ package dev.toolcoach.brain.distill;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -18,7 +18,7 @@ import java.util.Objects;
  *
  * @param id a name for the dataset (the cache key also covers its content)
  */
-public record DistillDataset(String id, List<TaskExample> examples, TaskReward reward) {
+public record DistillDataset(String id, List<TaskExample> examples, TraceReward reward) {
     public DistillDataset {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(reward, "reward");

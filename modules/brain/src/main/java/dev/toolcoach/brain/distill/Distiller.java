@@ -4,7 +4,7 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.learn.batch.ScoredTrace;

@@ -1,7 +1,7 @@
 package dev.toolcoach.brain.distill;
 
 import dev.toolcoach.agent.ChatFormat;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.Tokenizer;
 
 import java.util.Objects;
 

@@ -1,7 +1,8 @@
 package dev.toolcoach.brain.distill;
 
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.GenerationRequest;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.openai.ChatMessage;
 import dev.toolcoach.openai.ChatRequest;
@@ -73,7 +74,7 @@ final class TeacherGenerator implements Generator {
         messages.add(reply);
         lastCalls = reply.calls();
         Generation generation = asStudentTurn(ActionText.of(reply), request.sampling().maxNewTokens());
-        lastEndedByStop = generation.finishReason() == Generation.FinishReason.STOP;
+        lastEndedByStop = generation.finishReason() == FinishReason.STOP_TOKEN;
         consumedTokens = context.length + generation.length();
         return CompletableFuture.completedFuture(generation);
     }
@@ -95,11 +96,11 @@ final class TeacherGenerator implements Generator {
         int[] content = student.tokenizer().encode(text);
         int[] ids = Arrays.copyOf(content, content.length + 1);
         ids[content.length] = student.stopTokenId();
-        Generation.FinishReason finish = Generation.FinishReason.STOP;
+        FinishReason finish = FinishReason.STOP_TOKEN;
         if (ids.length > maxNewTokens) {
             ids = Arrays.copyOf(ids, maxNewTokens);
             text = student.tokenizer().decode(ids);
-            finish = Generation.FinishReason.LENGTH;
+            finish = FinishReason.MAX_TOKENS;
         }
         return new Generation(ids, new float[ids.length], new int[ids.length], text, finish);
     }

@@ -4,11 +4,11 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.SamplingParams;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 import java.util.List;
@@ -22,11 +22,11 @@ import java.util.stream.IntStream;
 public final class TaskEvaluation {
 
     private final AgentLoop agent;
-    private final TaskReward reward;
+    private final TraceReward reward;
 
     /** @param agent the agent's limits and format; its sampling is replaced by greedy decoding of the same length */
     public TaskEvaluation(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
-                          AgentConfig agent, TaskReward reward) {
+                          AgentConfig agent, TraceReward reward) {
         this.agent = new AgentLoop(tokenizer, chat, generator, tools,
                 agent.withSampling(SamplingParams.greedy(agent.sampling().maxNewTokens())));
         this.reward = reward;

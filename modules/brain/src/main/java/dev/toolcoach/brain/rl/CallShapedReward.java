@@ -1,7 +1,7 @@
 package dev.toolcoach.brain.rl;
 
-import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.RewardContext;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.Turn;
@@ -17,7 +17,7 @@ import java.util.Objects;
  * argument matches when the rollout's call at the same position names the same tool and gives the same
  * value. Examples without oracle calls get the task reward alone.
  */
-public record CallShapedReward(TaskReward task, double callWeight) implements TaskReward {
+public record CallShapedReward(TraceReward task, double callWeight) implements TraceReward {
 
     public CallShapedReward {
         Objects.requireNonNull(task, "task");
@@ -25,9 +25,9 @@ public record CallShapedReward(TaskReward task, double callWeight) implements Ta
     }
 
     @Override
-    public double score(TaskExample example, Trace trace) {
-        List<ToolCall> oracle = example.solution().stream().flatMap(s -> s.calls().stream()).toList();
-        double answer = task.score(example, trace);
+    public double score(Trace trace, RewardContext example) {
+        List<ToolCall> oracle = example.goldCalls();
+        double answer = task.score(trace, example);
         int total = oracle.stream().mapToInt(c -> c.arguments().size()).sum();
         if (total == 0) return answer;
         List<ToolCall> made = trace.turns().stream().map(Turn::parsedCompletion).filter(Objects::nonNull)

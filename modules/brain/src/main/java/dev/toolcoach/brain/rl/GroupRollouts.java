@@ -4,12 +4,12 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 import java.util.ArrayList;
@@ -26,12 +26,12 @@ public final class GroupRollouts {
 
     private final AgentLoop loop;
     private final long baseSeed;
-    private final TaskReward reward;
+    private final TraceReward reward;
     private final int groupSize;
 
     /** @param agent limits, format and sampling (temperature, base seed) of every rollout */
     public GroupRollouts(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
-                         AgentConfig agent, TaskReward reward, int groupSize) {
+                         AgentConfig agent, TraceReward reward, int groupSize) {
         if (groupSize < 2) throw new IllegalArgumentException("a GRPO group needs at least 2 rollouts, got " + groupSize);
         this.loop = new AgentLoop(tokenizer, chat, generator, tools, agent);
         this.baseSeed = agent.sampling().seed();

@@ -1,9 +1,9 @@
 package dev.toolcoach.brain.run;
 
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
 
 import java.util.LinkedHashMap;
@@ -29,23 +29,25 @@ public final class TaskRewards {
     public static Function<String, RewardContext> contexts(List<TaskExample> examples) {
         Map<String, RewardContext> byId = new LinkedHashMap<>();
         for (TaskExample e : examples) {
-            byId.put(e.id(), new RewardContext(e.id(), e.query(), e.goldAnswer(),
-                    e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold()).withField(EXAMPLE, e));
+            byId.put(e.id(), RewardContext.of(e).withField(EXAMPLE, e));
         }
         // an id outside the dataset gets a bare context: the reward then fails and the group is dropped, counted
         return id -> byId.getOrDefault(id, RewardContext.of(id, "", null));
     }
 
     /** The task's reward over the example the rollout was made from (the one its {@link #contexts context} carries). */
-    public static Reward of(String name, TaskReward reward) {
+    public static Reward of(String name, TraceReward reward) {
         Objects.requireNonNull(reward, "reward");
-        return Reward.perTrace(name, (trace, context) -> reward.score(context.value(EXAMPLE, TaskExample.class)
-                .orElseThrow(() -> new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset")),
-                trace));
+        return Reward.perTrace(name, (trace, context) -> {
+            if (context.value(EXAMPLE, TaskExample.class).isEmpty()) {
+                throw new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset");
+            }
+            return reward.score(trace, context);
+        });
     }
 
     /** Whether a rollout solved its example by the task's own reward (full marks), for a step's accuracy. */
-    public static Predicate<Trace> succeeded(TaskReward reward, List<TaskExample> examples) {
+    public static Predicate<Trace> succeeded(TraceReward reward, List<TaskExample> examples) {
         Map<String, TaskExample> byId = new LinkedHashMap<>();
         examples.forEach(e -> byId.put(e.id(), e));
         return trace -> byId.containsKey(trace.queryId()) && reward.score(byId.get(trace.queryId()), trace) >= 1.0;

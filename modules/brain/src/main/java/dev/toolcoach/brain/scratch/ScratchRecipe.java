@@ -2,7 +2,7 @@ package dev.toolcoach.brain.scratch;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import dev.toolcoach.learn.optim.LrSchedule;
@@ -75,9 +75,16 @@ public record ScratchRecipe(ScratchModel.Shape shape, int maxMerges, int minMerg
                 new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 4, 512, 64, 64);
     }
 
+    /**
+     * Tighter than {@link AgentConfig#TOOL_TIMEOUT} and {@link AgentConfig#TOOL_OUTPUT_CAP} on purpose: a scratch model's
+     * whole context is {@code maxTotalTokens} (512) tokens, which a 4000-character tool output would overflow.
+     */
+    static final Duration TOOL_TIMEOUT = Duration.ofSeconds(10);
+    static final int TOOL_OUTPUT_CAP = 1000;
+
     /** The agent's format and limits, sampling as given. */
     public AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, maxTurns, maxTotalTokens, Duration.ofSeconds(10), 1000);
+        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, maxTurns, maxTotalTokens, TOOL_TIMEOUT, TOOL_OUTPUT_CAP);
     }
 
     /** Greedy decoding: what evaluation and the oracle's replay use. */

@@ -1,7 +1,7 @@
 package dev.toolcoach.brain.scratch;
 
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;

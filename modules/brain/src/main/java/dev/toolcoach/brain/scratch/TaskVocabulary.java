@@ -1,6 +1,6 @@
 package dev.toolcoach.brain.scratch;
 
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
 
@@ -16,7 +16,7 @@ import java.util.List;
 public record TaskVocabulary(List<Merge> merges) {
 
     /** ChatML's specials, numbered after the merged tokens. */
-    public static final List<String> SPECIALS = List.of(ChatMlFormat.IM_START, ChatMlFormat.IM_END, ChatMlFormat.END_OF_TEXT);
+    public static final List<String> SPECIALS = List.of(ChatMl.IM_START, ChatMl.IM_END, ChatMl.END_OF_TEXT);
 
     public TaskVocabulary {
         merges = List.copyOf(merges);

@@ -5,6 +5,7 @@ import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
@@ -40,7 +41,7 @@ class DistillTest {
 
     static final String MODEL = "scripted-teacher";
     static final ByteTokenizer TOKENIZER = ByteTokenizer.chatMl();
-    static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMlFormat.IM_END));
+    static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
     static final Task FINANCE = FinanceTask.create(3, 7L);
 
     static ScriptedBackend backend;
@@ -115,7 +116,7 @@ class DistillTest {
         String firstReply = kept.turns().get(0).modelCompletion();
         assertTrue(firstReply.startsWith("<think>") && firstReply.contains("<tool_call>"), firstReply);
         assertTrue(kept.turns().get(0).parsedCompletion().valid());
-        assertEquals(firstReply + ChatMlFormat.IM_END, TOKENIZER.decode(java.util.Arrays.copyOfRange(
+        assertEquals(firstReply + ChatMl.IM_END, TOKENIZER.decode(java.util.Arrays.copyOfRange(
                 kept.tokens().tokenIds(), start,
                 start + TOKENIZER.encode(firstReply).length + 1)));
         // the teacher saw the real tool output as a tool message answering its call

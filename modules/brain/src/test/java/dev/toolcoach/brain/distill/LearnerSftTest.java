@@ -11,6 +11,7 @@ import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.core.SftMetrics;
+import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -36,7 +37,7 @@ class LearnerSftTest {
     @Test
     void keptDemonstrationsTrainTheStudentThroughTheLearner(@TempDir Path cache) {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMlFormat.IM_END));
+        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(2, 11L);
         ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
@@ -66,7 +67,7 @@ class LearnerSftTest {
     @Test
     void smallBatchesTakeOneStepPerBatchOverEveryDemonstrationEachEpoch(@TempDir Path cache) {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMlFormat.IM_END));
+        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(3, 11L);
         ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();

@@ -6,7 +6,7 @@ import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.tasks.Task;
-import dev.toolcoach.tasks.TaskReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LocalModelTeacherTest {
 
     static final Task ARITHMETIC = ArithmeticTask.create(2, 4L);
-    static final TaskReward ANY_ANSWER = (example, trace) -> trace.finalAnswer() == null ? 0 : 1;
+    static final TraceReward ANY_ANSWER = (trace, example) -> trace.finalAnswer() == null ? 0 : 1;
 
     static Brain brain(Path student, Path work) {
         return Brain.builder().model(student).tool("arithmetic").traceReward("any", (trace, context) -> 1.0)

@@ -2,8 +2,8 @@ package dev.toolcoach.brain.run;
 
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
 import dev.toolcoach.tasks.OracleStep;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.ToolCall;
@@ -39,7 +39,7 @@ class TaskRewardsTest {
         assertEquals(List.of(new ToolCall("multiply", Map.of("a", 6, "b", 7))), context.goldCalls(), "the oracle's calls");
         assertEquals("none", context.string("unit").orElseThrow(), "the gold facts");
 
-        Reward reward = TaskRewards.of("exact", (example, trace) -> example.goldAnswer().equals(trace.finalAnswer()) ? 1 : 0);
+        Reward reward = TaskRewards.of("exact", (trace, example) -> example.goldAnswer().equals(trace.finalAnswer()) ? 1 : 0);
         assertEquals(new GroupOutcome.Scored(List.of(1.0, 0.0)),
                 reward.scoreGroup(List.of(answered("q1", "42"), answered("q1", "41")), context));
     }
@@ -47,7 +47,7 @@ class TaskRewardsTest {
     @Test
     void aQueryOutsideTheDatasetDropsItsGroup() {
         RewardContext unknown = TaskRewards.contexts(List.of(SIX_BY_SEVEN)).apply("q9");
-        GroupOutcome outcome = TaskRewards.of("exact", (example, trace) -> 1).scoreGroup(List.of(answered("q9", "42")), unknown);
+        GroupOutcome outcome = TaskRewards.of("exact", (trace, example) -> 1).scoreGroup(List.of(answered("q9", "42")), unknown);
         GroupOutcome.Dropped dropped = assertInstanceOf(GroupOutcome.Dropped.class, outcome);
         assertTrue(dropped.reason().contains("query q9 is not in the task's dataset"), dropped.reason());
     }

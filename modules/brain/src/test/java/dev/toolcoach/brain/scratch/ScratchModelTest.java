@@ -1,8 +1,8 @@
 package dev.toolcoach.brain.scratch;
 
-import dev.toolcoach.agent.GenerationRequest;
-import dev.toolcoach.agent.Generation;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;

@@ -5,7 +5,7 @@ import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.Tokenizer;
+import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.trace.Trace;

@@ -10,7 +10,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.SamplingParams;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
@@ -155,7 +155,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
         AgentConfig agent = new AgentConfig(spec.actionFormat(),
                 new SamplingParams((float) spec.temperature(), 0, 1f, spec.maxNewTokens(), spec.seed()),
-                spec.maxTurns(), spec.maxTotalTokens(), Duration.ofSeconds(30), 4000);
+                spec.maxTurns(), spec.maxTotalTokens(), AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
                 agent, resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));

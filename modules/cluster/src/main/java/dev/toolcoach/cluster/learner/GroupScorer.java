@@ -4,8 +4,8 @@ import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
+import dev.toolcoach.tasks.RewardContext;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 
 import java.util.Objects;
 import java.util.Optional;

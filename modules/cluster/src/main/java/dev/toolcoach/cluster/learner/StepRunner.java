@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.learner;
 
 import dev.toolcoach.learn.batch.ScoredGroup;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 
 import java.time.Duration;
 import java.util.ArrayList;

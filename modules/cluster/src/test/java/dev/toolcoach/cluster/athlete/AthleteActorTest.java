@@ -4,7 +4,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.Generation;
+import dev.toolcoach.lm.Generation;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;

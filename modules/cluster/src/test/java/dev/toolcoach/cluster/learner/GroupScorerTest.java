@@ -3,9 +3,9 @@ package dev.toolcoach.cluster.learner;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
 import dev.toolcoach.rewards.Rewards;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;
 

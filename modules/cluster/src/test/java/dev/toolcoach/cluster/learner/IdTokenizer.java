@@ -1,12 +1,12 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /** A tokenizer for a random model without a vocabulary: the text of a token is its id. */
-public final class IdTokenizer implements TextTokenizer {
+public final class IdTokenizer implements ModelTokenizer {
     private final int vocab;
 
     public IdTokenizer(int vocab) {

@@ -23,7 +23,7 @@ import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.AdapterWeights;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

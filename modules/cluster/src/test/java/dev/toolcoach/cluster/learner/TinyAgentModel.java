@@ -3,9 +3,9 @@ package dev.toolcoach.cluster.learner;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.config.ModelConfig;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
@@ -41,8 +41,8 @@ final class TinyAgentModel implements AutoCloseable {
 
     /** One rollout of the current adapter from {@code prompt}, sampled at temperature 1 with {@code seed}. */
     Trace rollout(String rolloutId, String groupId, int[] prompt, long seed) {
-        SamplingParams params = new SamplingParams(1f, 1f, 0, seed, NEW_TOKENS, Set.of(), List.of());
-        Generation g = Generator.generate(model, tokenizer, prompt, params, adapter);
+        SamplingParams params = new SamplingParams(1f, 0, 1f, NEW_TOKENS, seed, Set.of(), List.of());
+        DecodedSequence g = BatchDecoder.decodeOne(model, tokenizer, prompt, params, adapter);
         int n = prompt.length + g.tokens().length;
         int[] ids = Arrays.copyOf(prompt, n);
         int[] mask = new int[n];
@@ -54,7 +54,7 @@ final class TinyAgentModel implements AutoCloseable {
             ids[at] = g.tokens()[i];
             mask[at] = 1;
             logprobs[at] = g.logProbs()[i];
-            versions[at] = (int) g.adapterVersions()[i];
+            versions[at] = g.policyVersions()[i];
         }
         return new Trace(rolloutId, groupId, "q-" + groupId, tokenizer.decode(prompt), null,
                 new TokenRecord(prompt.length, ids, mask, logprobs, versions), g.text(), Termination.ANSWER, null, 0, 0, null);

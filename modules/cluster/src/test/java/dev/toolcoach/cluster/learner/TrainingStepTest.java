@@ -10,7 +10,7 @@ import dev.toolcoach.learn.core.PolicySnapshot;
 import dev.toolcoach.learn.core.SftMetrics;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -22,7 +22,7 @@ import dev.toolcoach.learn.loss.GrpoStats;
 import dev.toolcoach.learn.loss.LossTerm;
 import dev.toolcoach.learn.loss.SftBatchBuilder;
 import dev.toolcoach.learn.loss.SftLoss;
-import dev.toolcoach.learn.loss.TokenScores;
+import dev.toolcoach.model.TokenScores;
 import dev.toolcoach.learn.optim.AdamW;
 import dev.toolcoach.learn.optim.GradientClipping;
 import dev.toolcoach.model.nn.NoGrad;

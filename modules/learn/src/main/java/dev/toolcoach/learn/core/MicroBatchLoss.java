@@ -3,7 +3,7 @@ package dev.toolcoach.learn.core;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.learn.batch.BatchTensors;
 import dev.toolcoach.learn.loss.LossTerm;
-import dev.toolcoach.learn.loss.TokenScores;
+import dev.toolcoach.model.TokenScores;
 
 /** The loss of one micro-batch given the policy's scores (index: the micro-batch's position in the batch). */
 @FunctionalInterface

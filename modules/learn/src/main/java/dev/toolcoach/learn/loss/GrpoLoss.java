@@ -1,5 +1,6 @@
 package dev.toolcoach.learn.loss;
 
+import dev.toolcoach.model.TokenScores;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;

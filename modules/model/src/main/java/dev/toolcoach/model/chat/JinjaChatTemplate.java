@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A model folder's own {@code chat_template} (Jinja, as HF transformers renders it) through Jinjava. */
-public final class JinjaChatTemplate implements ChatFormat {
+public final class JinjaChatTemplate implements ChatTemplate {
     private final Jinjava jinjava;
     private final String template;
     private final String bosToken;

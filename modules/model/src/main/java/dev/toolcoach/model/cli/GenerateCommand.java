@@ -4,9 +4,9 @@ import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
 import java.io.PrintStream;
@@ -91,8 +91,8 @@ public final class GenerateCommand implements Callable<Integer> {
         if (ids.length == 0) {
             throw new IllegalArgumentException("empty prompt and the model has no BOS token to start from");
         }
-        SamplingParams params = new SamplingParams(temperature, topP, 0, rngSeed, steps, m.source().eosTokenIds(), List.of());
-        Generation g = Generator.generate(m.transformer(), m.tokenizer(), ids, params, null);
+        SamplingParams params = new SamplingParams(temperature, 0, topP, steps, rngSeed, m.source().eosTokenIds(), List.of());
+        DecodedSequence g = BatchDecoder.decodeOne(m.transformer(), m.tokenizer(), ids, params, null);
         return g.text();
     }
 }

@@ -1,8 +1,8 @@
 package dev.toolcoach.model.cli;
 
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.Generator;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
 import java.io.ByteArrayOutputStream;
@@ -32,8 +32,8 @@ public final class Llama2cRun {
         int[] sequence = promptIds.length > positions ? Arrays.copyOf(promptIds, positions) : promptIds;
         int newTokens = positions - promptIds.length + 1;
         if (newTokens > 0) {
-            SamplingParams params = new SamplingParams(temperature, topP, 0, seed, newTokens, Set.of(BOS), List.of());
-            Generation g = Generator.generate(model, tokenizer, promptIds, params, null);
+            SamplingParams params = new SamplingParams(temperature, 0, topP, newTokens, seed, Set.of(BOS), List.of());
+            DecodedSequence g = BatchDecoder.decodeOne(model, tokenizer, promptIds, params, null);
             int[] produced = g.tokens();
             int keep = produced.length > 0 && produced[produced.length - 1] == BOS ? produced.length - 1 : produced.length;
             sequence = Arrays.copyOf(promptIds, promptIds.length + keep);

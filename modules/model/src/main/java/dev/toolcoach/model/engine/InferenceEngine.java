@@ -2,13 +2,13 @@ package dev.toolcoach.model.engine;
 
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.generate.BatchDecoder;
-import dev.toolcoach.model.generate.Generation;
-import dev.toolcoach.model.generate.GenerationRequest;
-import dev.toolcoach.model.generate.SamplingParams;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.model.generate.DecodeRequest;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -34,7 +34,7 @@ public final class InferenceEngine implements AutoCloseable {
     private final BatchDecoder decoder;
     private final int maxBatch;
     private final int intraOpThreads;
-    private final BlockingQueue<GenerationRequest> queue = new LinkedBlockingQueue<>();
+    private final BlockingQueue<DecodeRequest> queue = new LinkedBlockingQueue<>();
     private final AtomicReference<AdapterWeights> pendingAdapter = new AtomicReference<>();
     private final Queue<VersionWaiter> versionWaiters = new ConcurrentLinkedQueue<>();
     private final Thread thread;
@@ -47,7 +47,7 @@ public final class InferenceEngine implements AutoCloseable {
      * An engine whose decode thread uses one intra-op thread: measured on the 2-core machines, two threads collapse
      * (OpenMP spin-waiting) as soon as other processes compete for the cores.
      */
-    public InferenceEngine(Transformer model, TextTokenizer tokenizer, int maxBatch) {
+    public InferenceEngine(Transformer model, ModelTokenizer tokenizer, int maxBatch) {
         this(model, tokenizer, maxBatch, 1);
     }
 
@@ -55,7 +55,7 @@ public final class InferenceEngine implements AutoCloseable {
      * @param intraOpThreads intra-op threads of the decode thread (0 = PyTorch's default); the setting is per
      *                       thread under OpenMP, so it is applied on the decode thread itself
      */
-    public InferenceEngine(Transformer model, TextTokenizer tokenizer, int maxBatch, int intraOpThreads) {
+    public InferenceEngine(Transformer model, ModelTokenizer tokenizer, int maxBatch, int intraOpThreads) {
         if (maxBatch <= 0 || intraOpThreads < 0) {
             throw new IllegalArgumentException("maxBatch must be positive and intraOpThreads non-negative, got "
                     + maxBatch + ", " + intraOpThreads);
@@ -73,12 +73,12 @@ public final class InferenceEngine implements AutoCloseable {
      * Queues a generation; the future completes when it finishes (or fails with the reason). Continuations run on
      * the common pool, never on the decode thread, so a slow caller cannot stall everyone's decoding.
      */
-    public CompletableFuture<Generation> submit(int[] prompt, SamplingParams params) {
-        CompletableFuture<Generation> result = new CompletableFuture<>();
+    public CompletableFuture<DecodedSequence> submit(int[] prompt, SamplingParams params) {
+        CompletableFuture<DecodedSequence> result = new CompletableFuture<>();
         if (closed) {
             result.completeExceptionally(new IllegalStateException("inference engine is closed"));
         } else {
-            queue.add(new GenerationRequest(prompt.clone(), params, result));
+            queue.add(new DecodeRequest(prompt.clone(), params, result));
         }
         return result.thenApplyAsync(g -> g);
     }
@@ -121,12 +121,12 @@ public final class InferenceEngine implements AutoCloseable {
         if (intraOpThreads > 0) {
             OpThreads.setIntraOp(intraOpThreads);
         }
-        List<GenerationRequest> arrivals = new ArrayList<>();
+        List<DecodeRequest> arrivals = new ArrayList<>();
         while (!closed) {
             try {
                 applyPendingAdapter();
                 if (decoder.activeCount() == 0) {
-                    GenerationRequest first = queue.poll(50, TimeUnit.MILLISECONDS);
+                    DecodeRequest first = queue.poll(50, TimeUnit.MILLISECONDS);
                     if (first == null) {
                         continue;
                     }

@@ -1,6 +1,8 @@
 package dev.toolcoach.model.generate;
 
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.lm.FinishReason;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
@@ -9,16 +11,16 @@ final class ActiveSequence {
     final int promptLength;
     final SamplingParams params;
     final Sampler sampler;
-    final CompletableFuture<Generation> future;
+    final CompletableFuture<DecodedSequence> future;
     int start;
     private int[] tokens = new int[16];
     private float[] logProbs = new float[16];
-    private long[] versions = new long[16];
+    private int[] versions = new int[16];
     private long[] steps = new long[16];
     private int count;
-    private Generation result;
+    private DecodedSequence result;
 
-    ActiveSequence(int promptLength, SamplingParams params, CompletableFuture<Generation> future) {
+    ActiveSequence(int promptLength, SamplingParams params, CompletableFuture<DecodedSequence> future) {
         this.promptLength = promptLength;
         this.params = params;
         this.sampler = new Sampler(params);
@@ -33,12 +35,12 @@ final class ActiveSequence {
         return result != null;
     }
 
-    Generation result() {
+    DecodedSequence result() {
         return result;
     }
 
     /** Records a sampled token and decides whether the sequence ends with it. */
-    void accept(Sampler.Sampled s, long version, long step, TextTokenizer tokenizer, int maxSeqLen) {
+    void accept(Sampler.Sampled s, int version, long step, ModelTokenizer tokenizer, int maxSeqLen) {
         if (count == tokens.length) {
             tokens = Arrays.copyOf(tokens, count * 2);
             logProbs = Arrays.copyOf(logProbs, count * 2);
@@ -62,7 +64,7 @@ final class ActiveSequence {
         }
         if (finish != null) {
             int[] ids = Arrays.copyOf(tokens, count);
-            result = new Generation(ids, Arrays.copyOf(logProbs, count), Arrays.copyOf(versions, count),
+            result = new DecodedSequence(ids, Arrays.copyOf(logProbs, count), Arrays.copyOf(versions, count),
                     Arrays.copyOf(steps, count), cut(tokenizer.decode(ids)), finish);
         }
     }

@@ -1,11 +1,12 @@
 package dev.toolcoach.model.generate;
 
 import ai.djl.ndarray.NDManager;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.nn.KvCache;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.model.tokenizer.TextTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,16 +22,29 @@ public final class BatchDecoder implements AutoCloseable {
     private static final int PREFILL_TOKEN_BUDGET = 4096;
 
     private final Transformer model;
-    private final TextTokenizer tokenizer;
+    private final ModelTokenizer tokenizer;
     private final NDManager manager;
     private final List<ActiveSequence> active = new ArrayList<>();
     private KvCache cache;
     private long stepCount;
 
-    public BatchDecoder(Transformer model, TextTokenizer tokenizer, NDManager parent) {
+    public BatchDecoder(Transformer model, ModelTokenizer tokenizer, NDManager parent) {
         this.model = model;
         this.tokenizer = tokenizer;
         this.manager = parent.newSubManager();
+    }
+
+    /** Synchronous generation of one sequence on the calling thread: a decoder with one row. */
+    public static DecodedSequence decodeOne(Transformer model, ModelTokenizer tokenizer, int[] prompt, SamplingParams params,
+                                            LoraAdapter lora) {
+        CompletableFuture<DecodedSequence> out = new CompletableFuture<>();
+        try (BatchDecoder decoder = new BatchDecoder(model, tokenizer, model.manager())) {
+            decoder.admit(prompt, params, lora, out);
+            while (!out.isDone()) {
+                decoder.step(lora);
+            }
+        }
+        return out.join();
     }
 
     public int activeCount() {
@@ -43,8 +57,8 @@ public final class BatchDecoder implements AutoCloseable {
     }
 
     /** Admits one request; see {@link #admit(List, LoraAdapter)}. */
-    public void admit(int[] prompt, SamplingParams params, LoraAdapter lora, CompletableFuture<Generation> result) {
-        admit(List.of(new GenerationRequest(prompt, params, result)), lora);
+    public void admit(int[] prompt, SamplingParams params, LoraAdapter lora, CompletableFuture<DecodedSequence> result) {
+        admit(List.of(new DecodeRequest(prompt, params, result)), lora);
     }
 
     /**
@@ -52,10 +66,10 @@ public final class BatchDecoder implements AutoCloseable {
      * samples each one's first token and adds the survivors to the batch. A request with an invalid prompt fails
      * its own future only. Futures complete on this thread when their sequence finishes (possibly right away).
      */
-    public void admit(List<GenerationRequest> requests, LoraAdapter lora) {
-        List<GenerationRequest> group = new ArrayList<>();
+    public void admit(List<DecodeRequest> requests, LoraAdapter lora) {
+        List<DecodeRequest> group = new ArrayList<>();
         int longest = 0;
-        for (GenerationRequest r : requests) {
+        for (DecodeRequest r : requests) {
             String problem = promptProblem(r.prompt());
             if (problem != null) {
                 r.result().completeExceptionally(new IllegalArgumentException(problem));
@@ -75,7 +89,7 @@ public final class BatchDecoder implements AutoCloseable {
         }
     }
 
-    private void prefill(List<GenerationRequest> group, int longest, LoraAdapter lora) {
+    private void prefill(List<DecodeRequest> group, int longest, LoraAdapter lora) {
         int k = group.size();
         int[][] tokens = new int[k][longest];
         int[] starts = new int[k];
@@ -163,7 +177,7 @@ public final class BatchDecoder implements AutoCloseable {
         try (NDManager scope = manager.newSubManager()) {
             logits = model.forward(StepInputs.cached(tokens, starts, cache), scope, cache, lora, false, true).toFloatArray();
         }
-        long version = version(lora);
+        int version = version(lora);
         for (int i = 0; i < b; i++) {
             ActiveSequence s = active.get(i);
             s.accept(s.sampler.sample(logits, i * vocab, vocab), version, stepCount, tokenizer, model.config().maxSeqLen());
@@ -212,8 +226,9 @@ public final class BatchDecoder implements AutoCloseable {
         }
     }
 
-    private static long version(LoraAdapter lora) {
-        return lora == null ? 0 : lora.version();
+    /** The policy version each token records: adapters count versions in a long, traces in an int. */
+    private static int version(LoraAdapter lora) {
+        return lora == null ? 0 : Math.toIntExact(lora.version());
     }
 
     @Override

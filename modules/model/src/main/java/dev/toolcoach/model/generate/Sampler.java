@@ -1,5 +1,6 @@
 package dev.toolcoach.model.generate;
 
+import dev.toolcoach.lm.SamplingParams;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -22,7 +23,7 @@ public final class Sampler {
 
     /** Samples from {@code logits[offset, offset + vocab)}. */
     public Sampled sample(float[] logits, int offset, int vocab) {
-        if (params.greedy()) {
+        if (params.isGreedy()) {
             int best = offset;
             for (int i = offset + 1; i < offset + vocab; i++) {
                 if (logits[i] > logits[best]) {

@@ -8,21 +8,26 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** A Hugging Face tokenizer.json through DJL's Rust tokenizers binding (no special tokens added on encode). */
-public final class HfTokenizer implements TextTokenizer, AutoCloseable {
+public final class HfTokenizer implements ModelTokenizer, AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
     private final Path file;
     private final int vocabSize;
     private final int bos;
     private final int eos;
+    private final Map<String, Integer> specials;
 
-    private HfTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabSize, int bos, int eos) {
+    private HfTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabSize, int bos, int eos,
+                        Map<String, Integer> specials) {
         this.tokenizer = tokenizer;
         this.file = file;
         this.vocabSize = vocabSize;
         this.bos = bos;
         this.eos = eos;
+        this.specials = specials;
     }
 
     /**
@@ -33,26 +38,40 @@ public final class HfTokenizer implements TextTokenizer, AutoCloseable {
         if (!Files.isRegularFile(file)) {
             throw new ModelLoadException(file, "file not found");
         }
-        int size = highestId(file) + 1;
+        JsonNode root = readJson(file);
+        int size = highestId(file, root) + 1;
         if (size > modelVocab) {
             throw new ModelLoadException(file, "tokenizer has ids up to " + (size - 1) + " but the model's vocabulary size is " + modelVocab);
         }
         try {
             HuggingFaceTokenizer t = HuggingFaceTokenizer.builder().optTokenizerPath(file)
                     .optAddSpecialTokens(false).optTruncation(false).optPadding(false).build();
-            return new HfTokenizer(t, file, size, bosId, eosId);
+            return new HfTokenizer(t, file, size, bosId, eosId, specials(root));
         } catch (IOException | RuntimeException e) {
             throw new ModelLoadException(file, "cannot load tokenizer (" + e.getMessage() + ")", e);
         }
     }
 
-    private static int highestId(Path file) {
-        JsonNode root;
+    private static JsonNode readJson(Path file) {
         try {
-            root = new ObjectMapper().readTree(file.toFile());
+            return new ObjectMapper().readTree(file.toFile());
         } catch (IOException e) {
             throw new ModelLoadException(file, "tokenizer is not valid JSON (" + e.getMessage() + ")", e);
         }
+    }
+
+    /** The {@code added_tokens} marked special, by their text. */
+    private static Map<String, Integer> specials(JsonNode root) {
+        Map<String, Integer> specials = new LinkedHashMap<>();
+        for (JsonNode added : root.path("added_tokens")) {
+            if (added.path("special").asBoolean(false)) {
+                specials.put(added.path("content").asText(), added.path("id").asInt());
+            }
+        }
+        return Map.copyOf(specials);
+    }
+
+    private static int highestId(Path file, JsonNode root) {
         int max = -1;
         JsonNode vocab = root.path("model").path("vocab");
         if (vocab.isObject()) {
@@ -92,6 +111,12 @@ public final class HfTokenizer implements TextTokenizer, AutoCloseable {
             l[i] = ids[i];
         }
         return tokenizer.decode(l, false);
+    }
+
+    /** The special-token strings of tokenizer.json ({@code added_tokens} marked special) and their ids. */
+    @Override
+    public Map<String, Integer> specialTokens() {
+        return specials;
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.Map;
  * llama2.c's tokenizer.bin (max token length, then per token: score f32, length i32, bytes), with run.c's
  * encode (dummy-prefix space, UTF-8 code points, byte fallback at id+3, greedy best-score merges) and decode.
  */
-public final class Llama2cTokenizer implements TextTokenizer {
+public final class Llama2cTokenizer implements ModelTokenizer {
     private static final int BOS = 1;
     private static final int EOS = 2;
 

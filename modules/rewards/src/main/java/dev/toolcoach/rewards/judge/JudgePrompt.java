@@ -1,7 +1,7 @@
 package dev.toolcoach.rewards.judge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.toolcoach.rewards.RewardContext;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;

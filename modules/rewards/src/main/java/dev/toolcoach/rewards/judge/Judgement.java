@@ -13,7 +13,7 @@ public sealed interface Judgement permits Judgement.Ranked, Judgement.Dropped {
      * @param pairs    DPO pairs: top-ranked rollouts against lower-ranked ones
      * @param attempts judge calls it took
      */
-    record Ranked(List<Double> rewards, Ranking ranking, List<PreferencePair> pairs, int attempts) implements Judgement {
+    record Ranked(List<Double> rewards, Ranking ranking, List<JudgedPair> pairs, int attempts) implements Judgement {
         public Ranked {
             rewards = List.copyOf(rewards);
             pairs = List.copyOf(pairs);

@@ -8,8 +8,8 @@ import dev.toolcoach.openai.ResponseFormat;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.RewardContext;
 import dev.toolcoach.rewards.RewardUnavailableException;
+import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,8 +116,8 @@ public final class RankingJudge implements GroupReward {
             rewards = order.toGroup(JudgeReplies.scores(reply, group.size()));
             ranking = JudgeReplies.rankingOf(rewards);
         }
-        List<PreferencePair> pairs = ranking.preferencePairs().stream()
-                .map(p -> new PreferencePair(group.get(p.chosen()), group.get(p.rejected()))).toList();
+        List<JudgedPair> pairs = ranking.preferencePairs().stream()
+                .map(p -> new JudgedPair(group.get(p.chosen()), group.get(p.rejected()))).toList();
         return new Judgement.Ranked(rewards, ranking, pairs, attempt);
     }
 }

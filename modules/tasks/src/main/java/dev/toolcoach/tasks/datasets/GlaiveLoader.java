@@ -2,9 +2,9 @@ package dev.toolcoach.tasks.datasets;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.calling.FunctionDoc;
-import dev.toolcoach.tasks.calling.ToolCallText;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ToolCall;
 
@@ -52,7 +52,7 @@ public final class GlaiveLoader {
                                     context, functions, List.of(call));
                             if (r.example() != null) examples.add(r.example());
                             else rejected.add(new DatasetIssue(where, r.filteredBecause()));
-                            context.add(Message.assistant(ToolCallText.render(List.of(call))));
+                            context.add(Message.assistant(ActionFormat.TOOL_N1.codec().writeCalls(List.of(call))));
                         } catch (JsonProcessingException | IllegalArgumentException e) {
                             rejected.add(new DatasetIssue(where, "function call is not a valid call: " + e.getMessage()));
                             context.add(Message.assistant(value));

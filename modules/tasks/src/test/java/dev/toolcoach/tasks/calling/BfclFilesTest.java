@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks.calling;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.SharedData;
 import dev.toolcoach.tasks.datasets.BfclLoader;
 import dev.toolcoach.tasks.datasets.LoadResult;
@@ -42,7 +43,7 @@ class BfclFilesTest {
         assertEquals(List.of(), data.filtered(), "filtered records");
         assertEquals(category.equals("simple") ? 400 : 200, data.items().size());
         for (CallingExample ex : data.items()) {
-            String output = "<think>the user wants this</think>" + ToolCallText.render(ex.oracleCalls());
+            String output = "<think>the user wants this</think>" + ActionFormat.TOOL_N1.codec().writeCalls(ex.oracleCalls());
             assertEquals(1.0, reward.score(ex, output), () -> ex.id() + ": " + reward.judge(ex, output));
         }
     }

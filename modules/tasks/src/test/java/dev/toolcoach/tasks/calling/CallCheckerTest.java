@@ -1,6 +1,7 @@
 package dev.toolcoach.tasks.calling;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.Test;
@@ -127,7 +128,7 @@ class CallCheckerTest {
     @Test
     void toolCallTextNeverThrowsAndRoundTrips() {
         List<ToolCall> calls = List.of(new ToolCall("a", Map.of("x", 1)), new ToolCall("b", Map.of("y", List.of("p", 2.5))));
-        assertEquals(calls, ToolCallText.parse(ToolCallText.render(calls)).calls());
+        assertEquals(calls, ToolCallText.parse(ActionFormat.TOOL_N1.codec().writeCalls(calls)).calls());
         for (String bad : List.of("", "<tool_call>", "<tool_call></tool_call>", "<tool_call>[]</tool_call>", "<tool_call>[1]</tool_call>",
                 "<tool_call>{\"name\": 3}</tool_call>", "<tool_call>" + "[".repeat(100_000) + "</tool_call>", "<tool_call>{\"name\": \"a\", \"arguments\": [1]}</tool_call>", "</tool_call><tool_call>")) {
             assertFalse(ToolCallText.parse(bad).ok(), bad);

@@ -2,9 +2,9 @@ package dev.toolcoach.tasks.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.SharedData;
 import dev.toolcoach.tasks.calling.CallingExample;
-import dev.toolcoach.tasks.calling.ToolCallText;
 import dev.toolcoach.tasks.datasets.BfclLoader;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.Test;
@@ -51,7 +51,7 @@ class BfclEvalCommandTest {
             if (i == 190) continue;                                 // one missing prediction
             if (i % 10 == 1) calls.remove(calls.size() - 1);        // 20 with a call too few
             if (i % 10 == 2) Collections.reverse(calls);  // order does not matter
-            String output = i == 3 ? "<tool_call>[{\"name\": broken</tool_call>" : ToolCallText.render(calls);
+            String output = i == 3 ? "<tool_call>[{\"name\": broken</tool_call>" : ActionFormat.TOOL_N1.codec().writeCalls(calls);
             lines.add(JSON.writeValueAsString(Map.of("id", ex.id(), "output", output)));
         }
         lines.add(5, "{\"id\": \"parallel_x\" ");                  // malformed line 6

@@ -4,7 +4,7 @@ import dev.toolcoach.trace.Message;
 import java.util.List;
 
 /** Llama 3's header format: {@code <|start_header_id|>role<|end_header_id|>\n\ncontent<|eot_id|>}. */
-public final class Llama3Format implements ChatFormat {
+public final class Llama3Template implements ChatTemplate {
     @Override
     public String render(List<Message> messages, boolean addGenerationPrompt) {
         StringBuilder sb = new StringBuilder("<|begin_of_text|>");

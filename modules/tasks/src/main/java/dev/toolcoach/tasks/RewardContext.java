@@ -1,4 +1,4 @@
-package dev.toolcoach.rewards;
+package dev.toolcoach.tasks;
 
 import dev.toolcoach.trace.ToolCall;
 
@@ -27,6 +27,12 @@ public record RewardContext(String queryId, String query, String goldAnswer, Lis
         query = query == null ? "" : query;
         goldCalls = goldCalls == null ? List.of() : List.copyOf(goldCalls);
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+    }
+
+    /** A dataset example as rewards see it: its query, gold answer, the oracle's calls and the gold facts. */
+    public static RewardContext of(TaskExample e) {
+        return new RewardContext(e.id(), e.query(), e.goldAnswer(),
+                e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold());
     }
 
     public static RewardContext of(String queryId, String query, String goldAnswer) {

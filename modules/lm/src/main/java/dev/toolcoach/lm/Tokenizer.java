@@ -1,4 +1,4 @@
-package dev.toolcoach.agent;
+package dev.toolcoach.lm;
 
 import java.util.Map;
 

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ActionFormatTest {
+class ActionMessagesTest {
 
-    private final ActionFormat format = new ActionFormat();
+    private final ActionMessages format = new ActionMessages();
 
     @Test
     void readsToolCallsWithThinking() {
@@ -109,13 +109,5 @@ class ActionFormatTest {
     private static void collect(ChatDelta d, StringBuilder content, StringBuilder reasoning) {
         if (d.content() != null) content.append(d.content());
         if (d.reasoningContent() != null) reasoning.append(d.reasoningContent());
-    }
-
-    @Test
-    void blockSoFarHoldsBackAPartialClosingTag() {
-        assertNull(ActionFormat.blockSoFar("<thi", "<answer>", "</answer>"));
-        assertEquals("abc", ActionFormat.blockSoFar("<answer>abc</an", "<answer>", "</answer>"));
-        assertEquals("abc</anx", ActionFormat.blockSoFar("<answer>abc</anx", "<answer>", "</answer>"));
-        assertEquals("abc", ActionFormat.blockSoFar("<answer> abc </answer> tail", "<answer>", "</answer>"));
     }
 }

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.toolcoach.model.chat.ChatMlFormat;
+import dev.toolcoach.model.chat.ChatMlTemplate;
 import dev.toolcoach.model.chat.JinjaChatTemplate;
-import dev.toolcoach.model.chat.Llama3Format;
+import dev.toolcoach.model.chat.Llama3Template;
 import dev.toolcoach.trace.Message;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ChatFormatTest {
+class ChatTemplateTest {
     private static final List<Message> CHAT = List.of(Message.system("You are helpful."), Message.user("What is 2+3?"));
 
     /** The ChatML template Qwen1.5/Qwen2 folders ship in tokenizer_config.json. */
@@ -23,7 +23,7 @@ class ChatFormatTest {
     @Test
     void chatMlMatchesQwensOwnTemplateRenderedByJinjava() {
         String expected = "<|im_start|>system\nYou are helpful.<|im_end|>\n<|im_start|>user\nWhat is 2+3?<|im_end|>\n<|im_start|>assistant\n";
-        assertEquals(expected, new ChatMlFormat().render(CHAT, true));
+        assertEquals(expected, new ChatMlTemplate().render(CHAT, true));
         assertEquals(expected, new JinjaChatTemplate(QWEN_TEMPLATE, "", "<|im_end|>").render(CHAT, true));
         assertTrue(new JinjaChatTemplate(QWEN_TEMPLATE, "", "").render(List.of(Message.user("hi")), false)
                 .startsWith("<|im_start|>system\nYou are a helpful assistant<|im_end|>\n<|im_start|>user\nhi"));
@@ -33,7 +33,7 @@ class ChatFormatTest {
     void llama3HeadersWrapEachTurn() {
         assertEquals("<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nYou are helpful.<|eot_id|>"
                 + "<|start_header_id|>user<|end_header_id|>\n\nWhat is 2+3?<|eot_id|>"
-                + "<|start_header_id|>assistant<|end_header_id|>\n\n", new Llama3Format().render(CHAT, true));
+                + "<|start_header_id|>assistant<|end_header_id|>\n\n", new Llama3Template().render(CHAT, true));
     }
 
     @Test

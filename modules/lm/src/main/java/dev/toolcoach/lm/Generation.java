@@ -1,10 +1,10 @@
-package dev.toolcoach.agent;
+package dev.toolcoach.lm;
 
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * What the model generated for one request, exactly as sampled.
+ * What the model generated for one request, exactly as sampled: what the agent records in its trace.
  *
  * @param tokenIds         generated ids, including the stop token when the reply ended with one
  * @param logprobs         behaviour log-prob of each generated id under the sampling distribution
@@ -14,14 +14,6 @@ import java.util.Objects;
  */
 public record Generation(int[] tokenIds, float[] logprobs, int[] policyVersions, String text,
                          FinishReason finishReason) {
-
-    /** Why a reply ended. */
-    public enum FinishReason {
-        /** The model emitted its stop (end-of-turn) token, which is the last id. */
-        STOP,
-        /** The token limit of the request was reached. */
-        LENGTH
-    }
 
     public Generation {
         Objects.requireNonNull(text, "text");

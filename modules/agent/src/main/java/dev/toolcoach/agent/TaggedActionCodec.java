@@ -1,0 +1,240 @@
+package dev.toolcoach.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.trace.ParseError;
+import dev.toolcoach.trace.ParsedCompletion;
+import dev.toolcoach.trace.ToolCall;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Tagged action text: {@code <think>…</think>}, then {@code <tool_call>…</tool_call>} blocks holding a
+ * list of calls (Tool-N1) or one call object (Hermes/Qwen), or an {@code <answer>…</answer>}. The two
+ * instances differ only in a reply without any action: no action for Tool-N1, the answer for Hermes.
+ *
+ * <p>Strict reading checks from structure to content: tags, then answer rules, then the call JSON, then each
+ * call against the tool specs; the first failure is reported. A {@code <think>} block is optional
+ * here (its absence is for a format reward to judge); prose around call blocks is tolerated.
+ */
+public final class TaggedActionCodec implements ToolCallCodec {
+
+    public static final TaggedActionCodec TOOL_N1 = new TaggedActionCodec(false);
+    public static final TaggedActionCodec HERMES = new TaggedActionCodec(true);
+
+    private static final int MAX_DEPTH = CallDecoder.MAX_DEPTH;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern THINK_BLOCK = Pattern.compile("<think>(.*?)</think>", Pattern.DOTALL);
+
+    private final boolean plainReplyIsAnswer;
+
+    private TaggedActionCodec(boolean plainReplyIsAnswer) {
+        this.plainReplyIsAnswer = plainReplyIsAnswer;
+    }
+
+    // ---- strict reading
+
+    @Override
+    public ParsedCompletion readStrict(String completion, ArgumentValidator tools) {
+        String text = completion == null ? "" : completion;
+        List<TagScanner.Block> blocks;
+        try {
+            blocks = TagScanner.scan(text);
+        } catch (ActionRejected e) {
+            return ParsedCompletion.error(null, null, e.error());
+        }
+        String thought = first(blocks, TagScanner.THINK);
+        List<TagScanner.Block> calls = only(blocks, TagScanner.TOOL_CALL);
+        String toolCode = calls.isEmpty() ? null
+                : calls.stream().map(TagScanner.Block::content).collect(Collectors.joining("\n"));
+        try {
+            return action(text, thought, blocks, calls, toolCode, tools);
+        } catch (ActionRejected e) {
+            return ParsedCompletion.error(thought, toolCode, e.error());
+        }
+    }
+
+    private ParsedCompletion action(String text, String thought, List<TagScanner.Block> blocks,
+                                    List<TagScanner.Block> calls, String toolCode, ArgumentValidator tools) throws ActionRejected {
+        List<TagScanner.Block> answers = only(blocks, TagScanner.ANSWER);
+        if (answers.size() > 1) {
+            throw new ActionRejected(ParseError.Kind.MULTIPLE_ANSWERS, "found " + answers.size()
+                    + " <answer> blocks; give exactly one");
+        }
+        if (!answers.isEmpty() && !calls.isEmpty()) {
+            throw new ActionRejected(ParseError.Kind.CALL_AND_ANSWER, "a reply either calls tools or answers, "
+                    + "but this one has both <tool_call> and <answer>");
+        }
+        if (!answers.isEmpty()) {
+            TagScanner.Block answer = answers.get(0);
+            String after = text.substring(answer.end()).strip();
+            if (!after.isEmpty()) {
+                throw new ActionRejected(ParseError.Kind.TEXT_AFTER_ANSWER, "the reply goes on after </answer>: \""
+                        + abbreviate(after) + "\"");
+            }
+            return new ParsedCompletion(thought, List.of(), null, answer.content().strip(), null);
+        }
+        if (calls.isEmpty()) {
+            return plainReply(text, thought, blocks);
+        }
+        List<ToolCall> toolCalls = new ArrayList<>();
+        for (TagScanner.Block block : calls) {
+            for (CallDecoder.RawCall raw : CallDecoder.decode(block.content())) {
+                tools.check(raw);
+                toolCalls.add(new ToolCall(raw.name(), CallDecoder.toJava(raw.arguments())));
+            }
+        }
+        return new ParsedCompletion(thought, toolCalls, toolCode, null, null);
+    }
+
+    private ParsedCompletion plainReply(String text, String thought, List<TagScanner.Block> blocks) throws ActionRejected {
+        String outsideThought = text;
+        if (thought != null) {
+            TagScanner.Block think = blocks.stream().filter(b -> b.tag().equals(TagScanner.THINK)).findFirst().orElseThrow();
+            outsideThought = text.substring(think.end());
+        }
+        if (plainReplyIsAnswer && !outsideThought.isBlank()) {
+            return new ParsedCompletion(thought, List.of(), null, outsideThought.strip(), null);
+        }
+        throw new ActionRejected(ParseError.Kind.NO_ACTION, text.isBlank() ? "the reply is empty"
+                : "the reply has neither a <tool_call> nor an <answer>");
+    }
+
+    private static String first(List<TagScanner.Block> blocks, String tag) {
+        return blocks.stream().filter(b -> b.tag().equals(tag)).map(b -> b.content().strip()).findFirst().orElse(null);
+    }
+
+    private static List<TagScanner.Block> only(List<TagScanner.Block> blocks, String tag) {
+        return blocks.stream().filter(b -> b.tag().equals(tag)).toList();
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "…" : s;
+    }
+
+    // ---- lenient reading
+
+    @Override
+    public CallReading readCalls(String output) {
+        String text = output == null ? "" : output;
+        String open = ActionTag.TOOL_CALL.open();
+        String close = ActionTag.TOOL_CALL.close();
+        int first = text.indexOf(open);
+        boolean thinking = hasThinkBefore(text, first < 0 ? text.length() : first);
+        List<List<JsonNode>> blocks = new ArrayList<>();
+        if (first < 0) return new CallReading(blocks, "no " + open + " block", false, thinking);
+        int at = first;
+        while (at >= 0) {
+            int end = text.indexOf(close, at + open.length());
+            if (end < 0) return new CallReading(blocks, open + " at offset " + at + " is never closed", true, thinking);
+            List<JsonNode> calls = new ArrayList<>();
+            String error = readBlock(text.substring(at + open.length(), end).trim(), calls);
+            if (error != null) return new CallReading(blocks, error, false, thinking);
+            blocks.add(calls);
+            at = text.indexOf(open, end + close.length());
+        }
+        return new CallReading(blocks, null, false, thinking);
+    }
+
+    /** Appends the call objects of one block body (a list, or one call); returns an error message, or null. */
+    private static String readBlock(String body, List<JsonNode> into) {
+        // checked first because Jackson reads trees recursively
+        if (nestingDepth(body) > MAX_DEPTH) return "tool call JSON is nested deeper than " + MAX_DEPTH + " levels";
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            return "tool call is not valid JSON: " + e.getOriginalMessage();
+        }
+        if (node == null) return "empty " + ActionTag.TOOL_CALL.open() + " block";
+        if (node.isArray()) node.forEach(into::add);
+        else into.add(node);
+        return null;
+    }
+
+    /** Deepest bracket nesting outside string literals. */
+    private static int nestingDepth(String json) {
+        int depth = 0;
+        int max = 0;
+        boolean inString = false;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (inString) {
+                if (c == '\\') i++;
+                else if (c == '"') inString = false;
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                max = Math.max(max, ++depth);
+            } else if (c == ']' || c == '}') {
+                depth--;
+            }
+        }
+        return max;
+    }
+
+    private static boolean hasThinkBefore(String text, int limit) {
+        int open = text.indexOf(ActionTag.THINK.open());
+        int close = text.indexOf(ActionTag.THINK.close());
+        return open >= 0 && close > open && close < limit;
+    }
+
+    @Override
+    public TextSoFar readSoFar(String text) {
+        return new TextSoFar(ActionTag.THINK.soFar(text), ActionTag.ANSWER.soFar(text));
+    }
+
+    @Override
+    public String textOutsideThinking(String text) {
+        String rest = THINK_BLOCK.matcher(text).replaceAll("");
+        int unclosed = rest.indexOf(ActionTag.THINK.open());
+        return (unclosed < 0 ? rest : rest.substring(0, unclosed)).strip();
+    }
+
+    // ---- writing
+
+    @Override
+    public String writeThinking(String thinking) {
+        return ActionTag.THINK.wrap(thinking);
+    }
+
+    @Override
+    public String writeAnswer(String answer) {
+        return ActionTag.ANSWER.wrap(answer);
+    }
+
+    @Override
+    public String writeCalls(List<ToolCall> calls) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ToolCall c : calls) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", c.name());
+            m.put("arguments", c.arguments());
+            out.add(m);
+        }
+        try {
+            return ActionTag.TOOL_CALL.wrap(JSON.writeValueAsString(out));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("tool call arguments are not JSON values: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    @Override
+    public String writeCalls(List<WrittenCall> calls, boolean ownLine) {
+        ArrayNode list = JSON.createArrayNode();
+        for (WrittenCall call : calls) {
+            ObjectNode c = list.addObject();
+            c.put("name", call.name());
+            c.set("arguments", call.arguments());
+        }
+        return ActionTag.TOOL_CALL.wrap(ownLine ? "\n" + list + "\n" : list.toString());
+    }
+}
