@@ -1,6 +1,6 @@
 package dev.toolcoach.brain;
 
-import dev.toolcoach.cluster.learner.Algorithm;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.lora.LoraConfig;
 
 import java.time.Duration;

@@ -70,12 +70,12 @@ public final class RunRecorder implements Consumer<StepReport> {
             forgetFrom(report.step());
         }
         long now = System.nanoTime();
-        List<ScoredTrace> scored = report.outcome().scored().stream().flatMap(g -> g.traces().stream()).toList();
+        List<ScoredTrace> scored = report.scored().stream().flatMap(g -> g.traces().stream()).toList();
         double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
-        StepLine line = new StepLine(report.step(), report.version(), report.outcome().scored().size(),
-                report.outcome().dropped().size(), report.outcome().meanReward(), accuracy,
+        StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
+                report.dropped().size(), report.meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
-                report.outcome().result().map(r -> r.metrics()).orElse(null));
+                report.metrics().orElse(null));
         lastNanos = now;
         lines.add(line);
         try {

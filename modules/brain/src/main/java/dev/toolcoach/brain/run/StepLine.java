@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.run;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.toolcoach.learn.core.TrainingMetrics;
 
 /**
  * One line of a run's {@code metrics.jsonl}: one learner step.
@@ -13,11 +14,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param accuracy       share of the step's traces that solved their example (by the task's own reward)
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
- * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...): a
- *                       metrics record when written, a JSON object when read back
+ * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...), null
+ *                       when the step scored no group
  */
 public record StepLine(long step, long version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
-                       @JsonProperty("elapsed_sec") double elapsedSec, Object learner) {
+                       @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner) {
 }

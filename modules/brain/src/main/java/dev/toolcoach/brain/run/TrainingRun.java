@@ -16,6 +16,7 @@ import dev.toolcoach.cluster.learner.LearnerJob;
 import dev.toolcoach.cluster.learner.LearnerListener;
 import dev.toolcoach.cluster.learner.LearnerSettings;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
+import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
@@ -139,7 +140,7 @@ public final class TrainingRun {
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             long resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
-                    (groupsClosed(c) + config.groupsPerStep() - 1) / config.groupsPerStep(), core.step(), core.version()));
+                    LearnerSteps.jobStep(groupsClosed(c), config.groupsPerStep()), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep);

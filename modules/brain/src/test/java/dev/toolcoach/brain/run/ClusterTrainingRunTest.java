@@ -95,7 +95,7 @@ class ClusterTrainingRunTest {
         assertEquals(2, two.resumedFromVersion(), "the second job resumes the first one's checkpoint");
         assertEquals(4, two.adapter().version());
         assertEquals(List.of(3L, 4L), second.stream().map(StepReport::version).toList());
-        int newest = second.get(1).outcome().scored().stream().flatMap(g -> g.traces().stream())
+        int newest = second.get(1).scored().stream().flatMap(g -> g.traces().stream())
                 .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
         assertTrue(newest >= 2, "the athlete node's engine got the resumed job's adapters, saw version " + newest);
     }
@@ -137,7 +137,7 @@ class ClusterTrainingRunTest {
 
         TrainingRun.Result result = job.get(2, TimeUnit.MINUTES);
         assertEquals(5, reports.size(), "every step ran");
-        List<List<ToolResult.Status>> observations = reports.stream().flatMap(r -> r.outcome().scored().stream())
+        List<List<ToolResult.Status>> observations = reports.stream().flatMap(r -> r.scored().stream())
                 .flatMap(g -> g.traces().stream()).map(t -> statuses(t.trace())).toList();
         int firstFailure = indexOf(observations, s -> s.stream().anyMatch(st -> st != ToolResult.Status.OK));
         assertTrue(firstFailure > 0, "calls failed while the tool node was away: " + observations);
@@ -146,7 +146,7 @@ class ClusterTrainingRunTest {
         assertTrue(observations.subList(firstFailure, observations.size()).stream()
                         .anyMatch(s -> !s.isEmpty() && s.stream().allMatch(ToolResult.Status.OK::equals)),
                 "calls succeeded again after the new tool node joined: " + observations);
-        List<String> rollouts = reports.stream().flatMap(r -> r.outcome().scored().stream()).flatMap(g -> g.traces().stream())
+        List<String> rollouts = reports.stream().flatMap(r -> r.scored().stream()).flatMap(g -> g.traces().stream())
                 .map(t -> t.trace().rolloutId()).toList();
         assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was scored twice");
 

@@ -1,16 +1,22 @@
 package dev.toolcoach.brain.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.cluster.learner.LearnerAccounts;
-import dev.toolcoach.cluster.learner.StepOutcome;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.DpoMetrics;
+import dev.toolcoach.learn.core.GrpoMetrics;
+import dev.toolcoach.learn.core.SftMetrics;
+import dev.toolcoach.learn.core.TrainingMetrics;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The run folder's records across sessions: appended, and a step redone after a resume recorded once. */
 class RunRecorderTest {
@@ -43,11 +50,39 @@ class RunRecorderTest {
         assertEquals(5, TraceJson.read(run.resolve("traces.jsonl")).items().size());
     }
 
+    @Test
+    void eachAlgorithmsFiguresAreWrittenAsTheRecordsOwnFieldsAndReadBackAsTheSameRecord(@TempDir Path run) throws Exception {
+        List<TrainingMetrics> written = List.of(
+                new GrpoMetrics(1, 0.5, 1.01, 0.02, 0.03, 0.04, 0.05, 1.5, 0.9, 120, 1, 0.25, 1e-4, 0),
+                new DpoMetrics(2, 0.69, 0.75, 0.1, 4, 0.8, 1e-4, 0),
+                new SftMetrics(3, 1.2, 300, 2, 0.7, 1e-4, 1));
+        RunRecorder recorder = new RunRecorder(run, t -> true, line -> { });
+        for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", Optional.of(written.get(i))));
+        recorder.accept(report(4, "a", Optional.empty()));
+
+        ObjectMapper plain = new ObjectMapper();
+        List<String> lines = Files.readAllLines(run.resolve("metrics.jsonl"));
+        for (int i = 0; i < written.size(); i++) {
+            // the same object a record of that class alone is written as: no type tag added
+            assertEquals(plain.readTree(plain.writeValueAsString(written.get(i))), plain.readTree(lines.get(i)).get("learner"));
+        }
+        assertEquals(plain.nullNode(), plain.readTree(lines.get(3)).get("learner"));
+        List<StepLine> read = RunRecorder.read(run);
+        assertEquals(written, read.subList(0, 3).stream().map(StepLine::learner).toList());
+        assertNull(read.get(3).learner());
+        JsonNode grpo = plain.readTree(lines.get(0)).get("learner");
+        assertEquals(1.01, grpo.get("meanRatio").asDouble());
+        assertEquals(120, grpo.get("tokensTrained").asLong());
+    }
+
     private static StepReport report(long step, String session) {
+        return report(step, session, Optional.empty());
+    }
+
+    private static StepReport report(long step, String session, Optional<TrainingMetrics> metrics) {
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
-        StepOutcome outcome = new StepOutcome(List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
-                List.of(), Optional.empty(), Duration.ZERO);
-        return new StepReport(step, step, outcome, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
+        return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
+                List.of(), metrics, metrics.isPresent(), Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
     }
 }

@@ -55,7 +55,7 @@ class TrainingRunTest {
         assertEquals(0, result.accounts().pending());
         assertEquals(24, result.accounts().received() - result.accounts().duplicates(), "every rollout of 6 groups, once");
         // the learner's versions reached the athletes' engine: later rollouts were sampled by trained adapters
-        int newest = steps.get(2).outcome().scored().stream().flatMap(g -> g.traces().stream())
+        int newest = steps.get(2).scored().stream().flatMap(g -> g.traces().stream())
                 .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
         assertTrue(newest >= 1, "the last step trained on tokens of version >= 1, saw " + newest);
 
@@ -66,7 +66,7 @@ class TrainingRunTest {
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");
         assertEquals(4, resumed.adapter().version());
-        List<String> groups = resumedSteps.get(0).outcome().scored().stream().map(ScoredGroup::groupId).toList();
+        List<String> groups = resumedSteps.get(0).scored().stream().map(ScoredGroup::groupId).toList();
         assertEquals(List.of("g6", "g7"), groups.stream().sorted().toList(), "the job goes on with new groups");
     }
 }

@@ -22,16 +22,16 @@ import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.trace.Trace;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One athlete: registers under {@link ServiceKeys#ATHLETES} so the coach can find it, and answers
- * {@link Echo}. Given an {@link AthleteJob}, it works one rollout at a time: asks the coach for a
- * rollout, runs it off the actor thread ({@link RolloutRunner}), sends the trace to the learner
- * until the learner acks it (at most {@link DeliverySettings#maxAttempts()} sends), then asks for
- * the next. The coach hears that the rollout is done from the learner, never from the athlete.
+ * {@link Echo}. Given an {@link AthleteJob}, it works one rollout at a time ({@link AthleteWork} decides
+ * what comes next): asks the coach for a rollout, runs it off the actor thread ({@link RolloutRunner}),
+ * sends the trace to the learner until the learner acks it (at most {@link DeliverySettings#maxAttempts()}
+ * sends), then asks for the next. The coach hears that the rollout is done from the learner, never from
+ * the athlete.
  */
 public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
 
@@ -47,19 +47,12 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
     /** No ack in time: send the trace again, or give up. */
     private enum ResendTick implements AthleteCommand, NoSerializationVerificationNeeded { INSTANCE }
 
-    /** A trace on its way to the learner. */
-    private record Delivery(Trace trace, int attempts) {
-    }
-
     /** This actor's full address, so an echo tells which node answered. */
     private final String address;
     private final Optional<AthleteJob> job;
     private final TimerScheduler<AthleteCommand> timers;
     private final ActorRef<TraceAck> ackAdapter;
-    /** Assignments beyond the one asked for (a coach never sends them, but none may be lost). */
-    private final Deque<AssignRollout> waiting = new ArrayDeque<>();
-    private AssignRollout running;
-    private Delivery delivery;
+    private final Optional<AthleteWork> work;
 
     /** An athlete with no job yet: it registers and answers echoes, and takes no work. */
     public static Behavior<AthleteCommand> create() {
@@ -86,6 +79,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         this.timers = timers;
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
         ackAdapter = context.messageAdapter(TraceAck.class, AckReceived::new);
+        work = job.map(j -> new AthleteWork(j.delivery().maxAttempts()));
         context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.ATHLETES, context.getSelf()));
         if (job.isPresent()) askForWork();
     }
@@ -116,18 +110,57 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
     }
 
     private Behavior<AthleteCommand> onAssignment(AssignRollout assignment) {
-        if (running != null || delivery != null) {
+        Optional<String> inHand = work().inHand();
+        List<AthleteWork.Action> actions = work().assigned(assignment);
+        if (actions.isEmpty()) {
             getContext().getLog().warn("rollout {} arrived while rollout {} is in hand; it waits its turn",
-                    assignment.rolloutId(), running != null ? running.rolloutId() : delivery.trace().rolloutId());
-            waiting.add(assignment);
-        } else {
-            start(assignment);
+                    assignment.rolloutId(), inHand.orElseThrow());
+        }
+        return act(actions);
+    }
+
+    private Behavior<AthleteCommand> onRolloutEnded(RolloutEnded ended) {
+        if (ended.failure() != null) {
+            getContext().getLog().error("rollout {} failed without a trace; asking for new work (the coach's deadline "
+                    + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
+            return act(work().rolloutFailed());
+        }
+        return act(work().traceReady(ended.trace()));
+    }
+
+    private Behavior<AthleteCommand> onAck(AckReceived received) {
+        List<AthleteWork.Action> actions = work().acked(received.ack().rolloutId());
+        if (actions.isEmpty()) {
+            getContext().getLog().debug("ack for rollout {}, not the trace in flight; ignored", received.ack().rolloutId());
+        }
+        return act(actions);
+    }
+
+    private Behavior<AthleteCommand> onResendTick() {
+        return act(work().ackTimedOut());
+    }
+
+    private Behavior<AthleteCommand> act(List<AthleteWork.Action> actions) {
+        for (AthleteWork.Action action : actions) {
+            if (action instanceof AthleteWork.Run run) {
+                start(run.assignment());
+            } else if (action instanceof AthleteWork.Send send) {
+                job.orElseThrow().learner().tell(new TraceDelivery(send.trace(), ackAdapter));
+                if (send.first()) timers.startTimerWithFixedDelay(ResendTick.INSTANCE, job.orElseThrow().delivery().ackTimeout());
+            } else if (action instanceof AthleteWork.GaveUp gaveUp) {
+                getContext().getLog().error("the learner did not ack rollout {} after {} sends; giving it up (the coach's "
+                        + "deadline dispatches it again)", gaveUp.rolloutId(), gaveUp.attempts());
+                timers.cancel(ResendTick.INSTANCE);
+            } else if (action == AthleteWork.Delivered.INSTANCE) {
+                timers.cancel(ResendTick.INSTANCE);
+            } else if (action == AthleteWork.AskForWork.INSTANCE) {
+                askForWork();
+            }
         }
         return this;
     }
 
     private void start(AssignRollout assignment) {
-        running = assignment;
         try {
             getContext().pipeToSelf(job.orElseThrow().runner().run(assignment),
                     (trace, failure) -> new RolloutEnded(assignment, trace, failure));
@@ -136,61 +169,11 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         }
     }
 
-    private Behavior<AthleteCommand> onRolloutEnded(RolloutEnded ended) {
-        running = null;
-        if (ended.failure() != null) {
-            getContext().getLog().error("rollout {} failed without a trace; asking for new work (the coach's deadline "
-                    + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
-            nextRollout();
-        } else {
-            send(new Delivery(ended.trace(), 1));
-            timers.startTimerWithFixedDelay(ResendTick.INSTANCE, job.orElseThrow().delivery().ackTimeout());
-        }
-        return this;
-    }
-
-    private Behavior<AthleteCommand> onAck(AckReceived received) {
-        if (delivery == null || !delivery.trace().rolloutId().equals(received.ack().rolloutId())) {
-            getContext().getLog().debug("ack for rollout {}, not the trace in flight; ignored", received.ack().rolloutId());
-            return this;
-        }
-        finishDelivery();
-        return this;
-    }
-
-    private Behavior<AthleteCommand> onResendTick() {
-        if (delivery == null) return this;
-        if (delivery.attempts() >= job.orElseThrow().delivery().maxAttempts()) {
-            getContext().getLog().error("the learner did not ack rollout {} after {} sends; giving it up (the coach's "
-                    + "deadline dispatches it again)", delivery.trace().rolloutId(), delivery.attempts());
-            finishDelivery();
-        } else {
-            send(new Delivery(delivery.trace(), delivery.attempts() + 1));
-        }
-        return this;
-    }
-
-    private void send(Delivery next) {
-        delivery = next;
-        job.orElseThrow().learner().tell(new TraceDelivery(next.trace(), ackAdapter));
-    }
-
-    private void finishDelivery() {
-        timers.cancel(ResendTick.INSTANCE);
-        delivery = null;
-        nextRollout();
-    }
-
-    private void nextRollout() {
-        AssignRollout next = waiting.poll();
-        if (next != null) {
-            start(next);
-        } else {
-            askForWork();
-        }
-    }
-
     private void askForWork() {
         job.orElseThrow().coach().tell(new RequestRollouts(getContext().getSelf(), 1));
+    }
+
+    private AthleteWork work() {
+        return work.orElseThrow();
     }
 }

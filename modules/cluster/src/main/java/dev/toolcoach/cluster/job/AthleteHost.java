@@ -10,7 +10,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
@@ -21,19 +20,14 @@ import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.protocol.GetJob;
 import dev.toolcoach.cluster.protocol.JobCommand;
 import dev.toolcoach.cluster.protocol.JobSpec;
-import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.weights.AdapterReceiver;
 import dev.toolcoach.policy.LocalPolicy;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The athlete side of a node: idle athletes (registered, answering echoes) until a job is announced; then
@@ -124,15 +118,8 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         }
         JobSpec spec = received.spec();
         getContext().getLog().info("joining job {}: model {}, tools {}", spec.jobId(), spec.modelDir(), spec.suites());
-        CompletableFuture<JobResources> loading = CompletableFuture
-                .supplyAsync(() -> LocalPolicy.load(Path.of(spec.modelDir()), null, null, athletes))
-                .thenCompose(policy -> ClusterToolEnvironment.connect(getContext().getSystem(), spec.suites(), toolSettings)
-                        .toCompletableFuture()
-                        .whenComplete((tools, failure) -> {
-                            if (failure != null) policy.close();
-                        })
-                        .thenApply(tools -> new JobResources(policy, tools, rolloutThreads())));
-        getContext().pipeToSelf(loading, (res, failure) -> new Ready(received.announcer(), spec, res, failure));
+        getContext().pipeToSelf(JobResources.load(getContext().getSystem(), spec, athletes, toolSettings),
+                (res, failure) -> new Ready(received.announcer(), spec, res, failure));
         return this;
     }
 
@@ -154,7 +141,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
         AgentConfig agent = new AgentConfig(spec.actionFormat(),
-                new SamplingParams((float) spec.temperature(), 0, 1f, spec.maxNewTokens(), spec.seed()),
+                spec.sampling(),
                 spec.maxTurns(), spec.maxTotalTokens(), AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
                 agent, resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
@@ -186,13 +173,5 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
             resources.close();
             resources = null;
         }
-    }
-
-    private ExecutorService rolloutThreads() {
-        return Executors.newFixedThreadPool(Math.max(2, athletes), r -> {
-            Thread t = new Thread(r, "athlete-rollouts");
-            t.setDaemon(true);
-            return t;
-        });
     }
 }

@@ -1,12 +1,42 @@
 package dev.toolcoach.cluster.job;
 
+import akka.actor.typed.ActorSystem;
+import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
+import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.policy.LocalPolicy;
 
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /** What an athlete node holds while it takes part in a job: the engine over the job's model, the tools, the rollout threads. */
 record JobResources(LocalPolicy policy, ClusterToolEnvironment tools, ExecutorService rollouts) implements AutoCloseable {
+
+    /**
+     * Loads the job's model into one engine for the node's {@code athletes} (off the caller's thread), then reaches
+     * the job's tool suites through the cluster; the engine is freed again if the tools cannot be reached.
+     */
+    static CompletableFuture<JobResources> load(ActorSystem<?> system, JobSpec spec, int athletes, ClusterToolSettings toolSettings) {
+        return CompletableFuture
+                .supplyAsync(() -> LocalPolicy.load(Path.of(spec.modelDir()), null, null, athletes))
+                .thenCompose(policy -> ClusterToolEnvironment.connect(system, spec.suites(), toolSettings)
+                        .toCompletableFuture()
+                        .whenComplete((tools, failure) -> {
+                            if (failure != null) policy.close();
+                        })
+                        .thenApply(tools -> new JobResources(policy, tools, rolloutThreads(athletes))));
+    }
+
+    /** One daemon thread per athlete, at least two. */
+    private static ExecutorService rolloutThreads(int athletes) {
+        return Executors.newFixedThreadPool(Math.max(2, athletes), r -> {
+            Thread t = new Thread(r, "athlete-rollouts");
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     @Override
     public void close() {

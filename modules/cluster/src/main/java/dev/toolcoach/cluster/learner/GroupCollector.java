@@ -2,6 +2,8 @@ package dev.toolcoach.cluster.learner;
 
 import dev.toolcoach.learn.batch.TrainingSequence;
 import dev.toolcoach.trace.Trace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Gathers streamed traces into groups of a known size G. A group is judged once, when its last trace
@@ -21,15 +24,17 @@ import java.util.Set;
  * learner owns it.
  */
 public final class GroupCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCollector.class);
+
     private final int groupSize;
     private final int maxPolicyLag;
-    private final LearnerLedger ledger;
+    private final AtomicReference<LearnerAccounts> accounts;
     private final Map<String, LinkedHashMap<String, Trace>> open = new HashMap<>();
     // a re-dispatched rollout can arrive after its group was judged; remembering the group ids catches it
     private final Set<String> closed = new HashSet<>();
     private final ArrayDeque<CompleteGroup> ready = new ArrayDeque<>();
 
-    public GroupCollector(int groupSize, int maxPolicyLag, LearnerLedger ledger) {
+    public GroupCollector(int groupSize, int maxPolicyLag, AtomicReference<LearnerAccounts> accounts) {
         if (groupSize < 1) {
             throw new IllegalArgumentException("group size must be at least 1, got " + groupSize);
         }
@@ -38,7 +43,7 @@ public final class GroupCollector {
         }
         this.groupSize = groupSize;
         this.maxPolicyLag = maxPolicyLag;
-        this.ledger = ledger;
+        this.accounts = accounts;
     }
 
     /**
@@ -50,12 +55,12 @@ public final class GroupCollector {
         if (trace.groupId() == null) {
             throw new IllegalArgumentException("trace of rollout " + trace.rolloutId() + " has no group id");
         }
-        ledger.traceReceived();
+        accounts.updateAndGet(LearnerAccounts::plusReceived);
         String groupId = trace.groupId();
         LinkedHashMap<String, Trace> members = closed.contains(groupId) ? null
                 : open.computeIfAbsent(groupId, g -> new LinkedHashMap<>());
         if (members == null || members.containsKey(trace.rolloutId())) {
-            ledger.duplicate();
+            accounts.updateAndGet(LearnerAccounts::plusDuplicate);
             return Admission.DUPLICATE;
         }
         members.put(trace.rolloutId(), trace);
@@ -64,7 +69,7 @@ public final class GroupCollector {
         }
         open.remove(groupId);
         closed.add(groupId);
-        ledger.groupComplete();
+        accounts.updateAndGet(LearnerAccounts::plusComplete);
         return judge(new CompleteGroup(groupId, new ArrayList<>(members.values()), oldestVersion(members.values())),
                 currentVersion);
     }
@@ -72,13 +77,17 @@ public final class GroupCollector {
     private Admission judge(CompleteGroup group, long currentVersion) {
         long lag = group.lag(currentVersion);
         if (lag > maxPolicyLag) {
-            ledger.droppedStale("group " + group.groupId() + " is " + lag + " versions behind policy " + currentVersion
-                    + " (oldest token from version " + group.oldestPolicyVersion() + ", max-policy-lag " + maxPolicyLag + ")");
+            String reason = "group " + group.groupId() + " is " + lag + " versions behind policy " + currentVersion
+                    + " (oldest token from version " + group.oldestPolicyVersion() + ", max-policy-lag " + maxPolicyLag + ")";
+            LOG.warn("group dropped: {}", reason);
+            accounts.updateAndGet(a -> a.plusStale(reason));
             return Admission.GROUP_STALE;
         }
         Optional<String> unusable = firstUnusable(group);
         if (unusable.isPresent()) {
-            ledger.droppedUnusable("group " + group.groupId() + " cannot be trained on: " + unusable.get());
+            String reason = "group " + group.groupId() + " cannot be trained on: " + unusable.get();
+            LOG.warn("group dropped: {}", reason);
+            accounts.updateAndGet(a -> a.plusUnusable(reason));
             return Admission.GROUP_UNUSABLE;
         }
         ready.add(group);

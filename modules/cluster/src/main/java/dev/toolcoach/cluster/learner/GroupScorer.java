@@ -6,23 +6,28 @@ import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.RewardUnavailableException;
 import dev.toolcoach.tasks.RewardContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Scores a complete group with the job's reward, the whole group in one call so ranking judges see
  * every rollout. A group the reward cannot score is dropped and counted with the reward's reason.
  */
 public final class GroupScorer {
-    private final Reward reward;
-    private final LearnerLedger ledger;
+    private static final Logger LOG = LoggerFactory.getLogger(GroupScorer.class);
 
-    public GroupScorer(Reward reward, LearnerLedger ledger) {
+    private final Reward reward;
+    private final AtomicReference<LearnerAccounts> accounts;
+
+    public GroupScorer(Reward reward, AtomicReference<LearnerAccounts> accounts) {
         this.reward = Objects.requireNonNull(reward, "reward");
-        this.ledger = ledger;
+        this.accounts = accounts;
     }
 
     /**
@@ -56,7 +61,9 @@ public final class GroupScorer {
     }
 
     private Optional<ScoredGroup> drop(CompleteGroup group, String reason) {
-        ledger.droppedRewardFailure("group " + group.groupId() + ": " + reason);
+        String why = "group " + group.groupId() + ": " + reason;
+        LOG.warn("group dropped: {}", why);
+        accounts.updateAndGet(a -> a.plusRewardFailure(why));
         return Optional.empty();
     }
 }

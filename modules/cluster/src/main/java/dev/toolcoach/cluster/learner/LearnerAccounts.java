@@ -1,7 +1,9 @@
 package dev.toolcoach.cluster.learner;
 
 /**
- * The learner's exact accounts at one moment. Every complete group ends in exactly one of the
+ * The learner's exact accounts at one moment. The learner's parts share one
+ * {@code AtomicReference<LearnerAccounts>} and count by replacing it with the next value, so a snapshot is
+ * always whole: the learner counts arriving traces on its actor thread while a step scores and trains on another. Every complete group ends in exactly one of the
  * dispositions (dropped stale, dropped unusable, dropped by its reward, skipped for lack of signal,
  * trained) or is still {@link #pending()}.
  *
@@ -19,8 +21,46 @@ public record LearnerAccounts(long received, long duplicates, long groupsComplet
                               long droppedUnusable, long droppedRewardFailure, long skippedNoSignal, long trained,
                               String lastDropReason) {
 
+    /** Nothing received yet. */
+    public static final LearnerAccounts NONE = new LearnerAccounts(0, 0, 0, 0, 0, 0, 0, 0, "");
+
     /** Complete groups not yet dropped, skipped or trained: waiting for scoring or a training step. */
     public long pending() {
         return groupsComplete - droppedStale - droppedUnusable - droppedRewardFailure - skippedNoSignal - trained;
+    }
+
+    LearnerAccounts plusReceived() {
+        return new LearnerAccounts(received + 1, duplicates, groupsComplete, droppedStale, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal, trained, lastDropReason);
+    }
+
+    LearnerAccounts plusDuplicate() {
+        return new LearnerAccounts(received, duplicates + 1, groupsComplete, droppedStale, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal, trained, lastDropReason);
+    }
+
+    LearnerAccounts plusComplete() {
+        return new LearnerAccounts(received, duplicates, groupsComplete + 1, droppedStale, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal, trained, lastDropReason);
+    }
+
+    LearnerAccounts plusStale(String reason) {
+        return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale + 1, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal, trained, reason);
+    }
+
+    LearnerAccounts plusUnusable(String reason) {
+        return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable + 1,
+                droppedRewardFailure, skippedNoSignal, trained, reason);
+    }
+
+    LearnerAccounts plusRewardFailure(String reason) {
+        return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable,
+                droppedRewardFailure + 1, skippedNoSignal, trained, reason);
+    }
+
+    LearnerAccounts plusStep(int groupsTrained, int groupsSkipped) {
+        return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal + groupsSkipped, trained + groupsTrained, lastDropReason);
     }
 }

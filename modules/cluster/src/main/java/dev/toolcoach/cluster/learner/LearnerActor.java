@@ -13,7 +13,6 @@ import dev.toolcoach.cluster.protocol.GetLearnerStatus;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
@@ -23,12 +22,12 @@ import dev.toolcoach.model.lora.AdapterWeights;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The learner: a thin shell over {@link LearnerBook} and {@link StepRunner}. It acks every trace as
+ * The learner: a thin shell over {@link LearnerSteps} and {@link StepRunner}. It acks every trace as
  * soon as it holds it and tells the coach ({@link RolloutReceived}, duplicates too); closes groups with
  * the coach ({@link GroupTrained}, {@link GroupDropped}); runs one step at a time on the job's training
  * thread, so traces keep being acked while it trains; publishes each new adapter version; and, when a
@@ -49,16 +48,10 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     }
 
     private final LearnerJob job;
-    private final LearnerLedger ledger = new LearnerLedger();
-    private final LearnerBook book;
-    private final StepRunner steps;
+    private final AtomicReference<LearnerAccounts> accounts = new AtomicReference<>(LearnerAccounts.NONE);
+    private final LearnerSteps steps;
+    private final StepRunner runner;
     private final LearnerMetrics metrics;
-    private long version;
-    private long stepsDone;
-    private double lastMeanReward = Double.NaN;
-    /** A step or its checkpoint is under way: the next step waits. */
-    private boolean busy;
-    private boolean finishReported;
 
     public static Behavior<LearnerCommand> create(LearnerJob job) {
         return Behaviors.setup(context -> new LearnerActor(context, job));
@@ -67,11 +60,10 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     private LearnerActor(ActorContext<LearnerCommand> context, LearnerJob job) {
         super(context);
         this.job = job;
-        this.book = new LearnerBook(job.settings(), ledger);
-        this.steps = new StepRunner(new GroupScorer(job.reward(), ledger),
-                new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold(), ledger), job.examples());
+        this.steps = new LearnerSteps(job.settings(), job.core().version(), accounts);
+        this.runner = new StepRunner(new GroupScorer(job.reward(), accounts),
+                new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold(), accounts), job.examples());
         this.metrics = LearnerMetrics.get(context.getSystem());
-        this.version = job.core().version();
         // engines that started before this learner (or after a restore) get the adapter it holds
         publish(job.core().snapshot());
         nextStep();
@@ -82,7 +74,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return newReceiveBuilder()
                 .onMessage(TraceDelivery.class, this::onTrace)
                 .onMessage(GetLearnerStatus.class, m -> {
-                    m.replyTo().tell(status());
+                    m.replyTo().tell(steps.status(accounts.get()));
                     return this;
                 })
                 .onMessage(StepFinished.class, this::onStepFinished)
@@ -95,7 +87,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         String rolloutId = delivery.trace().rolloutId();
         Admission admission;
         try {
-            admission = book.offer(delivery.trace(), version);
+            admission = steps.offer(delivery.trace());
         } catch (IllegalArgumentException e) {
             getContext().getLog().error("trace of rollout {} cannot be grouped: {}", rolloutId, e.getMessage());
             delivery.replyTo().tell(new TraceAck(rolloutId));
@@ -114,42 +106,33 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     }
 
     private Behavior<LearnerCommand> nextStep() {
-        if (busy || finishReported) return this;
-        if (book.finished()) {
-            // stays up to ack late duplicates and answer status until the job's system stops
-            finishReported = true;
-            publishStatus();
-            job.listener().finished(ledger.snapshot());
-            return this;
-        }
-        List<CompleteGroup> batch = book.nextBatch();
-        if (!batch.isEmpty()) {
-            busy = true;
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> steps.run(batch), job.training()), StepFinished::new);
+        LearnerSteps.Next next = steps.next();
+        if (next == LearnerSteps.Nothing.INSTANCE) return this;
+        if (next instanceof LearnerSteps.Train train) {
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train.batch()), job.training()),
+                    StepFinished::new);
         }
         publishStatus();
+        if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(accounts.get());
         return this;
     }
 
     private Behavior<LearnerCommand> onStepFinished(StepFinished finished) {
         if (finished.failure() != null) return fail(finished.failure());
         StepOutcome outcome = finished.outcome();
-        stepsDone++;
-        version = job.core().version();
-        lastMeanReward = outcome.meanReward();
+        long version = job.core().version();
+        long jobStep = steps.stepDone(outcome.groups(), version, outcome.meanReward());
         for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
         for (String groupId : outcome.dropped()) job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));
-        book.closed(outcome.scored().size() + outcome.dropped().size());
-        outcome.result().flatMap(StepResult::published).ifPresent(this::publish);
-        long jobStep = (book.closedGroups() + job.settings().groupsPerStep() - 1) / job.settings().groupsPerStep();
-        job.listener().stepDone(new StepReport(jobStep, version, outcome, ledger.snapshot()));
+        outcome.training().flatMap(StepResult::published).ifPresent(this::publish);
+        job.listener().stepDone(outcome.report(jobStep, version, accounts.get()));
         if (job.checkpoints().isPresent() && job.checkpoints().get().due(jobStep)) {
             // asked after the step's group reports, so the cursor already has those groups closed
             getContext().ask(CoachCursor.class, job.coach(), CURSOR_TIMEOUT, GetCursor::new,
                     (cursor, failure) -> new CursorReceived(cursor, jobStep, failure));
             return this;
         }
-        busy = false;
+        steps.idle();
         return nextStep();
     }
 
@@ -157,7 +140,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         if (received.failure() != null) {
             getContext().getLog().error("no checkpoint at step {}: the coach did not give its cursor ({})",
                     job.core().step(), received.failure().toString());
-            busy = false;
+            steps.idle();
             return nextStep();
         }
         byte[] cursor = CursorCodec.encode(received.cursor());
@@ -171,9 +154,9 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         if (saved.failure() != null) {
             getContext().getLog().error("checkpoint at step {} failed; training goes on", job.core().step(), saved.failure());
         } else {
-            saved.file().ifPresent(f -> getContext().getLog().info("checkpoint {} (step {}, version {})", f, job.core().step(), version));
+            saved.file().ifPresent(f -> getContext().getLog().info("checkpoint {} (step {}, version {})", f, job.core().step(), steps.version()));
         }
-        busy = false;
+        steps.idle();
         return nextStep();
     }
 
@@ -189,14 +172,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         job.publisher().tell(new AdapterPublisher.Publish(new AdapterWeights(job.lora(), snapshot.version(), snapshot.tensors())));
     }
 
-    private LearnerStatus status() {
-        LearnerAccounts a = ledger.snapshot();
-        return new LearnerStatus(stepsDone, version, a.received(), a.duplicates(), a.trained(), a.skippedNoSignal(),
-                a.droppedStale() + a.droppedUnusable() + a.droppedRewardFailure(), book.waiting(), lastMeanReward, busy,
-                book.finished());
-    }
-
     private void publishStatus() {
-        metrics.publish(status());
+        metrics.publish(steps.status(accounts.get()));
     }
 }

@@ -3,6 +3,7 @@ package dev.toolcoach.cluster.learner;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.LoraConfig;

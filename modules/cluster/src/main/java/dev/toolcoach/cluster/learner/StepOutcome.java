@@ -1,28 +1,37 @@
 package dev.toolcoach.cluster.learner;
 
 import dev.toolcoach.learn.batch.ScoredGroup;
-import dev.toolcoach.learn.batch.ScoredTrace;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What became of the groups handed to one step.
+ * What {@link StepRunner} hands back to the learner from its training thread; the learner adds the job step and
+ * accounts and reports it as a {@link StepReport}.
  *
- * @param scored  the groups the reward scored, with their rewards (trained on or skipped for lack of signal)
- * @param dropped ids of the groups the reward could not score
- * @param result  the training step, empty when no group could be scored
- * @param elapsed wall time of scoring and training
+ * @param scored   the groups the reward scored
+ * @param dropped  ids of the groups the reward could not score
+ * @param training the training step, empty when no group could be scored
+ * @param elapsed  wall time of scoring and training
  */
-public record StepOutcome(List<ScoredGroup> scored, List<String> dropped, Optional<StepResult> result, Duration elapsed) {
-    public StepOutcome {
+record StepOutcome(List<ScoredGroup> scored, List<String> dropped, Optional<StepResult> training, Duration elapsed) {
+    StepOutcome {
         scored = List.copyOf(scored);
         dropped = List.copyOf(dropped);
     }
 
-    /** Mean reward over every scored trace, NaN when nothing was scored. */
-    public double meanReward() {
-        return scored.stream().flatMap(g -> g.traces().stream()).mapToDouble(ScoredTrace::reward).average().orElse(Double.NaN);
+    double meanReward() {
+        return StepReport.meanReward(scored);
+    }
+
+    /** Groups the step closed. */
+    int groups() {
+        return scored.size() + dropped.size();
+    }
+
+    StepReport report(long step, long version, LearnerAccounts accounts) {
+        return new StepReport(step, version, scored, dropped, training.map(StepResult::metrics),
+                training.flatMap(StepResult::published).isPresent(), elapsed, accounts);
     }
 }

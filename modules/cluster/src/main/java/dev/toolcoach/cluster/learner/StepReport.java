@@ -1,13 +1,43 @@
 package dev.toolcoach.cluster.learner;
 
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.TrainingMetrics;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
 /**
  * One finished learner step, as the job's listener sees it.
  *
- * @param step     the job's step: batches of groups the learner has taken, this one included (a batch whose groups
- *                 all lacked signal counts too, though it changed no weight), over the job's whole life
- * @param version  the policy version after it
- * @param outcome  the scored groups, dropped groups and training metrics
- * @param accounts the learner's accounts after it
+ * @param step      the job's step: batches of groups the learner has taken, this one included (a batch whose groups
+ *                  all lacked signal counts too, though it changed no weight), over the job's whole life
+ * @param version   the policy version after it
+ * @param scored    the groups the reward scored, with their rewards (trained on or skipped for lack of signal)
+ * @param dropped   ids of the groups the reward could not score
+ * @param metrics   the algorithm's figures, empty when no group could be scored (nothing was trained)
+ * @param published the step changed the weights and published {@code version}
+ * @param elapsed   wall time of scoring and training
+ * @param accounts  the learner's accounts after it
  */
-public record StepReport(long step, long version, StepOutcome outcome, LearnerAccounts accounts) {
+public record StepReport(long step, long version, List<ScoredGroup> scored, List<String> dropped,
+                         Optional<TrainingMetrics> metrics, boolean published, Duration elapsed, LearnerAccounts accounts) {
+    public StepReport {
+        scored = List.copyOf(scored);
+        dropped = List.copyOf(dropped);
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(elapsed, "elapsed");
+        Objects.requireNonNull(accounts, "accounts");
+    }
+
+    /** Mean reward over every scored trace, NaN when nothing was scored. */
+    public double meanReward() {
+        return meanReward(scored);
+    }
+
+    static double meanReward(List<ScoredGroup> scored) {
+        return scored.stream().flatMap(g -> g.traces().stream()).mapToDouble(ScoredTrace::reward).average().orElse(Double.NaN);
+    }
 }

@@ -13,20 +13,20 @@ import java.util.function.Function;
  * One learner step from complete groups: each group is scored whole by the job's reward, then the
  * scored ones are trained on together. Runs on the learner's training thread, never on the actor's.
  */
-public final class StepRunner {
+final class StepRunner {
     private final GroupScorer scorer;
     private final TrainingStep training;
     private final Function<String, RewardContext> examples;
 
     /** @param examples the dataset example of a query id, as the reward sees it */
-    public StepRunner(GroupScorer scorer, TrainingStep training, Function<String, RewardContext> examples) {
+    StepRunner(GroupScorer scorer, TrainingStep training, Function<String, RewardContext> examples) {
         this.scorer = scorer;
         this.training = training;
         this.examples = examples;
     }
 
     /** @throws dev.toolcoach.rewards.RewardUnavailableException when the reward cannot work at all: the job must stop */
-    public StepOutcome run(List<CompleteGroup> groups) {
+    StepOutcome run(List<CompleteGroup> groups) {
         long start = System.nanoTime();
         List<ScoredGroup> scored = new ArrayList<>();
         List<String> dropped = new ArrayList<>();

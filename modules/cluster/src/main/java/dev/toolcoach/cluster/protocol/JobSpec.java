@@ -1,6 +1,7 @@
 package dev.toolcoach.cluster.protocol;
 
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.lm.SamplingParams;
 
 import java.util.List;
 import java.util.Objects;
@@ -31,5 +32,13 @@ public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, 
         Objects.requireNonNull(modelDir, "modelDir");
         Objects.requireNonNull(actionFormat, "actionFormat");
         suites = List.copyOf(suites);
+    }
+
+    /**
+     * How the athletes sample: at the job's temperature from the whole distribution (no top-k, no top-p cut),
+     * so the log-probs the learner trains with are those of the policy itself.
+     */
+    public SamplingParams sampling() {
+        return new SamplingParams((float) temperature, 0, 1f, maxNewTokens, seed);
     }
 }

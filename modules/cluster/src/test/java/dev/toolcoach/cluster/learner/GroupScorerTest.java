@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GroupScorerTest {
     private static final RewardContext EXAMPLE = RewardContext.of("q-g", "what is 6 * 7?", "42");
-    private final LearnerLedger ledger = new LearnerLedger();
+    private final AtomicReference<LearnerAccounts> counted = new AtomicReference<>(LearnerAccounts.NONE);
     private final CompleteGroup group = new CompleteGroup("g", List.of(
             TestTraces.generated("r0", "g", "41", 0),
             TestTraces.generated("r1", "g", "42", 0),
@@ -30,12 +31,12 @@ class GroupScorerTest {
 
     @Test
     void aPerTraceRewardScoresEachRolloutInGroupOrder() {
-        ScoredGroup scored = new GroupScorer(Rewards.exactMatch(), ledger).score(group, EXAMPLE).orElseThrow();
+        ScoredGroup scored = new GroupScorer(Rewards.exactMatch(), counted).score(group, EXAMPLE).orElseThrow();
 
         assertEquals("g", scored.groupId());
         assertArrayEquals(new double[] {0, 1, 0}, scored.rewards());
         assertSame(group.traces().get(1), scored.traces().get(1).trace());
-        assertEquals(0, ledger.snapshot().droppedRewardFailure());
+        assertEquals(0, counted.get().droppedRewardFailure());
     }
 
     @Test
@@ -48,7 +49,7 @@ class GroupScorerTest {
             return GroupOutcome.scored(traces.stream().map(t -> (double) order.indexOf(t)).toList());
         });
 
-        ScoredGroup scored = new GroupScorer(byLength, ledger).score(group, EXAMPLE).orElseThrow();
+        ScoredGroup scored = new GroupScorer(byLength, counted).score(group, EXAMPLE).orElseThrow();
 
         assertEquals(List.of(3), seenSizes);
         assertArrayEquals(new double[] {0, 1, 2}, scored.rewards());
@@ -61,10 +62,10 @@ class GroupScorerTest {
             return 1.0;
         });
 
-        Optional<ScoredGroup> scored = new GroupScorer(broken, ledger).score(group, EXAMPLE);
+        Optional<ScoredGroup> scored = new GroupScorer(broken, counted).score(group, EXAMPLE);
 
         assertTrue(scored.isEmpty());
-        LearnerAccounts accounts = ledger.snapshot();
+        LearnerAccounts accounts = counted.get();
         assertEquals(1, accounts.droppedRewardFailure());
         assertEquals("group g: reward 'broken' failed on rollout r1: parser crashed", accounts.lastDropReason());
     }
@@ -83,8 +84,8 @@ class GroupScorerTest {
             }
         };
 
-        assertTrue(new GroupScorer(shortOne, ledger).score(group, EXAMPLE).isEmpty());
-        assertEquals("group g: reward 'short' gave [1.0] for 3 rollouts", ledger.snapshot().lastDropReason());
+        assertTrue(new GroupScorer(shortOne, counted).score(group, EXAMPLE).isEmpty());
+        assertEquals("group g: reward 'short' gave [1.0] for 3 rollouts", counted.get().lastDropReason());
     }
 
     @Test
@@ -101,9 +102,9 @@ class GroupScorerTest {
             }
         };
 
-        assertTrue(new GroupScorer(raw, ledger).score(group, EXAMPLE).isEmpty());
+        assertTrue(new GroupScorer(raw, counted).score(group, EXAMPLE).isEmpty());
         assertEquals("group g: reward 'raw' failed: java.lang.IllegalStateException: no scores today",
-                ledger.snapshot().lastDropReason());
+                counted.get().lastDropReason());
     }
 
     @Test
@@ -113,8 +114,8 @@ class GroupScorerTest {
         });
 
         RewardUnavailableException e = assertThrows(RewardUnavailableException.class,
-                () -> new GroupScorer(judge, ledger).score(group, EXAMPLE));
+                () -> new GroupScorer(judge, counted).score(group, EXAMPLE));
         assertEquals("judge endpoint refused the key", e.getMessage());
-        assertEquals(0, ledger.snapshot().droppedRewardFailure(), "not a per-group failure");
+        assertEquals(0, counted.get().droppedRewardFailure(), "not a per-group failure");
     }
 }

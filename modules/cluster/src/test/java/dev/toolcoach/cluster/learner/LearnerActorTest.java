@@ -18,6 +18,7 @@ import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
@@ -100,8 +101,9 @@ class LearnerActorTest {
         StepReport first = events.step();
         assertEquals(1, first.step());
         assertEquals(1, first.version());
-        assertEquals(2, first.outcome().scored().size());
-        assertTrue(first.outcome().result().orElseThrow().published().isPresent());
+        assertEquals(2, first.scored().size());
+        assertTrue(first.metrics().isPresent());
+        assertTrue(first.published());
 
         // the third and last group trains alone: no other group can come
         deliver(learner, "g2");

@@ -1,6 +1,7 @@
 package dev.toolcoach.cluster.learner;
 
 import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.DpoMetrics;
 import dev.toolcoach.learn.core.GrpoMetrics;
 import dev.toolcoach.learn.core.LearnerConfig;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,7 +33,7 @@ class TrainingStepTest {
 
     private TinyAgentModel tiny;
     private LearnerCore core;
-    private final LearnerLedger ledger = new LearnerLedger();
+    private final AtomicReference<LearnerAccounts> counted = new AtomicReference<>(LearnerAccounts.NONE);
 
     @BeforeEach
     void setUp() {
@@ -47,13 +49,13 @@ class TrainingStepTest {
 
     @Test
     void aGrpoStepChangesTheAdapterBumpsTheVersionAndLeavesALaggingGroupStale() {
-        GroupCollector collector = new GroupCollector(G, 0, ledger);
+        GroupCollector collector = new GroupCollector(G, 0, counted);
         rollOut(collector, "g0", 0, G);
         rollOut(collector, "g1", 0, G);
         rollOut(collector, "late", 0, 2); // half of a group sampled by version 0
         PolicySnapshot before = core.snapshot();
 
-        StepResult result = new TrainingStep(core, Algorithm.parse("GRPO"), 0, ledger).run(scoreReady(collector, PARITY));
+        StepResult result = new TrainingStep(core, Algorithm.parse("GRPO"), 0, counted).run(scoreReady(collector, PARITY));
 
         assertEquals(1, result.version());
         PolicySnapshot published = result.published().orElseThrow();
@@ -70,7 +72,7 @@ class TrainingStepTest {
         assertEquals(Admission.GROUP_STALE, collector.offer(rollout("late", 3), core.version()));
         assertEquals(0, collector.readyCount());
 
-        LearnerAccounts accounts = ledger.snapshot();
+        LearnerAccounts accounts = counted.get();
         assertEquals(12, accounts.received());
         assertEquals(3, accounts.groupsComplete());
         assertEquals(2, accounts.trained());
@@ -80,19 +82,19 @@ class TrainingStepTest {
 
     @Test
     void aGroupWhoseRewardThrowsIsDroppedAndCountedWhileTheOthersTrain() {
-        GroupCollector collector = new GroupCollector(G, 2, ledger);
+        GroupCollector collector = new GroupCollector(G, 2, counted);
         rollOut(collector, "good", 0, G);
         rollOut(collector, "bad", 0, G);
-        GroupScorer scorer = new GroupScorer(PARITY, ledger);
+        GroupScorer scorer = new GroupScorer(PARITY, counted);
         List<CompleteGroup> ready = collector.takeReady(10);
 
         List<ScoredGroup> scored = List.of(
                 scorer.score(ready.get(0), RewardContext.of("q-good", "", null).withField("parity", 0)).orElseThrow());
         assertTrue(scorer.score(ready.get(1), RewardContext.of("q-bad", "", null)).isEmpty());
-        StepResult result = new TrainingStep(core, Algorithm.GRPO, 0, ledger).run(scored);
+        StepResult result = new TrainingStep(core, Algorithm.GRPO, 0, counted).run(scored);
 
         assertEquals(1, result.version());
-        LearnerAccounts accounts = ledger.snapshot();
+        LearnerAccounts accounts = counted.get();
         assertEquals(1, accounts.trained());
         assertEquals(1, accounts.droppedRewardFailure());
         assertEquals("group bad: reward 'parity' failed on rollout bad-0: example q-bad has no field 'parity'",
@@ -102,13 +104,13 @@ class TrainingStepTest {
 
     @Test
     void dpoAndSftStepsAreChosenByCaseInsensitiveNameAndEachPublishesTheNextVersion() {
-        GroupCollector collector = new GroupCollector(G, 2, ledger);
+        GroupCollector collector = new GroupCollector(G, 2, counted);
         rollOut(collector, "g0", 0, G);
         rollOut(collector, "g1", 0, G);
         List<ScoredGroup> scored = scoreReady(collector, PARITY);
 
-        StepResult dpo = new TrainingStep(core, Algorithm.parse("Dpo"), 0, ledger).run(scored);
-        StepResult sft = new TrainingStep(core, Algorithm.parse(" sft "), 0.5, ledger).run(scored);
+        StepResult dpo = new TrainingStep(core, Algorithm.parse("Dpo"), 0, counted).run(scored);
+        StepResult sft = new TrainingStep(core, Algorithm.parse(" sft "), 0.5, counted).run(scored);
 
         assertEquals(1, dpo.published().orElseThrow().version());
         assertEquals(2, ((DpoMetrics) dpo.metrics()).pairs(), "best against worst, one pair per group");
@@ -122,16 +124,16 @@ class TrainingStepTest {
 
     @Test
     void aGroupWithoutRewardVarianceIsSkippedAndNothingIsPublished() {
-        GroupCollector collector = new GroupCollector(G, 2, ledger);
+        GroupCollector collector = new GroupCollector(G, 2, counted);
         rollOut(collector, "flat", 0, G);
 
-        StepResult result = new TrainingStep(core, Algorithm.GRPO, 0, ledger)
+        StepResult result = new TrainingStep(core, Algorithm.GRPO, 0, counted)
                 .run(scoreReady(collector, Reward.perTrace("constant", (trace, example) -> 1.0)));
 
         assertEquals(0, result.version());
         assertTrue(result.published().isEmpty());
         assertEquals(1, result.skippedGroups());
-        LearnerAccounts accounts = ledger.snapshot();
+        LearnerAccounts accounts = counted.get();
         assertEquals(1, accounts.skippedNoSignal());
         assertEquals(0, accounts.trained());
         assertEquals(0, accounts.pending());
@@ -157,7 +159,7 @@ class TrainingStepTest {
     }
 
     private List<ScoredGroup> scoreReady(GroupCollector collector, Reward reward) {
-        GroupScorer scorer = new GroupScorer(reward, ledger);
+        GroupScorer scorer = new GroupScorer(reward, counted);
         return collector.takeReady(Integer.MAX_VALUE).stream()
                 .map(g -> scorer.score(g, RewardContext.of("q-" + g.groupId(), "", null).withField("parity", 0)).orElseThrow())
                 .toList();

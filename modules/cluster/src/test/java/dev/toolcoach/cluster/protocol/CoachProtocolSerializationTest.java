@@ -7,8 +7,10 @@ import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import akka.serialization.Serializer;
 import akka.serialization.Serializers;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
+import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Message;
@@ -17,11 +19,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.NotSerializableException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,6 +92,16 @@ class CoachProtocolSerializationTest {
         CoachCursor cursor = roundTrip(new CoachCursor(3, 2, 17, List.of(new CoachCursor.OpenGroup("g15", 1, "q1"),
                 new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, Map.of(GroupDropped.Reason.REWARD_FAILED, 2L)));
         assertEquals(0L, cursor.groupsDropped().get(GroupDropped.Reason.STALE_POLICY), "every reason is listed");
+    }
+
+    @Test
+    void theJobSpecRoundTripsAndItsSamplingIsDerivedOnTheAthleteNotSent() throws NotSerializableException {
+        JobSpec spec = roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("arithmetic"), 0.7,
+                256, 5, 4096, 2, 30_000, 11));
+        assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.sampling(), "the whole distribution at the job's temperature");
+        String bytes = new String(serialization.serialize(spec).get(), StandardCharsets.ISO_8859_1);
+        assertTrue(bytes.contains("maxNewTokens"));
+        assertFalse(bytes.contains("sampling"), "only the record's components travel");
     }
 
     @Test

@@ -8,5 +8,5 @@ package dev.toolcoach.learn.core;
  * @param skippedUpdates 1 when the update was not applied because the loss or gradient norm was not finite
  */
 public record DpoMetrics(long version, double loss, double accuracy, double meanMargin, long pairs, double gradNorm,
-                         double learningRate, int skippedUpdates) {
+                         double learningRate, int skippedUpdates) implements TrainingMetrics {
 }

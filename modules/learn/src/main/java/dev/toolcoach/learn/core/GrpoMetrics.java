@@ -17,7 +17,7 @@ import dev.toolcoach.learn.loss.GrpoStats;
 public record GrpoMetrics(long version, double loss, double meanRatio, double clipFractionLow, double clipFractionHigh,
                           double cappedFraction, double kl, double entropy, double gradNorm, long tokensTrained,
                           int skippedGroups, double meanStaleness, double learningRate,
-                          int skippedUpdates) {
+                          int skippedUpdates) implements TrainingMetrics {
 
     static GrpoMetrics of(long version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
                           int skippedUpdates) {

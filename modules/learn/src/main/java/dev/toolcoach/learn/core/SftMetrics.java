@@ -8,5 +8,5 @@ package dev.toolcoach.learn.core;
  * @param skippedUpdates 1 when the update was not applied because the loss or gradient norm was not finite
  */
 public record SftMetrics(long version, double loss, long tokensTrained, int rejectedTraces, double gradNorm,
-                         double learningRate, int skippedUpdates) {
+                         double learningRate, int skippedUpdates) implements TrainingMetrics {
 }

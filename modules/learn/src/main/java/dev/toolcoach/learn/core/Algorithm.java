@@ -1,4 +1,4 @@
-package dev.toolcoach.cluster.learner;
+package dev.toolcoach.learn.core;
 
 import java.util.Arrays;
 import java.util.Locale;
