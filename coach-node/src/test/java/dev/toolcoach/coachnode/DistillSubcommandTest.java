@@ -2,12 +2,12 @@ package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -77,10 +77,7 @@ class DistillSubcommandTest {
 
     @Test
     void anUnreachableEndpointIsRejected(@TempDir Path tmp) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.pick();
         Path work = tmp.resolve("work");
         assertRejected("distill: teacher openai:http://127.0.0.1:" + port, work,
                 args(work, "--teacher-url", "http://127.0.0.1:" + port + "/v1", "--model", "m", "--retries", "0"));

@@ -5,7 +5,6 @@ import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.PerTrajectoryGenerator;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.trace.Termination;
@@ -62,10 +61,11 @@ class TurnBarrierTest {
         return AgentConfig.defaults().withLimits(maxTurns, maxTotalTokens).withTools(Duration.ofSeconds(10), 4000);
     }
 
-    private PerTrajectoryGenerator scripts(Map<String, List<String>> scripts) {
+    /** One script per trajectory (the testkit's PerTrajectoryGenerator cannot be used here: the testkit depends on agent). */
+    private Generator scripts(Map<String, List<String>> scripts) {
         Map<String, Generator> byId = new HashMap<>();
         scripts.forEach((id, script) -> byId.put(id, ScriptedGenerator.chatMl(tokenizer, script)));
-        return new PerTrajectoryGenerator(byId);
+        return request -> byId.get(request.trajectoryId()).generate(request);
     }
 
     private static RolloutRequest request(String id) {

@@ -20,7 +20,8 @@ import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiException;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
 import dev.toolcoach.tools.exec.ToolExecutor;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,10 +72,8 @@ class EndpointFailuresTest {
         }
     }
 
-    static String closedPortUrl() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return "http://127.0.0.1:" + s.getLocalPort() + "/v1";
-        }
+    static String closedPortUrl() {
+        return "http://127.0.0.1:" + FreePorts.pick() + "/v1";
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.toolcoach.model.generate.DecodedSequence;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

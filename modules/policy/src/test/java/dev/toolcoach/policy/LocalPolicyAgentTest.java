@@ -8,6 +8,7 @@ import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;

@@ -3,6 +3,7 @@ package dev.toolcoach.policy;
 import dev.toolcoach.model.chat.ChatMlTemplate;
 import dev.toolcoach.model.chat.Llama3Template;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.trace.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

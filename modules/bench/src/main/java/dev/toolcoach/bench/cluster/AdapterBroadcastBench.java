@@ -15,12 +15,12 @@ import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
-import dev.toolcoach.cluster.weights.TestAdapters;
+import dev.toolcoach.testkit.TestAdapters;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -14,7 +14,7 @@ import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.agent.TurnBarrier;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.PerTrajectoryGenerator;
+import dev.toolcoach.testkit.PerTrajectoryGenerator;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.ToolCall;
@@ -58,7 +58,7 @@ import java.util.concurrent.TimeUnit;
  * with its wall time, trajectories per second and the ideal wall time of its schedule with no
  * overhead; the ratios are async's speedup.
  *
- * <p>Run from the repository root (test-compile, because the bench module uses cluster's test jar):
+ * <p>Run from the repository root:
  * <pre>{@code
  * mvn -B -q -pl modules/bench -am test-compile org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
  * java -cp modules/bench/target/classes:$(cat modules/bench/target/bench-classpath.txt) \

@@ -15,7 +15,7 @@ import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.protocol.WeightsChunk;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
 import dev.toolcoach.cluster.serialization.KryoAkkaSerializer;
-import dev.toolcoach.cluster.testing.SampleMessages;
+import dev.toolcoach.testkit.SampleMessages;
 import dev.toolcoach.cluster.weights.AdapterChecksum;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -8,7 +8,7 @@ import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.synthetic.FinanceTask;

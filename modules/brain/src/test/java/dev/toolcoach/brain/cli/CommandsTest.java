@@ -5,15 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.testkit.ScriptedBackend;
+import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -67,10 +67,7 @@ class CommandsTest {
 
     @Test
     void generateTasksReportsAnUnreachableEndpointInOneLine(@TempDir Path dir) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.pick();
         Run r = run(new GenerateTasksCommand(), "--base-url", "http://127.0.0.1:" + port + "/v1", "--model", "m", "--retries", "0",
                 "--task-description", "Do arithmetic", "--tools", "arithmetic", "--out", dir.resolve("x.jsonl").toString());
 

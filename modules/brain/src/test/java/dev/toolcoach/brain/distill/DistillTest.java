@@ -11,7 +11,7 @@ import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.synthetic.FinanceTask;

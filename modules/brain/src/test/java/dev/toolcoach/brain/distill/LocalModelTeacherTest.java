@@ -4,7 +4,7 @@ import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.model.io.ModelLoadException;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;

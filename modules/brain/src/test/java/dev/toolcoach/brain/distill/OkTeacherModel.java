@@ -5,7 +5,7 @@ import dev.toolcoach.model.io.HfNames;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.nn.ModelWeights;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -20,7 +20,7 @@ import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeSettings;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.Task;

@@ -7,7 +7,7 @@ import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.policy.TinyChatModel;
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;

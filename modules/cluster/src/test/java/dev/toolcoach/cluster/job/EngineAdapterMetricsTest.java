@@ -2,7 +2,7 @@ package dev.toolcoach.cluster.job;
 
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.cluster.learner.IdTokenizer;
-import dev.toolcoach.cluster.weights.TestAdapters;
+import dev.toolcoach.testkit.TestAdapters;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.lora.LoraConfig;

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.node;
 
-import dev.toolcoach.cluster.testing.FreePorts;
+import dev.toolcoach.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

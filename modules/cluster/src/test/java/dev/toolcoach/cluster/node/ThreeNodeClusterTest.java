@@ -16,7 +16,7 @@ import dev.toolcoach.cluster.protocol.AthleteCommand;
 import dev.toolcoach.cluster.protocol.Echo;
 import dev.toolcoach.cluster.protocol.EchoReply;
 import dev.toolcoach.cluster.protocol.ToolServerCommand;
-import dev.toolcoach.cluster.testing.FreePorts;
+import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

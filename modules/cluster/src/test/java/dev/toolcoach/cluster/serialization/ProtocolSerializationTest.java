@@ -21,7 +21,7 @@ import dev.toolcoach.cluster.protocol.ToolSpecs;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.protocol.WeightsChunk;
-import dev.toolcoach.cluster.testing.SampleMessages;
+import dev.toolcoach.testkit.SampleMessages;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;

@@ -20,7 +20,7 @@ import dev.toolcoach.cluster.node.NodeLauncher;
 import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeSettings;
-import dev.toolcoach.cluster.testing.FreePorts;
+import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
 import dev.toolcoach.cluster.toolserver.ToolServerActor;
 import dev.toolcoach.tools.BuiltinSuites;

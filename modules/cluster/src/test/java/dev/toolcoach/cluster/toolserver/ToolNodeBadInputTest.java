@@ -3,7 +3,7 @@ package dev.toolcoach.cluster.toolserver;
 import dev.toolcoach.cluster.node.NodeCli;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeRunCommand;
-import dev.toolcoach.cluster.testing.FreePorts;
+import dev.toolcoach.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

@@ -24,6 +24,7 @@ import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.testkit.TestAdapters;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

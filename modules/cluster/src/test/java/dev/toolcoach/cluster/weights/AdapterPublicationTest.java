@@ -4,6 +4,7 @@ import dev.toolcoach.cluster.protocol.AdapterPart;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.testkit.TestAdapters;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -12,6 +12,7 @@ import dev.toolcoach.cluster.protocol.WeightsChunk;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.testkit.TestAdapters;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

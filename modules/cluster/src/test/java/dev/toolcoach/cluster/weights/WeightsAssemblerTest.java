@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.weights;
 
 import dev.toolcoach.cluster.protocol.WeightsChunk;
-import dev.toolcoach.cluster.testing.SampleMessages;
+import dev.toolcoach.testkit.SampleMessages;
 import dev.toolcoach.cluster.weights.WeightsAssembler.Outcome;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.retrieval.HybridRetriever;
 import dev.toolcoach.retrieval.HybridStats;

@@ -4,7 +4,8 @@ import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.RewardUnavailableException;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -189,10 +189,7 @@ class JudgeEndToEndTest {
 
     @Test
     void unreachableOrUnauthorisedJudgeStopsTheRun() throws IOException {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closedPort = s.getLocalPort();
-        }
+        int closedPort = FreePorts.pick();
         RankingJudge nowhere = new RankingJudge(new OpenAiClient(OpenAiConfig.of("http://127.0.0.1:" + closedPort + "/v1", "j")),
                 JudgeSettings.defaults(JudgeMode.RANKING));
         RewardUnavailableException e = assertThrows(RewardUnavailableException.class,

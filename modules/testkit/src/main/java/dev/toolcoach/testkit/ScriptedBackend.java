@@ -1,4 +1,4 @@
-package dev.toolcoach.openai.scripted;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.openai.BackendReply;
 import dev.toolcoach.openai.BackendRequest;
@@ -16,7 +16,7 @@ import java.util.function.Function;
 
 /**
  * A real {@link ChatBackend} that replays scripted turns in order, standing in for a large teacher
- * or judge model in tests and dry runs. It streams each reply in small pieces, records every
+ * or judge model in tests and benches. It streams each reply in small pieces, records every
  * request, and can fail a call or hold it until a gate opens.
  */
 public final class ScriptedBackend implements ChatBackend {

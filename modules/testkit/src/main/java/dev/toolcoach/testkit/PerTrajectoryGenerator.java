@@ -1,8 +1,8 @@
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.testkit;
 
+import dev.toolcoach.agent.Generator;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
-import dev.toolcoach.agent.Generator;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package dev.toolcoach.cluster.testing;
+package dev.toolcoach.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.toolcoach.cluster.weights;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
@@ -13,7 +13,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Seeded random adapters with the PEFT names and shapes a model expects (public: the bench module publishes them too). */
+/** Seeded random adapters with the PEFT names and shapes a model expects. */
 public final class TestAdapters {
 
     private TestAdapters() {

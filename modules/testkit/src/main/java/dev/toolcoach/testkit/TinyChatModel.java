@@ -1,4 +1,4 @@
-package dev.toolcoach.policy;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * Writes a tiny random Qwen2 chat model as an HF folder: a byte-level BPE tokenizer.json (ids 0–255
  * are the bytes, so any text round-trips) plus ChatML's special tokens, and a generation config
- * whose EOS is {@code <|im_end|>}. Shared with coach-node's serve test through the test-jar.
+ * whose EOS is {@code <|im_end|>}. Shared by the policy, brain and coach-node tests and the adapter broadcast bench.
  */
 public final class TinyChatModel {
 

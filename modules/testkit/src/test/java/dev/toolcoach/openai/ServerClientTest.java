@@ -3,14 +3,14 @@ package dev.toolcoach.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.toolcoach.openai.OpenAiException.Kind;
-import dev.toolcoach.openai.scripted.ScriptedBackend;
+import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.testkit.ScriptedBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Drives the real server with the real client over loopback; the model is a scripted backend. */
+/**
+ * Drives the real server with the real client over loopback; the model is a scripted backend. In the testkit, not
+ * in openai: the scripted backend is a test double and lives here, and the testkit depends on openai.
+ */
 class ServerClientTest {
 
     private static final String MODEL = "scripted-7b";
@@ -176,10 +179,7 @@ class ServerClientTest {
 
     @Test
     void unreachableEndpointIsNamed() throws IOException {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closedPort = s.getLocalPort();
-        }
+        int closedPort = FreePorts.pick();
         OpenAiClient c = new OpenAiClient(OpenAiConfig.of("http://127.0.0.1:" + closedPort + "/v1", MODEL));
         OpenAiException e = assertThrows(OpenAiException.class, () -> c.chat(ChatRequest.of(QUESTION)));
         assertEquals(Kind.UNREACHABLE, e.kind());

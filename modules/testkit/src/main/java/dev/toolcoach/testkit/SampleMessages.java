@@ -1,4 +1,4 @@
-package dev.toolcoach.cluster.testing;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ParseError;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** Realistic protocol payloads built from a fixed seed, shared by serializer tests (and the benchmark's twin). */
+/** Realistic protocol payloads built from a fixed seed, shared by the serializer tests and benchmark. */
 public final class SampleMessages {
 
     private SampleMessages() {
