@@ -31,7 +31,12 @@ public record SamplingParams(float temperature, int topK, float topP, int maxNew
     }
 
     public static SamplingParams greedy(int maxNewTokens) {
-        return new SamplingParams(0f, 0, 1f, maxNewTokens, 0L);
+        return atTemperature(0f, maxNewTokens, 0L);
+    }
+
+    /** The whole distribution at {@code temperature}: no top-k or top-p cut, no stop condition. */
+    public static SamplingParams atTemperature(float temperature, int maxNewTokens, long seed) {
+        return new SamplingParams(temperature, 0, 1f, maxNewTokens, seed);
     }
 
     public boolean isGreedy() {

@@ -105,11 +105,11 @@ public final class PolicyModel implements AutoCloseable {
     }
 
     /** Adapter version (0 without an adapter); the learner bumps it after each update. */
-    public long version() {
+    public int version() {
         return lora == null ? 0 : lora.version();
     }
 
-    public void setVersion(long version) {
+    public void setVersion(int version) {
         requireLora().setVersion(version);
     }
 

@@ -138,16 +138,16 @@ class InferenceEngineTest {
             }
             assertEquals(5, engine.adapterVersion());
             DecodedSequence late = engine.submit(prompt(1), params(1)).get(60, TimeUnit.SECONDS);
-            for (long v : late.policyVersions()) {
+            for (int v : late.policyVersions()) {
                 assertEquals(5, v, "a request submitted after the swap runs on the new adapter only");
             }
-            Map<Long, Long> versionOfStep = new HashMap<>();
+            Map<Long, Integer> versionOfStep = new HashMap<>();
             for (CompletableFuture<DecodedSequence> f : early) {
                 DecodedSequence g = f.get(60, TimeUnit.SECONDS);
                 assertEquals(0, g.policyVersions()[0], "early requests start on the base model");
                 for (int t = 0; t < g.tokens().length; t++) {
                     long step = g.steps()[t];
-                    long version = g.policyVersions()[t];
+                    int version = g.policyVersions()[t];
                     assertTrue(t == 0 || version >= g.policyVersions()[t - 1], "versions never go back");
                     assertEquals(versionOfStep.computeIfAbsent(step, s -> version), version, "one version per step");
                 }

@@ -11,7 +11,7 @@ final class TestAdapters {
     private TestAdapters() {
     }
 
-    static AdapterWeights perturbed(AdapterWeights w, long seed, float std, boolean onlyB, long version) {
+    static AdapterWeights perturbed(AdapterWeights w, long seed, float std, boolean onlyB, int version) {
         Random rnd = new Random(seed);
         Map<String, HostTensor> t = new HashMap<>(w.tensors());
         for (String name : t.keySet().stream().sorted().toList()) { // sorted: the same noise lands on the same tensor

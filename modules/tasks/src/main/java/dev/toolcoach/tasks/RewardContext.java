@@ -19,30 +19,35 @@ import java.util.OptionalDouble;
  * @param goldAnswer the expected final answer, or null when the example has none
  * @param goldCalls  the expected tool calls, empty when the example has none
  * @param fields     any other example fields (JSON-shaped values)
+ * @param example    the task's dataset example the context was made from, empty for a context built from parts
  */
 public record RewardContext(String queryId, String query, String goldAnswer, List<ToolCall> goldCalls,
-                            Map<String, Object> fields) {
+                            Map<String, Object> fields, Optional<TaskExample> example) {
     public RewardContext {
         Objects.requireNonNull(queryId, "queryId");
         query = query == null ? "" : query;
         goldCalls = goldCalls == null ? List.of() : List.copyOf(goldCalls);
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        example = example == null ? Optional.empty() : example;
     }
 
-    /** A dataset example as rewards see it: its query, gold answer, the oracle's calls and the gold facts. */
+    /**
+     * A dataset example as rewards see it: its query, gold answer, the oracle's calls and the gold facts, and the
+     * example itself.
+     */
     public static RewardContext of(TaskExample e) {
         return new RewardContext(e.id(), e.query(), e.goldAnswer(),
-                e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold());
+                e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold(), Optional.of(e));
     }
 
     public static RewardContext of(String queryId, String query, String goldAnswer) {
-        return new RewardContext(queryId, query, goldAnswer, List.of(), Map.of());
+        return new RewardContext(queryId, query, goldAnswer, List.of(), Map.of(), Optional.empty());
     }
 
     public RewardContext withField(String name, Object value) {
         Map<String, Object> more = new LinkedHashMap<>(fields);
         more.put(name, value);
-        return new RewardContext(queryId, query, goldAnswer, goldCalls, more);
+        return new RewardContext(queryId, query, goldAnswer, goldCalls, more, example);
     }
 
     /** The gold answer; a reward that needs one fails clearly on an example without it. */
@@ -54,7 +59,7 @@ public record RewardContext(String queryId, String query, String goldAnswer, Lis
         return goldAnswer;
     }
 
-    /** A field holding a typed object (e.g. a task's own example record), empty when absent. */
+    /** A field holding a typed object (e.g. a reward's own example record), empty when absent. */
     public <T> Optional<T> value(String name, Class<T> type) {
         Object v = fields.get(name);
         if (v == null) return Optional.empty();

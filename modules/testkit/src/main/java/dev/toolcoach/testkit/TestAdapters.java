@@ -19,7 +19,7 @@ public final class TestAdapters {
     private TestAdapters() {
     }
 
-    public static AdapterWeights random(ModelConfig model, LoraConfig lora, long version, long seed) {
+    public static AdapterWeights random(ModelConfig model, LoraConfig lora, int version, long seed) {
         Random random = new Random(seed);
         Map<String, HostTensor> tensors = new HashMap<>();
         for (int layer = 0; layer < model.nLayers(); layer++) {

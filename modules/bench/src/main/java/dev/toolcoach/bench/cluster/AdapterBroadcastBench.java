@@ -134,7 +134,7 @@ public final class AdapterBroadcastBench {
             AdapterWeights adapter = TestAdapters.random(MODEL, LORA, v, v);
             Instant start = Instant.now();
             publisher.tell(new AdapterPublisher.Publish(adapter));
-            long version = v;
+            int version = v;
             await("version " + v + " on every engine", VERSION_TIMEOUT, () -> athletes.stream().allMatch(a -> version(cluster, a) >= version));
             double t0 = start.getEpochSecond() + start.getNano() / 1e9;
             double slowest = 0;
@@ -167,9 +167,9 @@ public final class AdapterBroadcastBench {
     }
 
     /** The adapter version an athlete node's engine serves, -1 while it serves none (or does not answer). */
-    private static long version(LocalCluster cluster, String athlete) {
+    private static int version(LocalCluster cluster, String athlete) {
         try {
-            return Math.round(cluster.metrics(athlete).getOrDefault("toolcoach_engine_adapter_version", -1.0));
+            return Math.toIntExact(Math.round(cluster.metrics(athlete).getOrDefault("toolcoach_engine_adapter_version", -1.0)));
         } catch (Exception e) {
             return -1;
         }

@@ -1,6 +1,9 @@
 package dev.toolcoach.bench.rollout;
 
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.lm.Tokenizer;
+import dev.toolcoach.trace.ToolCall;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +16,7 @@ import java.util.SplittableRandom;
 /**
  * One batch of rollouts, drawn from a seed: per trajectory 1–5 tool turns (a reply with 1–2 calls
  * of {@code lookup}) and then an answer; each reply's thought has a drawn number of tokens (the
- * call or answer markup adds about 40–140); each call's latency is drawn from 5–200 ms. Every mode
+ * call or answer markup adds about 35–135); each call's latency is drawn from 5–200 ms. Every mode
  * runs the same workload, and {@link #idealMillis} gives what each mode would take with no overhead
  * at all, so measured times can be checked against it.
  */
@@ -23,6 +26,8 @@ final class RolloutWorkload {
     static final int MAX_TOOL_TURNS = 5;
     static final long MIN_LATENCY_MILLIS = 5;
     static final long MAX_LATENCY_MILLIS = 200;
+    /** The replies are the policy's own format: the bench's agent reads them back with the same codec. */
+    private static final ToolCallCodec TOOL_N1 = ActionFormat.TOOL_N1.codec();
     private static final String[] WORDS = {"the", "price", "of", "stock", "check", "then", "compare", "with",
             "previous", "quarter", "result", "look", "up", "value", "and", "sum", "it", "next", "step", "is"};
 
@@ -71,19 +76,20 @@ final class RolloutWorkload {
             int toolTurns = random.nextInt(MIN_TOOL_TURNS, MAX_TOOL_TURNS + 1);
             for (int t = 0; t < toolTurns; t++) {
                 int calls = random.nextInt(1, 3);
-                List<String> callJson = new ArrayList<>();
+                List<ToolCall> lookups = new ArrayList<>();
                 List<Long> millis = new ArrayList<>();
                 for (int c = 0; c < calls; c++) {
                     String key = id + "/" + t + "/" + c;
                     long ms = latency.draw(MIN_LATENCY_MILLIS, MAX_LATENCY_MILLIS, random);
                     latencyByKey.put(key, ms);
                     millis.add(ms);
-                    callJson.add("{\"name\": \"lookup\", \"arguments\": {\"key\": \"" + key + "\"}}");
+                    lookups.add(new ToolCall("lookup", Map.of("key", key)));
                 }
-                turns.add(new Turn("<think>" + thought(thoughts, random) + "</think><tool_call>[" + String.join(", ", callJson)
-                        + "]</tool_call>", List.copyOf(millis)));
+                turns.add(new Turn(TOOL_N1.writeThinking(thought(thoughts, random)) + TOOL_N1.writeCalls(lookups),
+                        List.copyOf(millis)));
             }
-            turns.add(new Turn("<think>" + thought(thoughts, random) + "</think><answer>" + i + "</answer>", List.of()));
+            turns.add(new Turn(TOOL_N1.writeThinking(thought(thoughts, random)) + TOOL_N1.writeAnswer(String.valueOf(i)),
+                    List.of()));
             rollouts.put(id, List.copyOf(turns));
         }
         return new RolloutWorkload(rollouts, latencyByKey);

@@ -17,7 +17,7 @@ import dev.toolcoach.learn.core.TrainingMetrics;
  * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...), null
  *                       when the step scored no group
  */
-public record StepLine(long step, long version, int groups, int dropped,
+public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
                        @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner) {

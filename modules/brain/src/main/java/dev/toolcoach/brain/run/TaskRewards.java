@@ -19,9 +19,6 @@ public final class TaskRewards {
     private TaskRewards() {
     }
 
-    /** The field of a {@link #contexts context} holding the typed example, for {@link #of}. */
-    private static final String EXAMPLE = "task_example";
-
     /**
      * The example of a query id as a {@link RewardContext}: query, gold answer, the oracle's calls, the gold facts
      * and the example itself. Built once per example, when the job starts.
@@ -29,7 +26,7 @@ public final class TaskRewards {
     public static Function<String, RewardContext> contexts(List<TaskExample> examples) {
         Map<String, RewardContext> byId = new LinkedHashMap<>();
         for (TaskExample e : examples) {
-            byId.put(e.id(), RewardContext.of(e).withField(EXAMPLE, e));
+            byId.put(e.id(), RewardContext.of(e));
         }
         // an id outside the dataset gets a bare context: the reward then fails and the group is dropped, counted
         return id -> byId.getOrDefault(id, RewardContext.of(id, "", null));
@@ -39,7 +36,7 @@ public final class TaskRewards {
     public static Reward of(String name, TraceReward reward) {
         Objects.requireNonNull(reward, "reward");
         return Reward.perTrace(name, (trace, context) -> {
-            if (context.value(EXAMPLE, TaskExample.class).isEmpty()) {
+            if (context.example().isEmpty()) {
                 throw new IllegalArgumentException("query " + context.queryId() + " is not in the task's dataset");
             }
             return reward.score(trace, context);
@@ -48,8 +45,10 @@ public final class TaskRewards {
 
     /** Whether a rollout solved its example by the task's own reward (full marks), for a step's accuracy. */
     public static Predicate<Trace> succeeded(TraceReward reward, List<TaskExample> examples) {
-        Map<String, TaskExample> byId = new LinkedHashMap<>();
-        examples.forEach(e -> byId.put(e.id(), e));
-        return trace -> byId.containsKey(trace.queryId()) && reward.score(byId.get(trace.queryId()), trace) >= 1.0;
+        Function<String, RewardContext> contexts = contexts(examples);
+        return trace -> {
+            RewardContext context = contexts.apply(trace.queryId());
+            return context.example().isPresent() && reward.score(trace, context) >= 1.0;
+        };
     }
 }

@@ -109,7 +109,7 @@ public final class TrainingRun {
      * @param accounts the learner's accounts
      * @param resumedFromVersion the adapter version a resumed job started from, -1 for a new job
      */
-    public record Result(AdapterWeights adapter, LearnerAccounts accounts, long resumedFromVersion) {
+    public record Result(AdapterWeights adapter, LearnerAccounts accounts, int resumedFromVersion) {
     }
 
     private TrainingRun() {
@@ -138,7 +138,7 @@ public final class TrainingRun {
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
                     config.checkpointEvery());
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
-            long resumedFrom = cursor.isPresent() ? core.version() : -1;
+            int resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
                     LearnerSteps.jobStep(groupsClosed(c), config.groupsPerStep()), core.step(), core.version()));
             try {

@@ -94,7 +94,7 @@ class ClusterTrainingRunTest {
         TrainingRun.Result two = TrainingRun.run(spec(config, model, task, 4, dir, "second"), node, second::add);
         assertEquals(2, two.resumedFromVersion(), "the second job resumes the first one's checkpoint");
         assertEquals(4, two.adapter().version());
-        assertEquals(List.of(3L, 4L), second.stream().map(StepReport::version).toList());
+        assertEquals(List.of(3, 4), second.stream().map(StepReport::version).toList());
         int newest = second.get(1).scored().stream().flatMap(g -> g.traces().stream())
                 .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
         assertTrue(newest >= 2, "the athlete node's engine got the resumed job's adapters, saw version " + newest);

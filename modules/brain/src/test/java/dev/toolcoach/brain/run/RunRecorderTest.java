@@ -32,7 +32,7 @@ class RunRecorderTest {
     @Test
     void aResumeThatRedoesStepsReplacesTheirRecordsAndKeepsTheRest(@TempDir Path run) {
         RunRecorder first = new RunRecorder(run, t -> true, line -> { });
-        for (long step = 1; step <= 3; step++) first.accept(report(step, "a"));
+        for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
         // the node died after step 3 but before its checkpoint: the next session resumes after step 2 and redoes step 3
         RunRecorder second = new RunRecorder(run, t -> true, line -> { });
         second.accept(report(3, "b"));
@@ -75,11 +75,11 @@ class RunRecorderTest {
         assertEquals(120, grpo.get("tokensTrained").asLong());
     }
 
-    private static StepReport report(long step, String session) {
+    private static StepReport report(int step, String session) {
         return report(step, session, Optional.empty());
     }
 
-    private static StepReport report(long step, String session, Optional<TrainingMetrics> metrics) {
+    private static StepReport report(int step, String session, Optional<TrainingMetrics> metrics) {
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),

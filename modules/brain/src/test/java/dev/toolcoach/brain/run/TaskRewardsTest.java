@@ -12,9 +12,12 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,10 +41,21 @@ class TaskRewardsTest {
         assertEquals("42", context.goldAnswer());
         assertEquals(List.of(new ToolCall("multiply", Map.of("a", 6, "b", 7))), context.goldCalls(), "the oracle's calls");
         assertEquals("none", context.string("unit").orElseThrow(), "the gold facts");
+        assertEquals(Optional.of(SIX_BY_SEVEN), context.example(), "the example itself");
 
         Reward reward = TaskRewards.of("exact", (trace, example) -> example.goldAnswer().equals(trace.finalAnswer()) ? 1 : 0);
         assertEquals(new GroupOutcome.Scored(List.of(1.0, 0.0)),
                 reward.scoreGroup(List.of(answered("q1", "42"), answered("q1", "41")), context));
+    }
+
+    @Test
+    void aRolloutSucceedsWithFullMarksOnAnExampleOfTheDataset() {
+        Predicate<Trace> succeeded = TaskRewards.succeeded(
+                (trace, example) -> example.goldAnswer().equals(trace.finalAnswer()) ? 1 : 0, List.of(SIX_BY_SEVEN));
+        assertTrue(succeeded.test(answered("q1", "42")));
+        assertFalse(succeeded.test(answered("q1", "41")));
+        assertFalse(TaskRewards.succeeded((trace, example) -> 1, List.of(SIX_BY_SEVEN)).test(answered("q9", "42")),
+                "a query outside the dataset never succeeds");
     }
 
     @Test

@@ -49,7 +49,7 @@ class TrainingRunTest {
 
         assertEquals(-1, result.resumedFromVersion());
         assertEquals(3, steps.size());
-        assertEquals(List.of(1L, 2L, 3L), steps.stream().map(StepReport::version).toList());
+        assertEquals(List.of(1, 2, 3), steps.stream().map(StepReport::version).toList());
         assertEquals(3, result.adapter().version());
         assertEquals(6, result.accounts().trained() + result.accounts().skippedNoSignal());
         assertEquals(0, result.accounts().pending());

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
 public interface PolicyGate {
 
     /** Completes once the engine samples with adapter {@code version} or newer. */
-    CompletionStage<?> atLeast(long version);
+    CompletionStage<?> atLeast(int version);
 
     /** For generators without adapters (scripted models): every rollout starts at once. */
     PolicyGate OPEN = version -> CompletableFuture.completedFuture(null);

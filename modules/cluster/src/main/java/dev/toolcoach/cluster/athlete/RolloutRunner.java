@@ -51,7 +51,7 @@ public final class RolloutRunner {
     public CompletionStage<Trace> run(AssignRollout assignment) {
         RolloutRequest request = assignment.example().rolloutRequest(assignment.rolloutId(), assignment.groupId())
                 .seededFrom(baseSeed);
-        long needed = assignment.policyVersion() - maxPolicyLag;
+        int needed = assignment.policyVersion() - maxPolicyLag;
         return gate.atLeast(needed).toCompletableFuture()
                 .orTimeout(gateTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((reached, late) -> {

@@ -71,7 +71,7 @@ public final class RolloutScheduler<A> {
     private int nextExample;
     private long epoch;
     private long nextGroup;
-    private long policyVersion;
+    private int policyVersion;
 
     private final Map<String, Group> openGroups = new LinkedHashMap<>();
     private final Map<String, Rollout> openRollouts = new LinkedHashMap<>();
@@ -204,7 +204,7 @@ public final class RolloutScheduler<A> {
     }
 
     /** The learner trained on the group; it closes, which may let a new group open. Ignored unless the group is open. */
-    public List<Assignment<A>> groupTrained(String groupId, long version) {
+    public List<Assignment<A>> groupTrained(String groupId, int version) {
         Group group = openGroups.get(groupId);
         if (group == null) {
             reportsIgnored++;

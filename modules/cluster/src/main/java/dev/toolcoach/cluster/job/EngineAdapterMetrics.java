@@ -26,7 +26,7 @@ public final class EngineAdapterMetrics implements Extension, MultiCollector {
 
     public static final Id ID = new Id();
 
-    private record Swap(InferenceEngine engine, long version, double swappedAtSeconds) {
+    private record Swap(InferenceEngine engine, int version, double swappedAtSeconds) {
     }
 
     private final Clock clock;
@@ -51,7 +51,7 @@ public final class EngineAdapterMetrics implements Extension, MultiCollector {
         latest = null;
     }
 
-    private void follow(InferenceEngine engine, long next) {
+    private void follow(InferenceEngine engine, int next) {
         engine.whenAdapterAtLeast(next).thenAccept(version -> {
             Swap current = latest;
             if (current == null || current.engine() != engine) return; // a job ended: stop following its engine

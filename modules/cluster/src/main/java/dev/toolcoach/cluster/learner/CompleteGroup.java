@@ -22,7 +22,7 @@ public record CompleteGroup(String groupId, List<Trace> traces, int oldestPolicy
     }
 
     /** How many versions behind {@code currentVersion} the group's oldest token is; 0 when no token carries a version. */
-    public long lag(long currentVersion) {
+    public int lag(int currentVersion) {
         return oldestPolicyVersion < 0 ? 0 : currentVersion - oldestPolicyVersion;
     }
 }

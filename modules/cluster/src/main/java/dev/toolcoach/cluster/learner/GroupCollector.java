@@ -51,7 +51,7 @@ public final class GroupCollector {
      *
      * @throws IllegalArgumentException when the trace has no group id (it could never be trained)
      */
-    public Admission offer(Trace trace, long currentVersion) {
+    public Admission offer(Trace trace, int currentVersion) {
         if (trace.groupId() == null) {
             throw new IllegalArgumentException("trace of rollout " + trace.rolloutId() + " has no group id");
         }
@@ -74,8 +74,8 @@ public final class GroupCollector {
                 currentVersion);
     }
 
-    private Admission judge(CompleteGroup group, long currentVersion) {
-        long lag = group.lag(currentVersion);
+    private Admission judge(CompleteGroup group, int currentVersion) {
+        int lag = group.lag(currentVersion);
         if (lag > maxPolicyLag) {
             String reason = "group " + group.groupId() + " is " + lag + " versions behind policy " + currentVersion
                     + " (oldest token from version " + group.oldestPolicyVersion() + ", max-policy-lag " + maxPolicyLag + ")";

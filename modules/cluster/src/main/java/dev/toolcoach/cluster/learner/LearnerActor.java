@@ -120,7 +120,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     private Behavior<LearnerCommand> onStepFinished(StepFinished finished) {
         if (finished.failure() != null) return fail(finished.failure());
         StepOutcome outcome = finished.outcome();
-        long version = job.core().version();
+        int version = job.core().version();
         long jobStep = steps.stepDone(outcome.groups(), version, outcome.meanReward());
         for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
         for (String groupId : outcome.dropped()) job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));

@@ -38,14 +38,14 @@ public final class LearnerSteps {
     private final LearnerSettings settings;
     private final GroupCollector collector;
     private long closed;
-    private long version;
+    private int version;
     private long stepsDone;
     private double lastMeanReward = Double.NaN;
     private boolean busy;
     private boolean finishReported;
 
     /** @param version the policy version the learner starts with */
-    public LearnerSteps(LearnerSettings settings, long version, AtomicReference<LearnerAccounts> accounts) {
+    public LearnerSteps(LearnerSettings settings, int version, AtomicReference<LearnerAccounts> accounts) {
         this.settings = settings;
         this.collector = new GroupCollector(settings.groupSize(), settings.maxPolicyLag(), accounts);
         this.closed = settings.groupsClosedBefore();
@@ -96,7 +96,7 @@ public final class LearnerSteps {
      * @param meanReward   mean reward of the step's scored traces (NaN when none was scored)
      * @return the job step this was
      */
-    public long stepDone(int groupsClosed, long versionAfter, double meanReward) {
+    public long stepDone(int groupsClosed, int versionAfter, double meanReward) {
         if (!busy) throw new IllegalStateException("no step is under way");
         stepsDone++;
         version = versionAfter;
@@ -110,7 +110,7 @@ public final class LearnerSteps {
         busy = false;
     }
 
-    public long version() {
+    public int version() {
         return version;
     }
 

@@ -30,7 +30,7 @@ record StepOutcome(List<ScoredGroup> scored, List<String> dropped, Optional<Step
         return scored.size() + dropped.size();
     }
 
-    StepReport report(long step, long version, LearnerAccounts accounts) {
+    StepReport report(long step, int version, LearnerAccounts accounts) {
         return new StepReport(step, version, scored, dropped, training.map(StepResult::metrics),
                 training.flatMap(StepResult::published).isPresent(), elapsed, accounts);
     }

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param elapsed   wall time of scoring and training
  * @param accounts  the learner's accounts after it
  */
-public record StepReport(long step, long version, List<ScoredGroup> scored, List<String> dropped,
+public record StepReport(long step, int version, List<ScoredGroup> scored, List<String> dropped,
                          Optional<TrainingMetrics> metrics, boolean published, Duration elapsed, LearnerAccounts accounts) {
     public StepReport {
         scored = List.copyOf(scored);

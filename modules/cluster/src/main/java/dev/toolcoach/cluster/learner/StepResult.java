@@ -16,6 +16,6 @@ import java.util.Optional;
  * @param metrics       the algorithm's figures
  * @param published     the new adapter when the step changed the weights (version + 1), empty when it had nothing to learn
  */
-public record StepResult(Algorithm algorithm, long version, int groups, int skippedGroups, TrainingMetrics metrics,
+public record StepResult(Algorithm algorithm, int version, int groups, int skippedGroups, TrainingMetrics metrics,
                          Optional<PolicySnapshot> published) {
 }

@@ -34,7 +34,7 @@ public final class TrainingStep {
         if (groups.isEmpty()) {
             throw new IllegalArgumentException("a training step needs at least one scored group");
         }
-        long before = core.version();
+        int before = core.version();
         TrainingMetrics metrics = switch (algorithm) {
             case GRPO -> core.trainGrpo(groups);
             case DPO -> core.trainDpo(groups);

@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param example       the training example itself, typed from the dataset to the athlete
  * @param policyVersion the newest adapter version the coach has heard of; the athlete's engine may lag it
  */
-public record AssignRollout(String rolloutId, String groupId, TaskExample example, long policyVersion)
+public record AssignRollout(String rolloutId, String groupId, TaskExample example, int policyVersion)
         implements AthleteCommand, CborSerializable {
     public AssignRollout {
         Objects.requireNonNull(rolloutId, "rolloutId");

@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param groupsCompleted closed groups whose every rollout had reached the learner
  * @param groupsDropped  dropped groups by reason
  */
-public record CoachCursor(int nextExample, long epoch, long nextGroup, List<OpenGroup> openGroups, long policyVersion,
+public record CoachCursor(int nextExample, long epoch, long nextGroup, List<OpenGroup> openGroups, int policyVersion,
                           long groupsTrained, long groupsCompleted, Map<GroupDropped.Reason, Long> groupsDropped)
         implements CborSerializable {
 

@@ -39,6 +39,6 @@ public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, 
      * so the log-probs the learner trains with are those of the policy itself.
      */
     public SamplingParams sampling() {
-        return new SamplingParams((float) temperature, 0, 1f, maxNewTokens, seed);
+        return SamplingParams.atTemperature((float) temperature, maxNewTokens, seed);
     }
 }

@@ -15,7 +15,7 @@ package dev.toolcoach.cluster.protocol;
  * @param training        a step is running now
  * @param finished        every group of the job is closed
  */
-public record LearnerStatus(long steps, long policyVersion, long tracesReceived, long duplicates, long groupsTrained,
+public record LearnerStatus(long steps, int policyVersion, long tracesReceived, long duplicates, long groupsTrained,
                             long groupsSkipped, long groupsDropped, long groupsWaiting, double lastMeanReward,
                             boolean training, boolean finished) implements CborSerializable {
 }

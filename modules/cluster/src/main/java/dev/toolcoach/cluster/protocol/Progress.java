@@ -27,7 +27,7 @@ import java.util.Map;
 public record Progress(long groupsDispatched, long groupsCompleted, long groupsTrained, Map<GroupDropped.Reason, Long> groupsDropped,
                        long groupsOpen, long rolloutsDispatched, long rolloutsRedispatched, long rolloutsCompleted, long rolloutsCancelled,
                        long rolloutsInFlight, long rolloutsQueued, long deadlinesMissed, long athleteLosses,
-                       long duplicatesDiscarded, long reportsIgnored, long policyVersion, boolean finished)
+                       long duplicatesDiscarded, long reportsIgnored, int policyVersion, boolean finished)
         implements CborSerializable {
 
     public Progress {

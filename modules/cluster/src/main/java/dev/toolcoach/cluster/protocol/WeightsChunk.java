@@ -16,7 +16,7 @@ import java.util.Arrays;
  * @param checksum    CRC32 of the whole adapter's float bits, the same in every chunk
  * @param payload     this chunk's floats
  */
-public record WeightsChunk(long version, int index, int count, int offset, int totalFloats, long checksum, float[] payload)
+public record WeightsChunk(int version, int index, int count, int offset, int totalFloats, long checksum, float[] payload)
         implements KryoSerializable {
 
     public WeightsChunk {
@@ -37,7 +37,7 @@ public record WeightsChunk(long version, int index, int count, int offset, int t
 
     @Override
     public int hashCode() {
-        return Long.hashCode(version) * 31 * 31 + index * 31 + Arrays.hashCode(payload);
+        return version * 31 * 31 + index * 31 + Arrays.hashCode(payload);
     }
 
     @Override

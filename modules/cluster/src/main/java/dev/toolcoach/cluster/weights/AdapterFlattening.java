@@ -46,7 +46,7 @@ public final class AdapterFlattening {
         return new Flat(layout, floats);
     }
 
-    public static AdapterWeights unflatten(long version, AdapterLayout layout, float[] floats) {
+    public static AdapterWeights unflatten(int version, AdapterLayout layout, float[] floats) {
         if (layout.totalFloats() != floats.length) {
             throw new IllegalArgumentException("adapter version " + version + ": layout needs " + layout.totalFloats()
                     + " floats, got " + floats.length);

@@ -12,7 +12,7 @@ import java.util.List;
 public final class AdapterPublication {
 
     private final WeightsChunker chunker;
-    private long latestVersion = -1;
+    private int latestVersion = -1;
     private List<AdapterPart> latestParts = List.of();
 
     public AdapterPublication(int maxChunkBytes) {
@@ -34,11 +34,11 @@ public final class AdapterPublication {
     }
 
     /** The latest version's parts if it is newer than {@code sinceVersion}, else nothing. */
-    public List<AdapterPart> latestSince(long sinceVersion) {
+    public List<AdapterPart> latestSince(int sinceVersion) {
         return latestVersion > sinceVersion ? latestParts : List.of();
     }
 
-    public long latestVersion() {
+    public int latestVersion() {
         return latestVersion;
     }
 }

@@ -36,7 +36,7 @@ public final class AdapterReceiver {
     private final Consumer<AdapterWeights> apply;
     private final WeightsAssembler assembler = new WeightsAssembler();
     private Set<ActorRef<AdapterPublisherCommand>> publishers = Set.of();
-    private long appliedVersion = -1;
+    private int appliedVersion = -1;
     private boolean partsSinceTick;
 
     private AdapterReceiver(ActorContext<AdapterReceiverCommand> context, Consumer<AdapterWeights> apply) {

@@ -12,19 +12,19 @@ public final class WeightsAssembler {
     /** What one chunk did to the assembly. */
     public sealed interface Outcome {
         /** More chunks of this version are needed. */
-        record Incomplete(long version, int received, int count) implements Outcome { }
+        record Incomplete(int version, int received, int count) implements Outcome { }
 
         /** The whole adapter arrived and its checksum matches. */
-        record Complete(long version, float[] adapter) implements Outcome { }
+        record Complete(int version, float[] adapter) implements Outcome { }
 
         /** The chunk was not used; the reason says why. */
         record Ignored(String reason) implements Outcome { }
 
         /** Every chunk arrived but the data is corrupt; the version must be fetched again. */
-        record Corrupt(long version, String reason) implements Outcome { }
+        record Corrupt(int version, String reason) implements Outcome { }
     }
 
-    private long version = -1;
+    private int version = -1;
     private long latestComplete = -1;
     private float[] buffer;
     private boolean[] seen;
@@ -66,7 +66,7 @@ public final class WeightsAssembler {
         seen = null;
         long actual = AdapterChecksum.of(adapter);
         if (actual != expected) {
-            long corrupt = version;
+            int corrupt = version;
             version = -1; // a resend of the same version starts a fresh assembly
             return new Outcome.Corrupt(corrupt, "checksum " + Long.toHexString(actual) + " != expected "
                     + Long.toHexString(expected));

@@ -21,7 +21,7 @@ public final class WeightsChunker {
         this.floatsPerChunk = maxChunkBytes / Float.BYTES;
     }
 
-    public List<WeightsChunk> split(long version, float[] adapter) {
+    public List<WeightsChunk> split(int version, float[] adapter) {
         long checksum = AdapterChecksum.of(adapter);
         int count = Math.max(1, (adapter.length + floatsPerChunk - 1) / floatsPerChunk);
         List<WeightsChunk> chunks = new ArrayList<>(count);

@@ -109,7 +109,7 @@ class GroupCollectorTest {
         List<String> judged = new ArrayList<>();
         List<String> readyInOrder = new ArrayList<>();
         for (int n = 0; n < sends.size(); n++) {
-            long current = n / 10; // the policy moves on while traces stream in
+            int current = n / 10; // the policy moves on while traces stream in
             String groupId = sends.get(n).groupId();
             Admission admission = collector.offer(
                     TestTraces.generated(sends.get(n).rolloutId(), groupId, "x", sampledBy.get(groupId)), current);

@@ -119,10 +119,10 @@ class AdapterBroadcastTest {
     @Test
     @Order(3)
     void olderVersionArrivingAfterANewerOneIsIgnored() {
-        List<Long> applied = new CopyOnWriteArrayList<>();
+        List<Integer> applied = new CopyOnWriteArrayList<>();
         ActorRef<AdapterReceiverCommand> receiver = systems.get(2).systemActorOf(
                 AdapterReceiver.create(w -> applied.add(w.version()), CATCH_UP_INTERVAL), "ordering-receiver", Props.empty());
-        awaitUntil("receiver caught up to version 1", () -> applied.contains(1L));
+        awaitUntil("receiver caught up to version 1", () -> applied.contains(1));
         AdapterPublication offline = new AdapterPublication(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES);
         List<AdapterPart> v2 = offline.publish(randomAdapter(2, 12));
         List<AdapterPart> v3 = offline.publish(randomAdapter(3, 13));
@@ -130,8 +130,8 @@ class AdapterBroadcastTest {
         v2.forEach(receiver::tell); // older, after the newer: must not be applied
         List<AdapterPart> v4 = offline.publish(randomAdapter(4, 14));
         v4.forEach(receiver::tell); // one sender, so v2 was handled before v4 completes
-        awaitUntil("version 4 applied", () -> applied.contains(4L));
-        assertEquals(List.of(1L, 3L, 4L), applied);
+        awaitUntil("version 4 applied", () -> applied.contains(4));
+        assertEquals(List.of(1, 3, 4), applied);
     }
 
     private ActorSystem<Void> startNode() {
@@ -165,7 +165,7 @@ class AdapterBroadcastTest {
         return engine;
     }
 
-    private static AdapterWeights randomAdapter(long version, long seed) {
+    private static AdapterWeights randomAdapter(int version, long seed) {
         return TestAdapters.random(MODEL, LORA, version, seed);
     }
 

@@ -52,7 +52,7 @@ class AdapterReceiverTest {
 
     @Test
     void corruptChunkSetIsDiscardedAndRequestedAgain() {
-        List<Long> applied = new CopyOnWriteArrayList<>();
+        List<Integer> applied = new CopyOnWriteArrayList<>();
         kit.spawn(AdapterReceiver.create(w -> applied.add(w.version()), Duration.ofMinutes(1)));
         RequestLatestAdapter hello = publisher.expectMessageClass(RequestLatestAdapter.class);
         assertEquals(-1, hello.sinceVersion(), "a new receiver asks for whatever is latest");
@@ -65,12 +65,12 @@ class AdapterReceiverTest {
         assertEquals(-1, again.sinceVersion(), "the corrupt version was not applied");
 
         parts.forEach(again.replyTo()::tell);
-        awaitApplied(List.of(1L), applied);
+        awaitApplied(List.of(1), applied);
     }
 
     @Test
     void stalledAssemblyAsksForTheLatestAdapter() {
-        List<Long> applied = new CopyOnWriteArrayList<>();
+        List<Integer> applied = new CopyOnWriteArrayList<>();
         kit.spawn(AdapterReceiver.create(w -> applied.add(w.version()), Duration.ofMillis(200)));
         RequestLatestAdapter hello = publisher.expectMessageClass(RequestLatestAdapter.class);
         List<AdapterPart> parts = parts(2, 22);
@@ -80,20 +80,20 @@ class AdapterReceiverTest {
         assertTrue(applied.isEmpty(), "nothing complete yet, got " + applied);
 
         parts.forEach(again.replyTo()::tell); // the resend completes the version; duplicates are ignored
-        awaitApplied(List.of(2L), applied);
+        awaitApplied(List.of(2), applied);
         // once idle, the periodic check asks from the applied version on
         publisher.fishForMessage(Duration.ofSeconds(5), m -> m instanceof RequestLatestAdapter r && r.sinceVersion() == 2
                 ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore());
     }
 
-    private void awaitApplied(List<Long> expected, List<Long> applied) {
+    private void awaitApplied(List<Integer> expected, List<Integer> applied) {
         publisher.awaitAssert(() -> {
             assertEquals(expected, applied);
             return null;
         });
     }
 
-    private static List<AdapterPart> parts(long version, long seed) {
+    private static List<AdapterPart> parts(int version, long seed) {
         AdapterWeights weights = TestAdapters.random(MODEL, LORA, version, seed);
         return new AdapterPublication(CHUNK_BYTES).publish(weights);
     }

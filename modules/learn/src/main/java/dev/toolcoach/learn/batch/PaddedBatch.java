@@ -51,7 +51,7 @@ public record PaddedBatch(int rows, int length, int[] rowLengths, int[] inputIds
     }
 
     /** Mean of (current version - sampling version) over generated tokens. */
-    public double meanStaleness(long currentVersion) {
+    public double meanStaleness(int currentVersion) {
         double sum = 0;
         int n = 0;
         for (int i = 0; i < mask.length; i++) {

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param weights   trainable tensors by name (PEFT names for a LoRA adapter)
  * @param optimiser optimiser moments by name
  */
-public record Checkpoint(long step, long version, long rngState, byte[] cursor,
+public record Checkpoint(long step, int version, long rngState, byte[] cursor,
                          Map<String, HostTensor> weights, Map<String, HostTensor> optimiser) {
     public Checkpoint {
         cursor = cursor == null ? new byte[0] : cursor.clone();

@@ -103,10 +103,18 @@ final class CheckpointCodec {
             if (buf.position() != bytes.length - 8) {
                 throw new CorruptCheckpointException(file, (bytes.length - 8 - buf.position()) + " unexpected trailing bytes");
             }
-            return new Checkpoint(meta.get("step").asLong(), meta.get("version").asLong(), meta.get("rng_state").asLong(),
+            return new Checkpoint(meta.get("step").asLong(), policyVersion(meta.get("version")), meta.get("rng_state").asLong(),
                     Base64.getDecoder().decode(meta.get("cursor").asText()), weights, optimiser);
         } catch (IOException | RuntimeException e) {
             throw new CorruptCheckpointException(file, "unreadable content: " + e.getMessage());
         }
+    }
+
+    /**
+     * The policy version as the file holds it: a JSON number, written from a {@code long} by earlier versions of
+     * this codec, so it is read wide and narrowed loudly (a version past {@code int} means a foreign file).
+     */
+    private static int policyVersion(JsonNode version) {
+        return Math.toIntExact(version.asLong());
     }
 }

@@ -7,6 +7,6 @@ package dev.toolcoach.learn.core;
  * @param meanMargin     mean of beta * h over pairs
  * @param skippedUpdates 1 when the update was not applied because the loss or gradient norm was not finite
  */
-public record DpoMetrics(long version, double loss, double accuracy, double meanMargin, long pairs, double gradNorm,
+public record DpoMetrics(int version, double loss, double accuracy, double meanMargin, long pairs, double gradNorm,
                          double learningRate, int skippedUpdates) implements TrainingMetrics {
 }

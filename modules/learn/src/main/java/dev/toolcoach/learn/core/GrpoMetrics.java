@@ -14,12 +14,12 @@ import dev.toolcoach.learn.loss.GrpoStats;
  * @param learningRate   learning rate of the last epoch
  * @param skippedUpdates epochs whose update was not applied because the loss or gradient norm was not finite
  */
-public record GrpoMetrics(long version, double loss, double meanRatio, double clipFractionLow, double clipFractionHigh,
+public record GrpoMetrics(int version, double loss, double meanRatio, double clipFractionLow, double clipFractionHigh,
                           double cappedFraction, double kl, double entropy, double gradNorm, long tokensTrained,
                           int skippedGroups, double meanStaleness, double learningRate,
                           int skippedUpdates) implements TrainingMetrics {
 
-    static GrpoMetrics of(long version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
+    static GrpoMetrics of(int version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
                           int skippedUpdates) {
         return new GrpoMetrics(version, s.loss() / epochs, s.meanRatio(), s.clipFractionLow(), s.clipFractionHigh(),
                 s.cappedFraction(), s.meanKl(), s.meanEntropy(), gradNorm, s.tokens() / epochs, skipped, staleness, lr,

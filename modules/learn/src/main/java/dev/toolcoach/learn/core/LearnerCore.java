@@ -48,7 +48,7 @@ public final class LearnerCore implements AutoCloseable {
     private final NDManager manager;
     private final AdamW optimiser;
     private SeededRandom random;
-    private long version;
+    private int version;
 
     public LearnerCore(Transformer model, TrainableWeights weights, LearnerConfig config) {
         this.model = model;
@@ -217,7 +217,7 @@ public final class LearnerCore implements AutoCloseable {
         return new PolicySnapshot(version, weights.snapshot());
     }
 
-    public long version() {
+    public int version() {
         return version;
     }
 

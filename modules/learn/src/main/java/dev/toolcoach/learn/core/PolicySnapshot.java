@@ -5,7 +5,7 @@ import dev.toolcoach.model.io.HostTensor;
 import java.util.Map;
 
 /** The trained weights of one policy version (PEFT-named adapter tensors in LoRA mode), ready to publish. */
-public record PolicySnapshot(long version, Map<String, HostTensor> tensors) {
+public record PolicySnapshot(int version, Map<String, HostTensor> tensors) {
     public PolicySnapshot {
         tensors = Map.copyOf(tensors);
     }

@@ -7,6 +7,6 @@ package dev.toolcoach.learn.core;
  * @param rejectedTraces traces below the reward threshold, not trained on
  * @param skippedUpdates 1 when the update was not applied because the loss or gradient norm was not finite
  */
-public record SftMetrics(long version, double loss, long tokensTrained, int rejectedTraces, double gradNorm,
+public record SftMetrics(int version, double loss, long tokensTrained, int rejectedTraces, double gradNorm,
                          double learningRate, int skippedUpdates) implements TrainingMetrics {
 }

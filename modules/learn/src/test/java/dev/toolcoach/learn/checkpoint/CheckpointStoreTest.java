@@ -19,7 +19,7 @@ class CheckpointStoreTest {
     @TempDir
     Path dir;
 
-    static Checkpoint checkpoint(long step) {
+    static Checkpoint checkpoint(int step) {
         return new Checkpoint(step, step + 100, 0xABCDEFL + step, ("cursor-" + step).getBytes(),
                 Map.of("w", new HostTensor(new long[] {2, 2}, new float[] {1, 2, 3, step})),
                 Map.of("m/w", new HostTensor(new long[] {2, 2}, new float[] {0.5f, 0, 0, 0}),
@@ -41,9 +41,25 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void readsACheckpointWrittenWhenVersionsWereLongs() throws IOException {
+        // written by CheckpointStore.save(checkpoint(7)) before the policy version became an int
+        Path legacy = Path.of("src/test/resources/checkpoint/written-before-int-versions/checkpoint-000000000007.tcc");
+        Files.copy(legacy, dir.resolve(legacy.getFileName()));
+        Checkpoint c = new CheckpointStore(dir, 3).loadLatest().checkpoint().orElseThrow();
+        assertEquals(7, c.step());
+        assertEquals(107, c.version());
+        assertEquals(0xABCDEFL + 7, c.rngState());
+        assertArrayEquals("cursor-7".getBytes(), c.cursor());
+        assertArrayEquals(new float[] {1, 2, 3, 7}, c.weights().get("w").data());
+        assertArrayEquals(new float[] {0, 0, 0, 0.25f}, c.optimiser().get("v/w").data());
+        assertArrayEquals(Files.readAllBytes(legacy), Files.readAllBytes(new CheckpointStore(dir.resolve("again"), 1)
+                .save(checkpoint(7))), "today's encoding of the same checkpoint is byte for byte the old one");
+    }
+
+    @Test
     void keepsTheNewestAndLeavesNoTemporaryFiles() throws IOException {
         CheckpointStore store = new CheckpointStore(dir, 2);
-        for (long s = 1; s <= 4; s++) store.save(checkpoint(s));
+        for (int s = 1; s <= 4; s++) store.save(checkpoint(s));
         try (var files = Files.list(dir)) {
             assertEquals(List.of("checkpoint-000000000003.tcc", "checkpoint-000000000004.tcc"),
                     files.map(p -> p.getFileName().toString()).sorted().toList());

@@ -83,7 +83,7 @@ final class TinyPolicy implements AutoCloseable {
     }
 
     /** A trace whose prompt is {@code prompt} and whose generated tail carries the behaviour log-probs and version. */
-    static Trace trace(String id, String group, int[] prompt, int[] generated, float[] behaviour, long version) {
+    static Trace trace(String id, String group, int[] prompt, int[] generated, float[] behaviour, int version) {
         int n = prompt.length + generated.length;
         int[] ids = new int[n];
         int[] mask = new int[n];
@@ -95,7 +95,7 @@ final class TinyPolicy implements AutoCloseable {
             ids[prompt.length + i] = generated[i];
             mask[prompt.length + i] = 1;
             logprobs[prompt.length + i] = behaviour[i];
-            versions[prompt.length + i] = (int) version;
+            versions[prompt.length + i] = version;
         }
         return new Trace(id, group, group, null, null, new TokenRecord(prompt.length, ids, mask, logprobs, versions),
                 null, Termination.ANSWER, null, 0, 0, null);

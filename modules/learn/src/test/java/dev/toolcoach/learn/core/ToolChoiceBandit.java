@@ -38,7 +38,7 @@ final class ToolChoiceBandit {
     }
 
     /** {@code groups} groups of {@code size} rollouts sampled from the current policy, scored. */
-    List<ScoredGroup> rollouts(TinyPolicy policy, long version, int groups, int size) {
+    List<ScoredGroup> rollouts(TinyPolicy policy, int version, int groups, int size) {
         List<ScoredGroup> out = new ArrayList<>();
         for (int g = 0; g < groups; g++) {
             int[] prompt = prompt();

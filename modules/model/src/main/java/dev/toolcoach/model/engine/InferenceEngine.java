@@ -39,7 +39,7 @@ public final class InferenceEngine implements AutoCloseable {
     private final Queue<VersionWaiter> versionWaiters = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean closed;
-    private volatile long adapterVersion;
+    private volatile int adapterVersion;
     private volatile long steps;
     private LoraAdapter adapter;
 
@@ -92,7 +92,7 @@ public final class InferenceEngine implements AutoCloseable {
      * Completes once the engine decodes with an adapter of {@code version} or newer (at once if it already does):
      * a rollout that must not start on an older policy waits on it.
      */
-    public CompletableFuture<Long> whenAdapterAtLeast(long version) {
+    public CompletableFuture<Integer> whenAdapterAtLeast(int version) {
         VersionWaiter waiter = new VersionWaiter(version, new CompletableFuture<>());
         versionWaiters.add(waiter);
         releaseWaiters(); // the version may have arrived before the waiter was queued
@@ -100,15 +100,15 @@ public final class InferenceEngine implements AutoCloseable {
     }
 
     private void releaseWaiters() {
-        long current = adapterVersion;
+        int current = adapterVersion;
         versionWaiters.removeIf(w -> w.version() <= current && w.reached().complete(current));
     }
 
-    private record VersionWaiter(long version, CompletableFuture<Long> reached) {
+    private record VersionWaiter(int version, CompletableFuture<Integer> reached) {
     }
 
     /** Version of the adapter the last step used (0 = base model). */
-    public long adapterVersion() {
+    public int adapterVersion() {
         return adapterVersion;
     }
 

@@ -226,9 +226,9 @@ public final class BatchDecoder implements AutoCloseable {
         }
     }
 
-    /** The policy version each token records: adapters count versions in a long, traces in an int. */
+    /** The policy version each token records: 0 for the base model. */
     private static int version(LoraAdapter lora) {
-        return lora == null ? 0 : Math.toIntExact(lora.version());
+        return lora == null ? 0 : lora.version();
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.Map;
  * ({@code base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight}, A as [r, in], B as [out, r]):
  * what the learner checkpoints and ships to inference engines.
  */
-public record AdapterWeights(LoraConfig config, long version, Map<String, HostTensor> tensors) {
+public record AdapterWeights(LoraConfig config, int version, Map<String, HostTensor> tensors) {
     public AdapterWeights {
         tensors = Map.copyOf(tensors);
     }

@@ -27,13 +27,13 @@ public final class LoraAdapter implements AutoCloseable {
     private final ModelConfig model;
     private final NDManager manager;
     private final List<Map<String, Pair>> layers;
-    private volatile long version;
+    private volatile int version;
 
     /** One target's matrices. */
     public record Pair(NDArray a, NDArray b) {
     }
 
-    private LoraAdapter(LoraConfig config, ModelConfig model, NDManager manager, List<Map<String, Pair>> layers, long version) {
+    private LoraAdapter(LoraConfig config, ModelConfig model, NDManager manager, List<Map<String, Pair>> layers, int version) {
         this.config = config;
         this.model = model;
         this.manager = manager;
@@ -119,11 +119,11 @@ public final class LoraAdapter implements AutoCloseable {
         return config;
     }
 
-    public long version() {
+    public int version() {
         return version;
     }
 
-    public void setVersion(long version) {
+    public void setVersion(int version) {
         this.version = version;
     }
 

@@ -39,7 +39,7 @@ public final class PeftAdapterIo {
         w.config().orderedTargets().forEach(targets::add);
         Files.writeString(dir.resolve("adapter_config.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(c));
         SafetensorsWriter.write(dir.resolve("adapter_model.safetensors"), new TreeMap<>(w.tensors()),
-                Map.of("format", "pt", VERSION_KEY, Long.toString(w.version())));
+                Map.of("format", "pt", VERSION_KEY, Integer.toString(w.version())));
     }
 
     public static AdapterWeights load(Path dir) {
@@ -67,8 +67,8 @@ public final class PeftAdapterIo {
         }
         Path weights = dir.resolve("adapter_model.safetensors");
         Map<String, HostTensor> tensors = new LinkedHashMap<>(SafetensorsReader.read(weights));
-        long version = SafetensorsReader.metadata(weights).containsKey(VERSION_KEY)
-                ? Long.parseLong(SafetensorsReader.metadata(weights).get(VERSION_KEY)) : 0L;
+        int version = SafetensorsReader.metadata(weights).containsKey(VERSION_KEY)
+                ? Integer.parseInt(SafetensorsReader.metadata(weights).get(VERSION_KEY)) : 0;
         return new AdapterWeights(config, version, tensors);
     }
 }

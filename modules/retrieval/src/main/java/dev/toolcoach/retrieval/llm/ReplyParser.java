@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
 final class ReplyParser {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    // A selector's free-form reply, not an action of the policy's format, so not read with agent.ToolCallCodec:
+    // a closed thinking block is cut as a word break, and an unclosed one stays readable prose.
     private static final Pattern THINKING = Pattern.compile("<think>.*?</think>", Pattern.DOTALL);
     // quoted identifiers in prose that look like tool names (snake_case, dotted or camelCase)
     private static final Pattern QUOTED_IDENTIFIER = Pattern.compile("[`\"]([A-Za-z_][\\w.]*(?:[_.]|[a-z][A-Z])[\\w.]*)[`\"]");
