@@ -1,6 +1,7 @@
 package dev.toolcoach.coachnode;
 
 import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
@@ -118,7 +119,7 @@ public final class DistillCommand implements Callable<Integer> {
             }
             Brain brain = Brain.builder().model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(source.data().id(), source.data().reward()))
-                    .config(TrainingConfig.defaults().withSampling(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens())
+                    .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
                             .withSeed(taskOptions.seedOr(1)))
                     .workDir(workDir).build();
             DistillReport report = brain.distill(source.data(), factory(teacher, source.data()), threshold, epochs, batch,

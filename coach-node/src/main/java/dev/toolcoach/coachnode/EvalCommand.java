@@ -3,7 +3,6 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.Brain;
-import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
@@ -57,7 +56,7 @@ public final class EvalCommand implements Callable<Integer> {
             Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(t.name(), t.reward()))
-                    .config(TrainingConfig.defaults().withSampling(0, recipe.rollouts().maxNewTokens(), recipe.rollouts().maxTurns(), recipe.rollouts().maxTotalTokens()))
+                    .config(options.trainingConfig())
                     .workDir(run).build();
             brain.loadAdapter(adapter);
             EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));

@@ -2,8 +2,6 @@ package dev.toolcoach.brain;
 
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
@@ -131,7 +129,7 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, agent(SamplingParams.greedy(config.maxNewTokens())), score)
+            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat), score)
                     .evaluate(examples);
         }
     }
@@ -182,7 +180,7 @@ public final class Brain {
              LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
                     policy.chatFormat().stopTokenIds().iterator().next());
-            Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, agent(SamplingParams.greedy(config.maxNewTokens()))),
+            Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat)),
                     new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
             DistillReport report;
             Teacher made = teacher.create(who, tools.specs());
@@ -214,11 +212,6 @@ public final class Brain {
                                                    List<ToolSpec> externalTools, boolean selfRank) {
         return ZeroLearn.withDefaults(externalModel).generateTrainingExamples(taskDescription, numExamples, minToolCalls,
                 maxWords, guidanceExample, externalTools, selfRank);
-    }
-
-    private AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(actionFormat, sampling, config.maxTurns(), config.maxTotalTokens(),
-                AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
     }
 
     private ToolExecutor openTools() {

@@ -1,55 +1,70 @@
 package dev.toolcoach.brain;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.lora.LoraConfig;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * How a training job runs. Every number is checked here, so a bad setting fails before anything starts.
+ * How a training job runs. Every number is checked here (or in the record that holds it), so a bad setting
+ * fails before anything starts.
  *
- * @param algorithm          {@code grpo}, {@code dpo} or {@code sft}, any case
- * @param groupSize          rollouts per query (G)
- * @param groupsPerStep      query groups per learner step
- * @param maxPolicyLag       versions a group's rollouts may lag the policy it is trained into; 0 is the
- *                           synchronous mode (roll out a batch, train, broadcast, repeat)
- * @param athletes           athlete actors (each runs one rollout at a time; all share the node's engine)
- * @param temperature        sampling temperature of rollouts
- * @param maxNewTokens       most tokens of one model reply
- * @param maxTurns           most model replies in one rollout
- * @param maxTotalTokens     most tokens in one rollout's whole context
- * @param lora               the adapter trained on the frozen base
- * @param learningRate       AdamW's learning rate (constant)
- * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none
- * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
- * @param checkpointEvery    learner steps between checkpoints
- * @param rolloutTimeout     a rollout not back by then is dispatched again
- * @param seed               seeds sampling, LoRA initialisation and the learner
+ * @param algorithm       {@code grpo}, {@code dpo} or {@code sft}, any case
+ * @param batching        how rollouts are grouped into learner steps
+ * @param athletes        athlete actors (each runs one rollout at a time; all share the node's engine)
+ * @param rollouts        how rollouts sample and how long they may run; the job's spec carries it to the athletes
+ * @param optimisation    what is trained and how
+ * @param checkpointEvery learner steps between checkpoints
+ * @param seed            seeds sampling, LoRA initialisation and the learner
  */
-public record TrainingConfig(String algorithm, int groupSize, int groupsPerStep, int maxPolicyLag, int athletes,
-                             double temperature, int maxNewTokens, int maxTurns, int maxTotalTokens, LoraConfig lora,
-                             double learningRate, double klBeta, double sftRewardThreshold, int checkpointEvery,
-                             Duration rolloutTimeout, long seed) {
+public record TrainingConfig(String algorithm, Batching batching, int athletes, RolloutSettings rollouts,
+                             Optimisation optimisation, int checkpointEvery, long seed) {
 
     public TrainingConfig {
         Algorithm.parse(algorithm);
-        Objects.requireNonNull(lora, "lora");
-        Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
-        positive("group size", groupSize);
-        positive("groups per step", groupsPerStep);
+        Objects.requireNonNull(batching, "batching");
+        Objects.requireNonNull(rollouts, "rollouts");
+        Objects.requireNonNull(optimisation, "optimisation");
         positive("athletes", athletes);
-        positive("max new tokens", maxNewTokens);
-        positive("max turns", maxTurns);
-        positive("max total tokens", maxTotalTokens);
         positive("checkpoint interval", checkpointEvery);
-        if (maxPolicyLag < 0) throw new IllegalArgumentException("max policy lag must be 0 or more, was " + maxPolicyLag);
-        if (!(temperature >= 0)) throw new IllegalArgumentException("temperature must be 0 or more, was " + temperature);
-        if (!(learningRate > 0)) throw new IllegalArgumentException("learning rate must be positive, was " + learningRate);
-        if (!(klBeta >= 0)) throw new IllegalArgumentException("KL beta must be 0 or more, was " + klBeta);
-        if (rolloutTimeout.isNegative() || rolloutTimeout.isZero()) {
-            throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
+    }
+
+    /**
+     * @param groupSize      rollouts per query (G)
+     * @param groupsPerStep  query groups per learner step
+     * @param maxPolicyLag   versions a group's rollouts may lag the policy it is trained into; 0 is the
+     *                       synchronous mode (roll out a batch, train, broadcast, repeat)
+     * @param rolloutTimeout a rollout not back by then is dispatched again
+     */
+    public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout) {
+        public Batching {
+            Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
+            positive("group size", groupSize);
+            positive("groups per step", groupsPerStep);
+            if (maxPolicyLag < 0) throw new IllegalArgumentException("max policy lag must be 0 or more, was " + maxPolicyLag);
+            if (rolloutTimeout.isNegative() || rolloutTimeout.isZero()) {
+                throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
+            }
+        }
+    }
+
+    /**
+     * @param lora               the adapter trained on the frozen base
+     * @param learningRate       AdamW's learning rate (constant)
+     * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none
+     * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
+     */
+    public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold) {
+        public Optimisation {
+            Objects.requireNonNull(lora, "lora");
+            if (!(learningRate > 0)) throw new IllegalArgumentException("learning rate must be positive, was " + learningRate);
+            if (!(klBeta >= 0)) throw new IllegalArgumentException("KL beta must be 0 or more, was " + klBeta);
         }
     }
 
@@ -58,9 +73,8 @@ public record TrainingConfig(String algorithm, int groupSize, int groupsPerStep,
      * temperature 1, LoRA r=16 on every projection, learning rate 2e-3, no KL.
      */
     public static TrainingConfig defaults() {
-        return new TrainingConfig("grpo", 8, 4, 1, 16, 1.0, 96, 4, 1024,
-                new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9, 10,
-                Duration.ofMinutes(2), 1);
+        return new TrainingConfig("grpo", new Batching(8, 4, 1, Duration.ofMinutes(2)), 16, new RolloutSettings(1.0, 96, 4, 1024),
+                new Optimisation(new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9), 10, 1);
     }
 
     public Algorithm parsedAlgorithm() {
@@ -68,43 +82,63 @@ public record TrainingConfig(String algorithm, int groupSize, int groupsPerStep,
     }
 
     public TrainingConfig withAlgorithm(String name) {
-        return new TrainingConfig(name, groupSize, groupsPerStep, maxPolicyLag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+        return new TrainingConfig(name, batching, athletes, rollouts, optimisation, checkpointEvery, seed);
     }
 
     public TrainingConfig withGroups(int size, int perStep) {
-        return new TrainingConfig(algorithm, size, perStep, maxPolicyLag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+        return withBatching(new Batching(size, perStep, batching.maxPolicyLag, batching.rolloutTimeout));
     }
 
     public TrainingConfig withMaxPolicyLag(int lag) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, lag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, lag, batching.rolloutTimeout));
+    }
+
+    private TrainingConfig withBatching(Batching b) {
+        return new TrainingConfig(algorithm, b, athletes, rollouts, optimisation, checkpointEvery, seed);
     }
 
     public TrainingConfig withAthletes(int count) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, maxPolicyLag, count, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+        return new TrainingConfig(algorithm, batching, count, rollouts, optimisation, checkpointEvery, seed);
     }
 
-    public TrainingConfig withSampling(double temp, int newTokens, int turns, int totalTokens) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, maxPolicyLag, athletes, temp, newTokens, turns,
-                totalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+    public TrainingConfig withRollouts(RolloutSettings r) {
+        return new TrainingConfig(algorithm, batching, athletes, r, optimisation, checkpointEvery, seed);
     }
 
     public TrainingConfig withOptimisation(LoraConfig adapter, double lr, double beta) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, maxPolicyLag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, adapter, lr, beta, sftRewardThreshold, checkpointEvery, rolloutTimeout, seed);
+        return new TrainingConfig(algorithm, batching, athletes, rollouts,
+                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold), checkpointEvery, seed);
     }
 
     public TrainingConfig withCheckpointEvery(int steps) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, maxPolicyLag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, steps, rolloutTimeout, seed);
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, steps, seed);
     }
 
     public TrainingConfig withSeed(long s) {
-        return new TrainingConfig(algorithm, groupSize, groupsPerStep, maxPolicyLag, athletes, temperature, maxNewTokens, maxTurns,
-                maxTotalTokens, lora, learningRate, klBeta, sftRewardThreshold, checkpointEvery, rolloutTimeout, s);
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, s);
+    }
+
+    /** The flat JSON form a run folder's {@code config.json} has always had, in its order. */
+    @JsonValue
+    public Map<String, Object> json() {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("algorithm", algorithm);
+        json.put("groupSize", batching.groupSize);
+        json.put("groupsPerStep", batching.groupsPerStep);
+        json.put("maxPolicyLag", batching.maxPolicyLag);
+        json.put("athletes", athletes);
+        json.put("temperature", rollouts.temperature());
+        json.put("maxNewTokens", rollouts.maxNewTokens());
+        json.put("maxTurns", rollouts.maxTurns());
+        json.put("maxTotalTokens", rollouts.maxTotalTokens());
+        json.put("lora", optimisation.lora);
+        json.put("learningRate", optimisation.learningRate);
+        json.put("klBeta", optimisation.klBeta);
+        json.put("sftRewardThreshold", optimisation.sftRewardThreshold);
+        json.put("checkpointEvery", checkpointEvery);
+        json.put("rolloutTimeout", batching.rolloutTimeout);
+        json.put("seed", seed);
+        return json;
     }
 
     private static void positive(String name, long value) {

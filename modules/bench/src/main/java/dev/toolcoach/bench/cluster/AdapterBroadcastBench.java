@@ -10,6 +10,7 @@ import akka.cluster.typed.Cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.bench.learning.Load;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
@@ -112,7 +113,7 @@ public final class AdapterBroadcastBench {
         List<String> athletes = cluster.nodes("athlete");
         await("this node up with the cluster", START_TIMEOUT, () -> upMembers(system) == engines + 2);
         system.systemActorOf(JobAnnouncer.create(new JobSpec(JOB, model.toString(), ActionFormat.TOOL_N1_COMPACT, List.of("arithmetic"),
-                1.0, 16, 1, 256, 1, 1000, 1)), "job-announcer", Props.empty());
+                new RolloutSettings(1.0, 16, 1, 256), 1, 1000, 1)), "job-announcer", Props.empty());
         ActorRef<AdapterPublisherCommand> publisher = system.systemActorOf(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher", Props.empty());
         await("every athlete node serving the job's engine", START_TIMEOUT,

@@ -134,13 +134,13 @@ public final class TrainingRun {
         try (NDManager manager = NDManager.newBaseManager();
              PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),
-                    new LoraWeights(learnerModel.addLora(config.lora(), config.seed())), learnerConfig(config));
+                    new LoraWeights(learnerModel.addLora(config.optimisation().lora(), config.seed())), learnerConfig(config));
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
                     config.checkpointEvery());
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             int resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
-                    LearnerSteps.jobStep(groupsClosed(c), config.groupsPerStep()), core.step(), core.version()));
+                    LearnerSteps.jobStep(groupsClosed(c), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep);
@@ -151,7 +151,7 @@ public final class TrainingRun {
                 } finally {
                     actors.end();
                 }
-                return new Result(new AdapterWeights(config.lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
+                return new Result(new AdapterWeights(config.optimisation().lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
             } finally {
                 training.shutdown();
                 awaitQuietly(training);
@@ -188,24 +188,24 @@ public final class TrainingRun {
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
-        long groupLimit = Math.multiplyExact((long) spec.steps(), config.groupsPerStep());
-        CoachSettings coachSettings = new CoachSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(),
-                config.rolloutTimeout(), groupLimit);
+        TrainingConfig.Batching batching = config.batching();
+        long groupLimit = Math.multiplyExact((long) spec.steps(), batching.groupsPerStep());
+        CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
+                batching.rolloutTimeout(), groupLimit);
         ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
         LearnerJob learnerJob = new LearnerJob(
-                new LearnerSettings(config.groupSize(), config.groupsPerStep(), config.maxPolicyLag(), groupLimit, closedBefore),
-                core, config.lora(), config.parsedAlgorithm(), config.sftRewardThreshold(), spec.reward(),
+                new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, closedBefore),
+                core, config.optimisation().lora(), config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
-                spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.temperature(),
-                config.maxNewTokens(), config.maxTurns(), config.maxTotalTokens(), config.maxPolicyLag(),
-                config.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
+                spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
+                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 
@@ -214,8 +214,8 @@ public final class TrainingRun {
     }
 
     private static LearnerConfig learnerConfig(TrainingConfig config) {
-        LearnerConfig defaults = LearnerConfig.defaults(config.learningRate());
-        return new LearnerConfig(defaults.grpo().withBeta(config.klBeta()), defaults.dpo(), defaults.optimiser(),
+        LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
+        return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()), defaults.dpo(), defaults.optimiser(),
                 defaults.schedule(), defaults.maxGradNorm(), defaults.microBatchRows(), config.seed());
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
@@ -86,6 +87,19 @@ public final class TaskTrainingJob {
                        int athletes, long seed, int checkpointEvery) {
             this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, null);
         }
+
+        /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
+        public TrainingConfig trainingConfig() {
+            ScratchRecipe.Rollouts r = recipe.rollouts();
+            return TrainingConfig.defaults().withAlgorithm(algorithm)
+                    .withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
+                    .withMaxPolicyLag(sync ? 0 : 1)
+                    .withAthletes(athletes)
+                    .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                    .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0)
+                    .withCheckpointEvery(checkpointEvery)
+                    .withSeed(seed);
+        }
     }
 
     /** What the job reached: the evaluations by phase and the training run's outcome. */
@@ -110,7 +124,7 @@ public final class TaskTrainingJob {
     }
 
     private static Checked check(Options options) {
-        trainingConfig(options);
+        options.trainingConfig();
         Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
@@ -134,7 +148,7 @@ public final class TaskTrainingJob {
         dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
         List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
         ScratchRecipe recipe = options.recipe();
-        TrainingConfig config = trainingConfig(options);
+        TrainingConfig config = options.trainingConfig();
         Path run = options.runDir();
         Split split = split(task, options.seed());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
@@ -223,19 +237,6 @@ public final class TaskTrainingJob {
 
     private static Optional<JobDataset> dataset(Options options) {
         return Optional.ofNullable(options.dataset()).map(JobDataset::read);
-    }
-
-    /** The Brain's settings from the recipe; the synchronous mode is a policy lag of 0. */
-    static TrainingConfig trainingConfig(Options options) {
-        ScratchRecipe r = options.recipe();
-        return TrainingConfig.defaults().withAlgorithm(options.algorithm())
-                .withGroups(r.grpo().groupSize(), r.grpo().groupsPerStep())
-                .withMaxPolicyLag(options.sync() ? 0 : 1)
-                .withAthletes(options.athletes())
-                .withSampling(r.grpo().temperature(), r.rollouts().maxNewTokens(), r.rollouts().maxTurns(), r.rollouts().maxTotalTokens())
-                .withOptimisation(r.grpo().lora(), r.grpo().lr(), 0)
-                .withCheckpointEvery(options.checkpointEvery())
-                .withSeed(options.seed());
     }
 
     private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,

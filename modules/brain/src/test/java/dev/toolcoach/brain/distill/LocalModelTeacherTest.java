@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.distill;
 
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.model.io.ModelLoadException;
@@ -34,7 +35,7 @@ class LocalModelTeacherTest {
 
     static Brain brain(Path student, Path work) {
         return Brain.builder().model(student).tool("arithmetic").traceReward("any", (trace, context) -> 1.0)
-                .config(TrainingConfig.defaults().withSampling(0, 48, 2, 4096).withSeed(3)).workDir(work).build();
+                .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, 48, 2, 4096)).withSeed(3)).workDir(work).build();
     }
 
     @Test

@@ -9,6 +9,7 @@ import akka.cluster.typed.Cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerAccounts;
@@ -81,7 +82,7 @@ class ClusterTrainingRunTest {
         Path model = TinyChatModel.write(dir.resolve("model"), 7);
         Task task = ArithmeticTask.create(6, 3);
         TrainingConfig config = TrainingConfig.defaults().withGroups(4, 1).withAthletes(4)
-                .withSampling(1.0, 12, 1, 4096).withCheckpointEvery(1)
+                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         JobNode node = JobNode.attach(coach);
 
@@ -118,7 +119,7 @@ class ClusterTrainingRunTest {
                 "<tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]</tool_call>");
         OutageGate gate = new OutageGate();
         TrainingConfig config = TrainingConfig.defaults().withGroups(2, 2).withAthletes(4).withMaxPolicyLag(1)
-                .withSampling(1.0, 8, 2, 4096).withCheckpointEvery(100)
+                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         CompletableFuture<TrainingRun.Result> job = CompletableFuture.supplyAsync(() -> TrainingRun.run(

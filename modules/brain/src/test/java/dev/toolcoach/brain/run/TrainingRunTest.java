@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.run;
 
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
@@ -39,7 +40,7 @@ class TrainingRunTest {
         Path model = TinyChatModel.write(dir.resolve("model"), 7);
         Task task = ArithmeticTask.create(6, 3);
         TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4)
-                .withSampling(1.0, 12, 1, 4096).withCheckpointEvery(1)
+                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),

@@ -1,10 +1,13 @@
 package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -97,6 +101,51 @@ class TaskTrainingJobTest {
                 new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir, "ppo", false, TinyRecipe.get(), 8, 1, 1)));
         assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
         assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");
+    }
+
+    @Test
+    void theRecipeBecomesTheTrainingSettingsInOnePlace(@TempDir Path dir) {
+        ScratchRecipe recipe = ScratchRecipe.defaults();
+        ScratchRecipe.Rollouts r = recipe.rollouts();
+        TrainingConfig expected = new TrainingConfig("dpo",
+                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2)), 3,
+                new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
+                new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7);
+        assertEquals(expected, new TaskTrainingJob.Options("arithmetic", dir, dir, "dpo", true, recipe, 3, 7, 5).trainingConfig());
+    }
+
+    @Test
+    void theTrainingSettingsAreWrittenFlatAsTheyAlwaysWere(@TempDir Path dir) throws Exception {
+        TrainingConfig config = TrainingConfig.defaults().withGroups(8, 8).withAthletes(64)
+                .withRollouts(new RolloutSettings(1.0, 64, 4, 512)).withCheckpointEvery(5)
+                .withOptimisation(new LoraConfig(16, 32f, 0f, Set.of("q_proj")), 1e-3, 0);
+        TaskTrainingJob.writeJson(dir.resolve("config.json"), Map.of("training", config));
+        assertEquals("""
+                {
+                  "training" : {
+                    "algorithm" : "grpo",
+                    "groupSize" : 8,
+                    "groupsPerStep" : 8,
+                    "maxPolicyLag" : 1,
+                    "athletes" : 64,
+                    "temperature" : 1.0,
+                    "maxNewTokens" : 64,
+                    "maxTurns" : 4,
+                    "maxTotalTokens" : 512,
+                    "lora" : {
+                      "r" : 16,
+                      "alpha" : 32.0,
+                      "dropout" : 0.0,
+                      "targets" : [ "q_proj" ]
+                    },
+                    "learningRate" : 0.001,
+                    "klBeta" : 0.0,
+                    "sftRewardThreshold" : 0.9,
+                    "checkpointEvery" : 5,
+                    "rolloutTimeout" : "PT2M",
+                    "seed" : 1
+                  }
+                }""", Files.readString(dir.resolve("config.json")));
     }
 
     @Test

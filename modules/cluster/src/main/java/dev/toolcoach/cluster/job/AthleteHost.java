@@ -140,11 +140,8 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
-        AgentConfig agent = new AgentConfig(spec.actionFormat(),
-                spec.sampling(),
-                spec.maxTurns(), spec.maxTotalTokens(), AgentConfig.TOOL_TIMEOUT, AgentConfig.TOOL_OUTPUT_CAP);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
-                agent, resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
+                spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));
         AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),
                 LearnerSingleton.proxy(getContext().getSystem(), spec.jobId()).narrow(), runner, delivery);

@@ -1,7 +1,8 @@
 package dev.toolcoach.cluster.protocol;
 
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.RolloutSettings;
 
 import java.util.List;
 import java.util.Objects;
@@ -15,30 +16,25 @@ import java.util.Objects;
  * @param modelDir       the base model's Hugging Face folder
  * @param actionFormat   how the agent is asked to act
  * @param suites         tool suites the agent calls (served by tool nodes)
- * @param temperature    sampling temperature
- * @param maxNewTokens   most tokens per reply
- * @param maxTurns       most replies per rollout
- * @param maxTotalTokens most tokens in a rollout's context
+ * @param rollouts       how rollouts sample and how long they may run (the training config's own)
  * @param maxPolicyLag   a rollout waits until its engine's adapter is at most this many versions older than the
  *                       version its assignment names
  * @param gateTimeoutMillis how long a rollout waits for that adapter before it runs anyway
  * @param seed           base seed of the rollouts' sampling
  */
-public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, List<String> suites, double temperature,
-                      int maxNewTokens, int maxTurns, int maxTotalTokens, int maxPolicyLag, long gateTimeoutMillis, long seed)
+public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, List<String> suites, RolloutSettings rollouts,
+                      int maxPolicyLag, long gateTimeoutMillis, long seed)
         implements CborSerializable {
     public JobSpec {
         Objects.requireNonNull(jobId, "jobId");
         Objects.requireNonNull(modelDir, "modelDir");
         Objects.requireNonNull(actionFormat, "actionFormat");
+        Objects.requireNonNull(rollouts, "rollouts");
         suites = List.copyOf(suites);
     }
 
-    /**
-     * How the athletes sample: at the job's temperature from the whole distribution (no top-k, no top-p cut),
-     * so the log-probs the learner trains with are those of the policy itself.
-     */
-    public SamplingParams sampling() {
-        return SamplingParams.atTemperature((float) temperature, maxNewTokens, seed);
+    /** The athletes' agent: {@link RolloutSettings#samplingAgent} with the job's action format and seed. */
+    public AgentConfig agent() {
+        return rollouts.samplingAgent(actionFormat, seed);
     }
 }

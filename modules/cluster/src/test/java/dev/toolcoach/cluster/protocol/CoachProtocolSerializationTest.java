@@ -8,6 +8,8 @@ import akka.serialization.SerializationExtension;
 import akka.serialization.Serializer;
 import akka.serialization.Serializers;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
 import dev.toolcoach.lm.SamplingParams;
@@ -96,12 +98,15 @@ class CoachProtocolSerializationTest {
 
     @Test
     void theJobSpecRoundTripsAndItsSamplingIsDerivedOnTheAthleteNotSent() throws NotSerializableException {
-        JobSpec spec = roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("arithmetic"), 0.7,
-                256, 5, 4096, 2, 30_000, 11));
-        assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.sampling(), "the whole distribution at the job's temperature");
+        JobSpec spec = roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11));
+        assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.agent().sampling(), "the whole distribution at the job's temperature");
+        assertEquals(new AgentConfig(ActionFormat.TOOL_N1, spec.agent().sampling(), 5, 4096, AgentConfig.TOOL_TIMEOUT,
+                AgentConfig.TOOL_OUTPUT_CAP), spec.agent(), "the job's limits, the default tool settings");
         String bytes = new String(serialization.serialize(spec).get(), StandardCharsets.ISO_8859_1);
         assertTrue(bytes.contains("maxNewTokens"));
         assertFalse(bytes.contains("sampling"), "only the record's components travel");
+        assertFalse(bytes.contains("toolTimeout"), "the agent's config is derived, not sent");
     }
 
     @Test
