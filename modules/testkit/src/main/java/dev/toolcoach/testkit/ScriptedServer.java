@@ -3,12 +3,16 @@ package dev.toolcoach.testkit;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The real OpenAI-compatible server on a free loopback port with a {@link ScriptedBackend} behind it:
- * a scripted teacher, judge or selector model that tests reach over HTTP with the real client.
+ * a scripted teacher, judge or selector model that tests reach over HTTP with the real client. A test class
+ * holds one for all its tests as {@code @RegisterExtension static final ScriptedServer server = ScriptedServer.start(..)},
+ * which closes it after the last test.
  */
-public final class ScriptedServer implements AutoCloseable {
+public final class ScriptedServer implements AutoCloseable, AfterAllCallback {
 
     private final ScriptedBackend backend;
     private final OpenAiServer server;
@@ -37,5 +41,10 @@ public final class ScriptedServer implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 }

@@ -6,9 +6,8 @@ import dev.toolcoach.openai.OpenAiException.Kind;
 import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.testkit.ScriptedBackend;
 import dev.toolcoach.testkit.ScriptedServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -42,17 +41,8 @@ class ServerClientTest {
     private static final List<ToolDefinition> TOOLS = List.of(ToolDefinition.function("weather", "Current weather",
             OpenAiJson.mapper().createObjectNode().put("type", "object")));
 
-    private static ScriptedServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ScriptedServer.start(MODEL);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
 
     private static OpenAiClient client() {
         return new OpenAiClient(OpenAiConfig.of(server.baseUrl(), MODEL)

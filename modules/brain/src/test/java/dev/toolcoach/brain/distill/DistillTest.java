@@ -17,10 +17,9 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -42,18 +41,9 @@ class DistillTest {
     static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
     static final Task FINANCE = FinanceTask.create(3, 7L);
 
-    static ScriptedServer server;
+    @RegisterExtension
+    static final ScriptedServer server = ScriptedServer.start(MODEL);
     ToolExecutor tools;
-
-    @BeforeAll
-    static void start() {
-        server = ScriptedServer.start(MODEL);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @BeforeEach
     void setUp() {

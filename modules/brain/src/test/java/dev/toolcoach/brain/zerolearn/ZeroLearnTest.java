@@ -9,10 +9,9 @@ import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.testkit.ScriptedServer;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.JsonLines;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -29,17 +28,8 @@ class ZeroLearnTest {
 
     private static final String MODEL = "scripted-generator";
     private static final List<ToolSpec> TOOLS = FinanceTools.specs();
-    private static ScriptedServer server;
-
-    @BeforeAll
-    static void start() {
-        server = ScriptedServer.start(MODEL);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
 
     @BeforeEach
     void resetScript() {

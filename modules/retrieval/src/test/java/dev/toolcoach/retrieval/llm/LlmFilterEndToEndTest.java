@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -28,12 +29,12 @@ class LlmFilterEndToEndTest {
 
     private static final String MODEL = "selector-70b";
 
-    private static ScriptedServer server;
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
     private static LexicalRetriever lexical;
 
     @BeforeAll
     static void start() {
-        server = ScriptedServer.start(MODEL);
         lexical = new LexicalRetriever(SampleTools.catalog());
     }
 
@@ -45,7 +46,6 @@ class LlmFilterEndToEndTest {
     @AfterAll
     static void stop() {
         lexical.close();
-        server.close();
     }
 
     private static LlmToolFilter filter() {
