@@ -5,9 +5,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.toolcoach.openai.OpenAiException.Kind;
 import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.testkit.ScriptedBackend;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.toolcoach.testkit.ScriptedServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -41,19 +41,8 @@ class ServerClientTest {
     private static final List<ToolDefinition> TOOLS = List.of(ToolDefinition.function("weather", "Current weather",
             OpenAiJson.mapper().createObjectNode().put("type", "object")));
 
-    private static ScriptedBackend backend;
-    private static OpenAiServer server;
-
-    @BeforeAll
-    static void start() {
-        backend = new ScriptedBackend(MODEL);
-        server = OpenAiServer.start(backend, ServerSettings.loopback(0));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
 
     private static OpenAiClient client() {
         return new OpenAiClient(OpenAiConfig.of(server.baseUrl(), MODEL)
@@ -68,7 +57,7 @@ class ServerClientTest {
 
     @Test
     void toolCallsAreMappedFromTheActionFormat() {
-        backend.reply("<think>check the weather tool</think><tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>");
+        server.backend().reply("<think>check the weather tool</think><tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>");
         ChatResponse reply = client().chat(ChatRequest.of(QUESTION).withTools(TOOLS).withTemperature(0.2).withMaxTokens(64));
         Choice choice = reply.choices().get(0);
         assertEquals("tool_calls", choice.finishReason());
@@ -85,7 +74,7 @@ class ServerClientTest {
 
     @Test
     void streamingDeliversTheAnswerInPiecesAndAddsUpToIt() {
-        backend.reply("<think>it is known</think><answer>Sunny and 21 degrees in Oslo.</answer>");
+        server.backend().reply("<think>it is known</think><answer>Sunny and 21 degrees in Oslo.</answer>");
         List<ChatChunk> chunks = new ArrayList<>();
         ChatResponse reply = client().chatStreaming(ChatRequest.of(QUESTION), chunks::add);
         assertEquals("Sunny and 21 degrees in Oslo.", reply.text());
@@ -98,7 +87,7 @@ class ServerClientTest {
 
     @Test
     void streamingToolCallsArriveWhole() {
-        backend.reply("<tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\"}}]</tool_call>");
+        server.backend().reply("<tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\"}}]</tool_call>");
         ChatResponse reply = client().chatStreaming(ChatRequest.of(QUESTION).withTools(TOOLS), c -> { });
         assertEquals("tool_calls", reply.choices().get(0).finishReason());
         assertEquals(new FunctionCall("weather", "{\"city\":\"Bergen\"}"), reply.message().toolCalls().get(0).function());
@@ -106,7 +95,7 @@ class ServerClientTest {
 
     @Test
     void jsonRepliesAreRequestedFromTheBackend() throws IOException {
-        backend.reply("{\"city\": \"Oslo\", \"celsius\": 21}");
+        server.backend().reply("{\"city\": \"Oslo\", \"celsius\": 21}");
         ChatResponse reply = client().chat(ChatRequest.of(QUESTION).withResponseFormat(ResponseFormat.jsonObject()));
         assertTrue(last().jsonReply());
         JsonNode json = OpenAiJson.mapper().readTree(reply.text());
@@ -115,10 +104,10 @@ class ServerClientTest {
 
     @Test
     void serverErrorsAreRetriedThenReported() {
-        backend.fail("out of memory").fail("out of memory").reply("<answer>ok</answer>");
+        server.backend().fail("out of memory").fail("out of memory").reply("<answer>ok</answer>");
         assertEquals("ok", client().chat(ChatRequest.of(QUESTION)).text());
 
-        backend.fail("device lost").fail("device lost");
+        server.backend().fail("device lost").fail("device lost");
         OpenAiClient oneRetry = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), MODEL)
                 .withRetries(1, Duration.ofMillis(10), Duration.ofMillis(10)));
         OpenAiException e = assertThrows(OpenAiException.class, () -> oneRetry.chat(ChatRequest.of(QUESTION)));
@@ -155,7 +144,7 @@ class ServerClientTest {
 
     @Test
     void failureDuringAStreamReachesTheClient() {
-        backend.fail("decoder crashed");
+        server.backend().fail("decoder crashed");
         OpenAiException e = assertThrows(OpenAiException.class, () -> client().chatStreaming(ChatRequest.of(QUESTION), c -> { }));
         assertEquals(Kind.STREAM_ERROR, e.kind());
         assertTrue(e.getMessage().endsWith("failed: decoder crashed"), e.getMessage());
@@ -163,7 +152,7 @@ class ServerClientTest {
 
     @Test
     void wrongOrMissingKeyIsUnauthorized() {
-        try (OpenAiServer guarded = OpenAiServer.start(backend, ServerSettings.loopback(0).withApiKey("sk-right"))) {
+        try (OpenAiServer guarded = OpenAiServer.start(server.backend(), ServerSettings.loopback(0).withApiKey("sk-right"))) {
             OpenAiConfig base = OpenAiConfig.of(guarded.baseUrl(), MODEL);
             OpenAiException none = assertThrows(OpenAiException.class, () -> new OpenAiClient(base).models());
             assertEquals(Kind.UNAUTHORIZED, none.kind());
@@ -189,7 +178,7 @@ class ServerClientTest {
     @Test
     void slowReplyTimesOut() {
         CountDownLatch gate = new CountDownLatch(1);
-        backend.hold(gate, "<answer>late</answer>");
+        server.backend().hold(gate, "<answer>late</answer>");
         OpenAiClient impatient = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), MODEL)
                 .withRequestTimeout(Duration.ofMillis(300)));
         try {
@@ -199,13 +188,13 @@ class ServerClientTest {
         } finally {
             gate.countDown();
         }
-        awaitTrue(() -> backend.active() == 0, "held generation to finish");
+        awaitTrue(() -> server.backend().active() == 0, "held generation to finish");
     }
 
     @Test
     void stalledStreamTimesOut() {
         CountDownLatch gate = new CountDownLatch(1);
-        backend.hold(gate, "<answer>late</answer>");
+        server.backend().hold(gate, "<answer>late</answer>");
         OpenAiClient impatient = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), MODEL)
                 .withRequestTimeout(Duration.ofMillis(300)));
         List<ChatChunk> received = new ArrayList<>();
@@ -218,7 +207,7 @@ class ServerClientTest {
         } finally {
             gate.countDown();
         }
-        awaitTrue(() -> backend.active() == 0, "held generation to finish");
+        awaitTrue(() -> server.backend().active() == 0, "held generation to finish");
     }
 
     @Test
@@ -281,7 +270,7 @@ class ServerClientTest {
     }
 
     private static BackendRequest last() {
-        List<BackendRequest> all = backend.requests();
+        List<BackendRequest> all = server.backend().requests();
         return all.get(all.size() - 1);
     }
 

@@ -11,7 +11,6 @@ import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
-import dev.toolcoach.agent.TurnBarrier;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.testkit.PerTrajectoryGenerator;

@@ -9,9 +9,7 @@ import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
-import dev.toolcoach.openai.OpenAiServer;
-import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.testkit.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedServer;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
@@ -19,10 +17,9 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -44,24 +41,13 @@ class DistillTest {
     static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
     static final Task FINANCE = FinanceTask.create(3, 7L);
 
-    static ScriptedBackend backend;
-    static OpenAiServer server;
+    @RegisterExtension
+    static final ScriptedServer server = ScriptedServer.start(MODEL);
     ToolExecutor tools;
-
-    @BeforeAll
-    static void start() {
-        backend = new ScriptedBackend(MODEL);
-        server = OpenAiServer.start(backend, ServerSettings.loopback(0));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @BeforeEach
     void setUp() {
-        backend.reset();
+        server.backend().reset();
         tools = FinanceTools.executor();
     }
 
@@ -85,12 +71,12 @@ class DistillTest {
     @Test
     void endpointTeacherTracesAreFilteredCachedAndNotAskedForAgain(@TempDir Path cache) {
         List<TaskExample> ex = FINANCE.examples();
-        ex.get(0).oracleCompletions().forEach(backend::reply);                       // solves it
+        ex.get(0).oracleCompletions().forEach(server.backend()::reply);              // solves it
         List<String> wrong = ex.get(1).oracleCompletions();
-        for (int i = 0; i < wrong.size() - 1; i++) backend.reply(wrong.get(i));
-        backend.reply("<think>I guess.</think><answer>$1.00</answer>");              // answers wrongly
+        for (int i = 0; i < wrong.size() - 1; i++) server.backend().reply(wrong.get(i));
+        server.backend().reply("<think>I guess.</think><answer>$1.00</answer>");     // answers wrongly
         String call = ex.get(2).oracleCompletions().get(0);
-        backend.reply(call).reply(call).reply(call);                                 // never answers in 3 turns
+        server.backend().reply(call).reply(call).reply(call);                        // never answers in 3 turns
         List<List<ScoredTrace>> trained = new ArrayList<>();
 
         DistillReport first = distiller(cache, 3, kept -> {
@@ -98,9 +84,9 @@ class DistillTest {
             return kept.stream().mapToLong(t -> java.util.Arrays.stream(t.trace().tokens().lossMask()).filter(m -> m == 1).count()).sum();
         }).distill(dataset(), teacher(endpoint()));
 
-        int requests = backend.requests().size();
+        int requests = server.backend().requests().size();
         assertEquals(ex.get(0).oracleCompletions().size() + wrong.size() + 3, requests,
-                () -> first.skipped() + " " + first.kept() + backend.requests());
+                () -> first.skipped() + " " + first.kept() + server.backend().requests());
         assertEquals(3, first.collected());
         assertFalse(first.fromCache());
         assertEquals(1, first.keptCount());
@@ -120,14 +106,14 @@ class DistillTest {
                 kept.tokens().tokenIds(), start,
                 start + TOKENIZER.encode(firstReply).length + 1)));
         // the teacher saw the real tool output as a tool message answering its call
-        BackendRequest second = backend.requests().get(1);
+        BackendRequest second = server.backend().requests().get(1);
         Message toolMessage = second.messages().get(second.messages().size() - 1);
         assertEquals("tool", toolMessage.role());
         assertEquals(kept.toolResults().get(0).text(), toolMessage.content());
 
         DistillReport again = distiller(cache, 3, null).distill(dataset(), teacher(endpoint()));
 
-        assertEquals(requests, backend.requests().size(), "a cached run must not call the teacher");
+        assertEquals(requests, server.backend().requests().size(), "a cached run must not call the teacher");
         assertTrue(again.fromCache());
         assertEquals(first.collected(), again.collected());
         assertEquals(first.kept().stream().map(k -> TraceJson.toJson(k.trace())).toList(),

@@ -6,15 +6,12 @@ import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
-import dev.toolcoach.openai.OpenAiServer;
-import dev.toolcoach.openai.ServerSettings;
-import dev.toolcoach.testkit.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedServer;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.JsonLines;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -31,23 +28,12 @@ class ZeroLearnTest {
 
     private static final String MODEL = "scripted-generator";
     private static final List<ToolSpec> TOOLS = FinanceTools.specs();
-    private static ScriptedBackend backend;
-    private static OpenAiServer server;
-
-    @BeforeAll
-    static void start() {
-        backend = new ScriptedBackend(MODEL);
-        server = OpenAiServer.start(backend, ServerSettings.loopback(0));
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
 
     @BeforeEach
     void resetScript() {
-        backend.reset();
+        server.backend().reset();
     }
 
     static ZeroLearn zeroLearn() {
@@ -67,7 +53,7 @@ class ZeroLearnTest {
 
     @Test
     void filtersCountsEveryRejectionAndRemovesDuplicates() {
-        backend.reply("```json\n{\"queries\": [" + String.join(",",
+        server.backend().reply("```json\n{\"queries\": [" + String.join(",",
                 A,
                 query("GROW $1000 at 5% for 10 years -- then give the CAGR!", null, GROW + "," + RATE),
                 query("Please tell me in great detail and with many words how much money I will have after investing one thousand dollars for ten years", null, GROW + "," + RATE),
@@ -76,8 +62,8 @@ class ZeroLearnTest {
                 query("Grow money at 5% and then get its CAGR.", null, "{\"name\": \"compound_interest\", \"arguments\": {\"annual_rate\": 0.05}}," + RATE),
                 "{\"question\": \"no query field\"}",
                 B) + "]}\n```");
-        backend.reply("Sorry, I cannot help with that.");
-        backend.reply("{\"queries\": [" + C + "," + query("Start at $500, grow at 3% for 4 years, then the CAGR?", null, GROW + "," + RATE) + "]}");
+        server.backend().reply("Sorry, I cannot help with that.");
+        server.backend().reply("{\"queries\": [" + C + "," + query("Start at $500, grow at 3% for 4 years, then the CAGR?", null, GROW + "," + RATE) + "]}");
 
         ZeroLearnResult result = zeroLearn().generateTrainingExamples("Answer investment questions", 3, 2, 20,
                 "If I invest $100 at 2% for 3 years, what is the CAGR?", TOOLS, false);
@@ -100,7 +86,7 @@ class ZeroLearnTest {
         assertEquals(false, result.examples().get(1).gold().get("has_gold_answer"));
 
         // the prompt carries the full specifications and the bounds; later rounds ask only for what is missing
-        List<BackendRequest> requests = backend.requests();
+        List<BackendRequest> requests = server.backend().requests();
         String prompt = requests.get(0).messages().get(1).content();
         for (ToolSpec t : TOOLS) {
             assertTrue(prompt.contains(t.name()) && prompt.contains(t.description()), t.name());
@@ -114,8 +100,8 @@ class ZeroLearnTest {
 
     @Test
     void selfRankOrdersTheKeptQueries() {
-        backend.reply("{\"queries\": [" + A + "," + B + "," + C + "]}");
-        backend.reply("Here is my ranking: {\"ranking\": [2, \"0\", 1]}");
+        server.backend().reply("{\"queries\": [" + A + "," + B + "," + C + "]}");
+        server.backend().reply("Here is my ranking: {\"ranking\": [2, \"0\", 1]}");
 
         ZeroLearnResult result = zeroLearn().generateTrainingExamples("Answer investment questions", 3, 2, 20,
                 null, TOOLS, true);
@@ -127,29 +113,29 @@ class ZeroLearnTest {
                 "Invest $2000 at 4% yearly for 5 years; what growth rate results?"),
                 result.examples().stream().map(TaskExample::query).toList());
         assertEquals(List.of(1, 2, 3), result.examples().stream().map(e -> e.gold().get("rank")).toList());
-        String rankPrompt = backend.requests().get(1).messages().get(1).content();
+        String rankPrompt = server.backend().requests().get(1).messages().get(1).content();
         assertTrue(rankPrompt.contains("2. What CAGR") && rankPrompt.contains("compound_interest"), rankPrompt);
     }
 
     @Test
     void unusableRankingsAreRetriedThenTheUnrankedOrderIsKept() {
-        backend.reply("{\"queries\": [" + A + "," + B + "," + C + "]}");
-        backend.reply("{\"ranking\": [0, 0, 1]}");      // ranks one query twice
-        backend.reply("{\"ranking\": [0, 1]}");         // leaves one out
+        server.backend().reply("{\"queries\": [" + A + "," + B + "," + C + "]}");
+        server.backend().reply("{\"ranking\": [0, 0, 1]}");      // ranks one query twice
+        server.backend().reply("{\"ranking\": [0, 1]}");         // leaves one out
 
         ZeroLearnResult result = zeroLearn().generateTrainingExamples("Answer investment questions", 3, 2, 20,
                 null, TOOLS, true);
 
         assertFalse(result.ranked());
         assertEquals(2, result.unusableRankings());
-        assertEquals(3, backend.requests().size());
+        assertEquals(3, server.backend().requests().size());
         assertEquals("Grow $1000 at 5% for 10 years, then give the CAGR.", result.examples().get(0).query());
         assertFalse(result.examples().get(0).gold().containsKey("rank"));
     }
 
     @Test
     void stopsAfterMaxRepliesWhenTheModelNeverAnswersInJson() {
-        backend.reply("no").reply("still no").reply("{\"items\": []}");
+        server.backend().reply("no").reply("still no").reply("{\"items\": []}");
 
         ZeroLearnResult result = zeroLearn().generateTrainingExamples("Answer investment questions", 2, 1, 20,
                 null, TOOLS, true);
@@ -157,12 +143,12 @@ class ZeroLearnTest {
         assertTrue(result.examples().isEmpty());
         assertTrue(result.shortOf(2));
         assertEquals(3, result.rejected(Rejection.MALFORMED_REPLY));
-        assertEquals(3, backend.requests().size()); // nothing to rank, so no ranking request
+        assertEquals(3, server.backend().requests().size()); // nothing to rank, so no ranking request
     }
 
     @Test
     void outputIsAJsonLinesDatasetThatReadsBack(@TempDir Path dir) throws Exception {
-        backend.reply("{\"queries\": [" + A + "," + B + "]}");
+        server.backend().reply("{\"queries\": [" + A + "," + B + "]}");
         ZeroLearnResult result = zeroLearn().generateTrainingExamples("Answer investment questions", 2, 2, 20,
                 null, TOOLS, false);
         Path file = dir.resolve("generated.jsonl");

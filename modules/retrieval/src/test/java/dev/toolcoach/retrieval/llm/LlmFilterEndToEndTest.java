@@ -3,9 +3,7 @@ package dev.toolcoach.retrieval.llm;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
-import dev.toolcoach.openai.OpenAiServer;
-import dev.toolcoach.testkit.ScriptedBackend;
-import dev.toolcoach.openai.ServerSettings;
+import dev.toolcoach.testkit.ScriptedServer;
 import dev.toolcoach.retrieval.HybridRetriever;
 import dev.toolcoach.retrieval.HybridStats;
 import dev.toolcoach.retrieval.SampleTools;
@@ -17,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,26 +29,23 @@ class LlmFilterEndToEndTest {
 
     private static final String MODEL = "selector-70b";
 
-    private static ScriptedBackend model;
-    private static OpenAiServer server;
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start(MODEL);
     private static LexicalRetriever lexical;
 
     @BeforeAll
     static void start() {
-        model = new ScriptedBackend(MODEL);
-        server = OpenAiServer.start(model, ServerSettings.loopback(0));
         lexical = new LexicalRetriever(SampleTools.catalog());
     }
 
     @BeforeEach
     void freshScript() {
-        model.reset();
+        server.backend().reset();
     }
 
     @AfterAll
     static void stop() {
         lexical.close();
-        server.close();
     }
 
     private static LlmToolFilter filter() {
@@ -60,7 +56,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void promptShowsQueryAndEveryCandidateAndTheJsonAnswerIsFollowed() {
-        model.reply("[\"translate_text\", \"get_current_weather\"]");
+        server.backend().reply("[\"translate_text\", \"get_current_weather\"]");
         LlmToolFilter filter = filter();
         LlmFilterRetriever retriever = new LlmFilterRetriever(SampleTools.catalog(), filter, 50);
 
@@ -68,7 +64,7 @@ class LlmFilterEndToEndTest {
 
         assertEquals(List.of(SampleTools.TRANSLATE, SampleTools.WEATHER), found.stream().map(ScoredTool::tool).toList());
         assertEquals(List.of(1.0, 0.5), found.stream().map(ScoredTool::score).toList());
-        BackendRequest asked = model.requests().get(0);
+        BackendRequest asked = server.backend().requests().get(0);
         String prompt = asked.messages().get(asked.messages().size() - 1).content();
         assertTrue(prompt.contains("Translate the Paris forecast into French"), prompt);
         for (var tool : SampleTools.catalog().tools()) {
@@ -81,7 +77,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void freeTextAnswerWithUnknownNamesIsReadAndTheUnknownCounted() {
-        model.reply("You need `sendEmail`, and maybe `lookup_contact` first.");
+        server.backend().reply("You need `sendEmail`, and maybe `lookup_contact` first.");
         LlmToolFilter filter = filter();
 
         Selection s = filter.select("email Bob", SampleTools.catalog().tools(), 3);
@@ -95,7 +91,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void aSharedNameSelectsEverySameNamedCandidateUpToTheLimit() {
-        model.reply("[\"get_stock_price\"]").reply("[\"get_stock_price\"]");
+        server.backend().reply("[\"get_stock_price\"]").reply("[\"get_stock_price\"]");
         LlmToolFilter filter = filter();
 
         assertEquals(List.of(SampleTools.STOCK, SampleTools.STOCK_V2),
@@ -106,7 +102,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void malformedReplyIsAClearErrorForTheLlmRetrieverAndACountedFallbackForTheHybrid() {
-        model.reply("[{\"tool\": ").reply("[\"book_flight\"]").reply("Sorry, I am not sure.");
+        server.backend().reply("[{\"tool\": ").reply("[\"book_flight\"]").reply("Sorry, I am not sure.");
         LlmToolFilter filter = filter();
         LlmFilterRetriever llmOnly = new LlmFilterRetriever(SampleTools.catalog(), filter, 50);
 
@@ -124,7 +120,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void hybridShowsTheModelTheShortlistAndReturnsItsChoice() {
-        model.reply("[\"get_stock_price\"]");
+        server.backend().reply("[\"get_stock_price\"]");
         LlmToolFilter filter = filter();
         HybridRetriever hybrid = new HybridRetriever(lexical, filter, 2);
         String query = "latest price of a company share";
@@ -134,7 +130,7 @@ class LlmFilterEndToEndTest {
 
         assertEquals(1, found.size());
         assertEquals("get_stock_price", found.get(0).tool().name());
-        String prompt = model.requests().get(0).messages().get(1).content();
+        String prompt = server.backend().requests().get(0).messages().get(1).content();
         long listed = prompt.lines().filter(l -> l.startsWith("- ")).count();
         assertEquals(shortlist.size(), listed, prompt);
         shortlist.forEach(s -> assertTrue(prompt.contains("- " + s.tool().name() + ": " + s.tool().description())));
@@ -143,7 +139,7 @@ class LlmFilterEndToEndTest {
 
     @Test
     void aFailingModelIsACountedFallbackForTheHybrid() {
-        model.fail("model crashed");
+        server.backend().fail("model crashed");
         LlmToolFilter filter = filter();
         HybridRetriever hybrid = new HybridRetriever(lexical, filter, 4);
 

@@ -6,6 +6,7 @@ import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.testkit.ScriptedBackend;
+import dev.toolcoach.testkit.ScriptedServer;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.rewards.GroupOutcome;
 import dev.toolcoach.rewards.RewardUnavailableException;
@@ -13,10 +14,9 @@ import dev.toolcoach.rewards.TraceBuilder;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -35,23 +35,13 @@ class JudgeEndToEndTest {
     private static final String QUERY = "Who sent the budget email on 2001-05-14?";
     private static final RewardContext EXAMPLE = RewardContext.of("enron-17", QUERY, "Phillip Allen");
 
-    private static ScriptedBackend judgeModel;
-    private static OpenAiServer server;
-
-    @BeforeAll
-    static void start() {
-        judgeModel = new ScriptedBackend("judge-70b");
-        server = OpenAiServer.start(judgeModel, ServerSettings.loopback(0));
-    }
+    @RegisterExtension
+    private static final ScriptedServer server = ScriptedServer.start("judge-70b");
+    private static final ScriptedBackend judgeModel = server.backend();
 
     @BeforeEach
     void freshScript() {
         judgeModel.reset();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
     }
 
     private RankingJudge judge(JudgeMode mode) {

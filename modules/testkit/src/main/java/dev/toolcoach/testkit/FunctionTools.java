@@ -1,5 +1,7 @@
-package dev.toolcoach.agent;
+package dev.toolcoach.testkit;
 
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
@@ -15,25 +17,25 @@ import java.util.function.Function;
  * An in-process tool environment for tests: each tool is a Java function run on an executor, so
  * the calls of a turn really run at the same time.
  */
-final class FunctionTools implements ToolEnvironment {
+public final class FunctionTools implements ToolEnvironment {
 
     /** A tool body: arguments in, text out, or a stage for tools that answer later (or never). */
-    interface Body extends Function<Map<String, Object>, CompletionStage<String>> {
+    public interface Body extends Function<Map<String, Object>, CompletionStage<String>> {
     }
 
     private final Map<String, ToolSpec> specs = new LinkedHashMap<>();
     private final Map<String, Body> bodies = new LinkedHashMap<>();
     private final ExecutorService executor;
 
-    FunctionTools(ExecutorService executor) {
+    public FunctionTools(ExecutorService executor) {
         this.executor = executor;
     }
 
-    FunctionTools add(ToolSpec spec, Function<Map<String, Object>, String> body) {
+    public FunctionTools add(ToolSpec spec, Function<Map<String, Object>, String> body) {
         return addAsync(spec, args -> CompletableFuture.supplyAsync(() -> body.apply(args), executor));
     }
 
-    FunctionTools addAsync(ToolSpec spec, Body body) {
+    public FunctionTools addAsync(ToolSpec spec, Body body) {
         specs.put(spec.name(), spec);
         bodies.put(spec.name(), body);
         return this;

@@ -1,5 +1,7 @@
-package dev.toolcoach.agent;
+package dev.toolcoach.bench.rollout;
 
+import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.Generator;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import java.util.Collection;

@@ -1,6 +1,13 @@
-package dev.toolcoach.agent;
+package dev.toolcoach.bench.rollout;
 
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.Generator;
+import dev.toolcoach.agent.RolloutRequest;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.testkit.PerTrajectoryGenerator;
 import dev.toolcoach.lm.Generation;
+import dev.toolcoach.testkit.FunctionTools;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
@@ -61,11 +68,11 @@ class TurnBarrierTest {
         return AgentConfig.defaults().withLimits(maxTurns, maxTotalTokens).withTools(Duration.ofSeconds(10), 4000);
     }
 
-    /** One script per trajectory (the testkit's PerTrajectoryGenerator cannot be used here: the testkit depends on agent). */
+    /** One script per trajectory. */
     private Generator scripts(Map<String, List<String>> scripts) {
         Map<String, Generator> byId = new HashMap<>();
         scripts.forEach((id, script) -> byId.put(id, ScriptedGenerator.chatMl(tokenizer, script)));
-        return request -> byId.get(request.trajectoryId()).generate(request);
+        return new PerTrajectoryGenerator(byId);
     }
 
     private static RolloutRequest request(String id) {

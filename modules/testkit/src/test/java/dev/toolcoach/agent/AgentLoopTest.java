@@ -1,6 +1,7 @@
 package dev.toolcoach.agent;
 
 import dev.toolcoach.lm.Generation;
+import dev.toolcoach.testkit.FunctionTools;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.lm.Tokenizer;
