@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.datasets.BfclLoader;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BfclEvalCommandTest {
@@ -39,7 +39,7 @@ class BfclEvalCommandTest {
 
     @Test
     void printsSummaryOfCorrectWrongMissingAndMalformedPredictions() throws Exception {
-        Path bfcl = sharedData("bfcl");
+        Path bfcl = SharedData.require("bfcl");
         Path questions = bfcl.resolve("BFCL_v3_parallel.json");
         Path answers = bfcl.resolve("possible_answer/BFCL_v3_parallel.json");
         List<CallingExample> items = new BfclLoader().load(questions, answers).items();
@@ -79,14 +79,5 @@ class BfclEvalCommandTest {
         assertEquals(BfclEvalCommand.INPUT_ERROR, code);
         assertTrue(err.toString().startsWith("bfcl-eval: cannot read "), err.toString());
         assertEquals("", out.toString());
-    }
-
-    /** The shared third-party data (../shared/data); skips the test when it is absent. */
-    private static Path sharedData(String relative) {
-        String root = System.getProperty("toolcoach.shared.data");
-        assumeTrue(root != null, "system property toolcoach.shared.data is not set: skipping test on shared data");
-        Path p = Path.of(root).resolve(relative);
-        assumeTrue(Files.exists(p), "shared test data " + p + " is absent: skipping");
-        return p;
     }
 }

@@ -1,6 +1,7 @@
 package dev.toolcoach.tasks;
 
 import dev.toolcoach.tasks.datasets.DatasetException;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;

@@ -1,7 +1,7 @@
 package dev.toolcoach.tasks.calling;
 
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.tasks.SharedData;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tasks.datasets.BfclLoader;
 import dev.toolcoach.tasks.datasets.LoadResult;
 import dev.toolcoach.trace.ToolCall;

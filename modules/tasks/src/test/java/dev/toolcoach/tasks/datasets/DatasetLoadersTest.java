@@ -1,6 +1,6 @@
 package dev.toolcoach.tasks.datasets;
 
-import dev.toolcoach.tasks.SharedData;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tasks.calling.CallCategory;
 import dev.toolcoach.tasks.calling.CallChecker;
 import dev.toolcoach.tasks.calling.CallingExample;

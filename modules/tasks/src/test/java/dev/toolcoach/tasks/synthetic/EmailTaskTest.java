@@ -3,7 +3,7 @@ package dev.toolcoach.tasks.synthetic;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;
-import dev.toolcoach.tasks.SharedData;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.datasets.LoadResult;

@@ -1,4 +1,4 @@
-package dev.toolcoach.tasks;
+package dev.toolcoach.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
