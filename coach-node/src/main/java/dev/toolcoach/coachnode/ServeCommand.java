@@ -1,5 +1,6 @@
 package dev.toolcoach.coachnode;
 
+import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.openai.GeneratorBackend;
@@ -40,11 +41,16 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--adapter", description = "PEFT LoRA adapter folder (adapter_config.json, adapter_model.safetensors)")
     Path adapter;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "interface to bind (default ${DEFAULT-VALUE})")
+    @Option(names = "--host", description = "interface to bind (default: toolcoach.openai.server.host, 127.0.0.1); "
+            + "any but loopback needs an API key")
     String host;
 
-    @Option(names = "--port", defaultValue = "8000", description = "TCP port, 0 for any free one (default ${DEFAULT-VALUE})")
-    int port;
+    @Option(names = "--port", description = "TCP port, 0 for any free one (default: toolcoach.openai.server.port, 8000)")
+    Integer port;
+
+    @Option(names = "--api-key", description = "bearer key every request must carry (default: $TOOLCOACH_SERVE_API_KEY, "
+            + "else toolcoach.openai.server.api-key); without one serve binds loopback only")
+    String apiKey;
 
     @Option(names = "--max-batch", defaultValue = "8", description = "sequences the engine decodes together (default ${DEFAULT-VALUE})")
     int maxBatch;
@@ -63,7 +69,8 @@ public final class ServeCommand implements Callable<Integer> {
         ServerSettings settings;
         try {
             if (maxBatch < 1) throw new IllegalArgumentException("--max-batch must be >= 1, got " + maxBatch);
-            settings = new ServerSettings(host, port, "", maxBatch);
+            settings = settings(ServerSettings.fromConfig(ConfigFactory.load()));
+            settings.checkExposure();
         } catch (IllegalArgumentException e) {
             return fail(INPUT_ERROR, e.getMessage());
         }
@@ -79,6 +86,10 @@ public final class ServeCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println("serving " + id() + " at " + server.baseUrl());
             out.flush();
+            if (settings.apiKey().isEmpty()) {
+                spec.commandLine().getErr().println("serve: no API key set, so any local user or process can use this server");
+                spec.commandLine().getErr().flush();
+            }
             stopRequested.join();
             removeHook(hook);
         } catch (IllegalStateException e) {
@@ -87,6 +98,15 @@ public final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }
         return 0;
+    }
+
+    /** The configured settings with the command line's options on top; the engine's batch bounds concurrent generations. */
+    ServerSettings settings(ServerSettings configured) {
+        ServerSettings s = configured.withMaxConcurrentGenerations(maxBatch);
+        if (host != null) s = s.withHost(host);
+        if (port != null) s = s.withPort(port);
+        if (apiKey != null) s = s.withApiKey(apiKey);
+        return s;
     }
 
     /** Asks a running {@code serve} to stop; {@link #call()} then returns 0 once everything is closed. */

@@ -1,5 +1,7 @@
 package dev.toolcoach.coachnode;
 
+import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +27,28 @@ class ServeBadInputTest {
     void aPortOutOfRangeIsRejectedBeforeLoadingAnything() {
         assertOneLineError(ServeCommand.INPUT_ERROR, "serve: port out of range: 70000",
                 "serve", "--model", "/nonexistent", "--port", "70000");
+    }
+
+    @Test
+    void anAddressOffLoopbackWithoutAKeyIsRefusedBeforeLoadingAnything() {
+        assertOneLineError(ServeCommand.INPUT_ERROR, "serve: refusing to serve on 0.0.0.0 without an API key: set --api-key, "
+                        + "TOOLCOACH_SERVE_API_KEY or toolcoach.openai.server.api-key, or bind to 127.0.0.1",
+                "serve", "--model", "/nonexistent", "--host", "0.0.0.0", "--port", "0");
+    }
+
+    @Test
+    void theKeyComesFromTheConfigUnlessGivenOnTheCommandLine() {
+        ServerSettings configured = ServerSettings.fromConfig(ConfigFactory.parseString("toolcoach.openai.server.api-key = sk-conf")
+                .withFallback(ConfigFactory.defaultReference()));
+        ServeCommand plain = new ServeCommand();
+        plain.maxBatch = 2;
+        assertEquals("sk-conf", plain.settings(configured).apiKey());
+        assertEquals("127.0.0.1", plain.settings(configured).host());
+        ServeCommand given = new ServeCommand();
+        given.maxBatch = 2;
+        given.apiKey = "sk-cli";
+        assertEquals("sk-cli", given.settings(configured).apiKey());
+        assertEquals(2, given.settings(configured).maxConcurrentGenerations());
     }
 
     @Test

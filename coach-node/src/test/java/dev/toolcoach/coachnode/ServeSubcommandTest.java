@@ -7,6 +7,7 @@ import dev.toolcoach.openai.ChatResponse;
 import dev.toolcoach.openai.ModelCard;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
+import dev.toolcoach.openai.OpenAiException;
 import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +26,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -39,14 +41,18 @@ class ServeSubcommandTest {
     static Path dir;
     private static CliRun serve;
     private static CompletableFuture<Integer> exit;
+    private static final String KEY = "sk-serve-test";
+    private static String baseUrl;
     private static OpenAiClient client;
 
     @BeforeAll
     static void start() throws Exception {
         Path model = TinyChatModel.write(dir.resolve("tiny"), 21);
         serve = new CliRun();
-        exit = CompletableFuture.supplyAsync(() -> serve.execute("serve", "--model", model.toString(), "--port", "0"));
-        client = new OpenAiClient(OpenAiConfig.of(awaitBaseUrl(), "tiny").withRequestTimeout(Duration.ofSeconds(60)));
+        exit = CompletableFuture.supplyAsync(() -> serve.execute("serve", "--model", model.toString(), "--port", "0",
+                "--api-key", KEY));
+        baseUrl = awaitBaseUrl();
+        client = new OpenAiClient(OpenAiConfig.of(baseUrl, "tiny").withApiKey(KEY).withRequestTimeout(Duration.ofSeconds(60)));
     }
 
     private static String awaitBaseUrl() throws InterruptedException {
@@ -69,6 +75,16 @@ class ServeSubcommandTest {
     @Test
     void listsTheServedModel() {
         assertEquals(List.of("tiny"), client.models().data().stream().map(ModelCard::id).toList());
+    }
+
+    @Test
+    void everyEndpointWantsTheKeyGivenWithApiKey() {
+        OpenAiClient keyless = new OpenAiClient(OpenAiConfig.of(baseUrl, "tiny"));
+        assertEquals(OpenAiException.Kind.UNAUTHORIZED, assertThrows(OpenAiException.class, keyless::models).kind());
+        assertEquals(401, assertThrows(OpenAiException.class, () -> keyless.chat(QUESTION)).status());
+        OpenAiClient wrong = new OpenAiClient(OpenAiConfig.of(baseUrl, "tiny").withApiKey("sk-wrong"));
+        assertEquals(401, assertThrows(OpenAiException.class, () -> wrong.chat(QUESTION)).status());
+        assertFalse(serve.err.toString().contains("no API key set"), serve.err.toString());
     }
 
     @Test

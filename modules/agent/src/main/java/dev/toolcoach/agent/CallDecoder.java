@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.trace.ParseError;
+import dev.toolcoach.trace.UntrustedJson;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,7 @@ import java.util.Map;
 final class CallDecoder {
 
     /** Deeper JSON is rejected before anything recursive touches it (Jackson's conversion would overflow the stack). */
-    static final int MAX_DEPTH = 64;
+    static final int MAX_DEPTH = UntrustedJson.MAX_DEPTH;
 
     /** A decoded call whose arguments are still JSON, for validation against the tool's schema. */
     record RawCall(String name, JsonNode arguments) {
@@ -63,7 +62,10 @@ final class CallDecoder {
     private static JsonNode readJson(String text) throws ActionRejected {
         JsonNode root;
         try {
-            root = STRICT.readTree(text);
+            root = UntrustedJson.readTree(STRICT, text, MAX_DEPTH);
+        } catch (UntrustedJson.TooDeep e) {
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "the <tool_call> JSON is nested deeper than "
+                    + MAX_DEPTH + " levels");
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
@@ -72,10 +74,6 @@ final class CallDecoder {
         }
         if (root == null || root.isMissingNode()) {
             throw new ActionRejected(ParseError.Kind.EMPTY_CALL, "the <tool_call> block holds no JSON value");
-        }
-        if (depth(root) > MAX_DEPTH) {
-            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "the <tool_call> JSON is nested deeper than "
-                    + MAX_DEPTH + " levels");
         }
         return root;
     }
@@ -115,20 +113,5 @@ final class CallDecoder {
         if (message == null) return "unreadable JSON";
         int nl = message.indexOf('\n');
         return nl < 0 ? message : message.substring(0, nl);
-    }
-
-    private static int depth(JsonNode root) {
-        record Level(JsonNode node, int depth) {
-        }
-        Deque<Level> todo = new ArrayDeque<>();
-        todo.push(new Level(root, 1));
-        int max = 0;
-        while (!todo.isEmpty()) {
-            Level level = todo.pop();
-            max = Math.max(max, level.depth);
-            if (max > MAX_DEPTH) return max;
-            for (JsonNode child : level.node) todo.push(new Level(child, level.depth + 1));
-        }
-        return max;
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolcoach.trace.ParseError;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.UntrustedJson;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,11 +147,11 @@ public final class TaggedActionCodec implements ToolCallCodec {
 
     /** Appends the call objects of one block body (a list, or one call); returns an error message, or null. */
     private static String readBlock(String body, List<JsonNode> into) {
-        // checked first because Jackson reads trees recursively
-        if (nestingDepth(body) > MAX_DEPTH) return "tool call JSON is nested deeper than " + MAX_DEPTH + " levels";
         JsonNode node;
         try {
-            node = JSON.readTree(body);
+            node = UntrustedJson.readTree(JSON, body, MAX_DEPTH);
+        } catch (UntrustedJson.TooDeep e) {
+            return "tool call JSON is nested deeper than " + MAX_DEPTH + " levels";
         } catch (JsonProcessingException e) {
             return "tool call is not valid JSON: " + e.getOriginalMessage();
         }
@@ -158,27 +159,6 @@ public final class TaggedActionCodec implements ToolCallCodec {
         if (node.isArray()) node.forEach(into::add);
         else into.add(node);
         return null;
-    }
-
-    /** Deepest bracket nesting outside string literals. */
-    private static int nestingDepth(String json) {
-        int depth = 0;
-        int max = 0;
-        boolean inString = false;
-        for (int i = 0; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"') inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                max = Math.max(max, ++depth);
-            } else if (c == ']' || c == '}') {
-                depth--;
-            }
-        }
-        return max;
     }
 
     private static boolean hasThinkBefore(String text, int limit) {

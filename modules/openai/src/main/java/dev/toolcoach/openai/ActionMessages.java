@@ -7,9 +7,11 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ActionTag;
 import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.UntrustedJson;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Maps between OpenAI chat messages and the Tool-N1 action text, through the Tool-N1 codec
@@ -64,9 +66,15 @@ final class ActionMessages {
     private JsonNode argumentsObject(String arguments, String where) {
         if (arguments == null || arguments.isBlank()) return mapper.createObjectNode();
         try {
-            JsonNode node = mapper.readTree(arguments);
-            if (!node.isObject()) throw RejectedRequest.invalid(where + ".arguments is not a JSON object: " + arguments);
+            // a JSON string inside the request: the body's own depth limit did not see inside it
+            JsonNode node = UntrustedJson.readTree(mapper, arguments, UntrustedJson.MAX_DEPTH);
+            if (!node.isObject()) {
+                throw RejectedRequest.invalid(where + ".arguments is not a JSON object but a JSON "
+                        + node.getNodeType().name().toLowerCase(Locale.ROOT));
+            }
             return node;
+        } catch (UntrustedJson.TooDeep e) {
+            throw RejectedRequest.invalid(where + ".arguments is nested deeper than " + UntrustedJson.MAX_DEPTH + " levels");
         } catch (JsonProcessingException e) {
             throw RejectedRequest.invalid(where + ".arguments is not valid JSON (" + e.getOriginalMessage() + ")");
         }
@@ -111,7 +119,7 @@ final class ActionMessages {
     private FunctionCall functionCall(JsonNode call) throws JsonProcessingException {
         if (call == null || !call.isObject() || !call.path("name").isTextual()) return null;
         JsonNode args = call.path("arguments");
-        if (args.isTextual()) args = mapper.readTree(args.asText());
+        if (args.isTextual()) args = UntrustedJson.readTree(mapper, args.asText(), UntrustedJson.MAX_DEPTH);
         if (args.isMissingNode() || args.isNull()) args = mapper.createObjectNode();
         if (!args.isObject()) return null;
         return new FunctionCall(call.get("name").asText(), mapper.writeValueAsString(args));

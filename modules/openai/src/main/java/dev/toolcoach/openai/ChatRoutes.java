@@ -18,10 +18,13 @@ import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.toolcoach.trace.UntrustedJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Optional;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -69,7 +72,7 @@ final class ChatRoutes extends AllDirectives {
 
     private Route authorised(Supplier<Route> inner) {
         return optionalHeaderValueByName("Authorization", header -> {
-            if (settings.apiKey().isEmpty() || header.equals(Optional.of("Bearer " + settings.apiKey()))) {
+            if (settings.apiKey().isEmpty() || header.map(this::rightKey).orElse(false)) {
                 return inner.get();
             }
             String why = header.isEmpty() ? "no API key given (Authorization: Bearer ...)" : "invalid API key";
@@ -77,11 +80,31 @@ final class ChatRoutes extends AllDirectives {
         });
     }
 
+    /** Compared in constant time, so the answer's timing tells nothing about the key. */
+    private boolean rightKey(String authorization) {
+        byte[] expected = ("Bearer " + settings.apiKey()).getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(expected, authorization.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Any failure, {@code Error}s included, becomes a 500: a {@code StackOverflowError} left to reach Akka's
+     * dispatcher trips {@code akka.jvm-exit-on-fatal-error} and ends the whole process.
+     */
     private CompletionStage<HttpResponse> chat(String body) {
+        try {
+            return startChat(body);
+        } catch (Throwable t) {
+            LOG.error("chat request failed", t);
+            return CompletableFuture.completedFuture(error(500, "server_error", "the request failed: " + message(t)));
+        }
+    }
+
+    private CompletionStage<HttpResponse> startChat(String body) {
         BackendRequest backendRequest;
         ChatRequest request;
         try {
-            request = OpenAiJson.mapper().readValue(body, ChatRequest.class);
+            request = UntrustedJson.readValue(OpenAiJson.mapper(), body, ChatRequest.class, UntrustedJson.MAX_DEPTH);
+            if (request == null) throw RejectedRequest.invalid("request body is empty");
             backendRequest = completions.validate(request);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
@@ -95,7 +118,12 @@ final class ChatRoutes extends AllDirectives {
                     "all " + settings.maxConcurrentGenerations() + " generation slots are busy")
                     .addHeader(RawHeader.create("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))));
         }
-        return request.streaming() ? streamed(backendRequest) : whole(backendRequest);
+        try {
+            return request.streaming() ? streamed(backendRequest) : whole(backendRequest);
+        } catch (Throwable t) {
+            slots.release();
+            throw t;
+        }
     }
 
     private CompletionStage<HttpResponse> whole(BackendRequest request) {
@@ -115,7 +143,7 @@ final class ChatRoutes extends AllDirectives {
             try {
                 completions.stream(request, chunk -> offer(events, event(OpenAiJson.write(chunk))));
                 offer(events, event("[DONE]"));
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 LOG.warn("streamed generation failed: {}", e.toString());
                 // the 200 header is already sent, so the error travels in the stream as OpenAI does it
                 events.offer(event(OpenAiJson.write(ApiError.of(message(e), "server_error", null))));

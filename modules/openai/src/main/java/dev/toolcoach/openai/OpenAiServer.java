@@ -21,15 +21,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OpenAiServer implements AutoCloseable {
 
+    /** Request bodies above this are refused with 413 before they are read (a long conversation is well under it). */
+    public static final String MAX_REQUEST_BODY = "4m";
+
     // generation can take minutes; Akka's 20 s default would cut long replies off
     private static final String SERVER_CONFIG = """
             akka.http.server.request-timeout = 600s
             akka.http.server.idle-timeout = 600s
+            akka.http.server.parsing.max-content-length = %s
             akka.loggers = ["akka.event.slf4j.Slf4jLogger"]
             akka.logging-filter = "akka.event.slf4j.Slf4jLoggingFilter"
             akka.loglevel = WARNING
             akka.stdout-loglevel = OFF
-            """;
+            """.formatted(MAX_REQUEST_BODY);
 
     private final ActorSystem system;
     private final ServerBinding binding;
@@ -43,8 +47,13 @@ public final class OpenAiServer implements AutoCloseable {
         this.routes = routes;
     }
 
-    /** Binds and starts serving; fails with a clear message when the address is taken. */
+    /**
+     * Binds and starts serving; fails with a clear message when the address is taken.
+     *
+     * @throws IllegalArgumentException when the settings would expose the model off loopback without an API key
+     */
     public static OpenAiServer start(ChatBackend backend, ServerSettings settings) {
+        settings.checkExposure();
         Config config = ConfigFactory.parseString(SERVER_CONFIG).withFallback(ConfigFactory.load());
         ActorSystem system = ActorSystem.create("openai-server", config);
         ExecutorService generators = Executors.newFixedThreadPool(settings.maxConcurrentGenerations(), daemonThreads());
