@@ -14,12 +14,14 @@
 # Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training runs, where its jobs resume
 # from; default runs/ at the repository root), TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT
 # (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds, default 60), TOOLCOACH_BASE_PORT (first cluster
-# port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558).
+# port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558),
+# TOOLCOACH_JOBS_TOKEN (the coach requires it on POST /jobs and train sends it; optional on loopback).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RUN_DIR="${TOOLCOACH_RUN_DIR:-$REPO/.run}"
 RUNS_DIR="${TOOLCOACH_RUNS_DIR:-$REPO/runs}"
+DATA_DIR="$(realpath -m "$REPO/../shared/data")"
 CONF_DIR="$REPO/deploy/conf"
 READY_TIMEOUT="${TOOLCOACH_READY_TIMEOUT:-180}"
 STOP_TIMEOUT="${TOOLCOACH_STOP_TIMEOUT:-60}"
@@ -87,7 +89,9 @@ start_node() { # name kind [extra args...]
   local jar; jar="$(jar_of "$kind")"
   local port management jvm=()
   # the coach runs the jobs in, and resumes an interrupted one from, the runs folder (an absolute path: any cwd)
-  [[ "$kind" == coach ]] && jvm=("-Dtoolcoach.jobs.runs-dir=$(mkdir -p "$RUNS_DIR" && cd "$RUNS_DIR" && pwd)")
+  # and reads job data only from the data folder
+  [[ "$kind" == coach ]] && jvm=("-Dtoolcoach.jobs.runs-dir=$(mkdir -p "$RUNS_DIR" && cd "$RUNS_DIR" && pwd)"
+    "-Dtoolcoach.jobs.data-dir=$DATA_DIR")
   port="$(pick_port "$BASE_PORT")"
   echo "$port" > "$RUN_DIR/$name.ports" # reserve it before the JVM binds it
   management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/$name.ports"
@@ -228,13 +232,15 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   while (( $# )); do
     case "$1" in
       --detach) detach=1; shift ;;
-      --task|--name|--algorithm|--mode|--data-dir)
+      --task|--name|--algorithm|--mode)
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      --dataset) # the coach node reads it: an absolute path
+      --dataset) # the coach node reads it from its data folder only: sent as a path relative to it
         [[ -r "${2:-}" ]] || die "train: --dataset needs a readable JSON Lines file"
-        body="$(jq -c --arg v "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
+        key="$(realpath "$2")"
+        [[ "$key" == "$DATA_DIR"/* ]] || die "train: --dataset must be a file inside the coach's data folder $DATA_DIR"
+        body="$(jq -c --arg v "${key#"$DATA_DIR"/}" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
@@ -244,10 +250,10 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
       *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--detach])" ;;
     esac
   done
-  body="$(jq -c --arg data "$REPO/../shared/data" '{data_dir: $data} + .' <<< "$body")" # runs: the coach's own
-  local url answer code
+  local url answer code auth=()
   url="$(management_url coach)/jobs"
-  answer="$(curl -s -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' -d "$body" "$url")" \
+  [[ -n "${TOOLCOACH_JOBS_TOKEN:-}" ]] && auth=(-H "Authorization: Bearer $TOOLCOACH_JOBS_TOKEN")
+  answer="$(curl -s -w '\n%{http_code}' -X POST -H 'Content-Type: application/json' "${auth[@]}" -d "$body" "$url")" \
     || die "the coach's management endpoint $url does not answer"
   code="$(tail -n 1 <<< "$answer")"
   answer="$(sed '$d' <<< "$answer")"

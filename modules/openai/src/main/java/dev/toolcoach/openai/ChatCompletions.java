@@ -1,5 +1,8 @@
 package dev.toolcoach.openai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.toolcoach.trace.UntrustedJson;
+
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +32,22 @@ final class ChatCompletions {
 
     ModelList models() {
         return new ModelList("list", List.of(new ModelCard(backend.modelId(), "model", created(), "toolcoach")));
+    }
+
+    /**
+     * Reads a request body, nesting limited before anything recursive sees it.
+     *
+     * @throws RejectedRequest (400) saying what is wrong with it
+     */
+    ChatRequest read(String body) {
+        ChatRequest request;
+        try {
+            request = UntrustedJson.readValue(OpenAiJson.mapper(), body, ChatRequest.class, UntrustedJson.MAX_DEPTH);
+        } catch (JsonProcessingException e) {
+            throw RejectedRequest.invalid("request body is not a valid chat request: " + e.getOriginalMessage());
+        }
+        if (request == null) throw RejectedRequest.invalid("request body is empty");
+        return request;
     }
 
     /** Checks a request before any generation slot is taken. */

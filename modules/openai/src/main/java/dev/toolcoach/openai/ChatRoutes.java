@@ -17,8 +17,6 @@ import akka.stream.OverflowStrategy;
 import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.toolcoach.trace.UntrustedJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,17 +98,16 @@ final class ChatRoutes extends AllDirectives {
     }
 
     private CompletionStage<HttpResponse> startChat(String body) {
-        BackendRequest backendRequest;
         ChatRequest request;
+        BackendRequest backendRequest;
         try {
-            request = UntrustedJson.readValue(OpenAiJson.mapper(), body, ChatRequest.class, UntrustedJson.MAX_DEPTH);
-            if (request == null) throw RejectedRequest.invalid("request body is empty");
+            request = completions.read(body);
             backendRequest = completions.validate(request);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            return CompletableFuture.completedFuture(error(400, "invalid_request_error", "request body is not a valid chat request: " + why));
         } catch (RejectedRequest e) {
             return CompletableFuture.completedFuture(error(e.status(), e.type(), e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(error(400, "invalid_request_error",
+                    "request body is not a valid chat request: " + e.getMessage()));
         }
         if (!slots.tryAcquire()) {
             busyRejections.incrementAndGet();

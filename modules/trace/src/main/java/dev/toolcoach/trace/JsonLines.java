@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +20,8 @@ import java.util.List;
  * record is skipped and reported with its number, so one bad line never loses the rest of the file.
  */
 public final class JsonLines {
+
+    private static final char REPLACEMENT = '\uFFFD';
 
     private JsonLines() {
     }
@@ -51,12 +54,17 @@ public final class JsonLines {
     public static <T> Read<T> read(Path file, String what, LineParser<T> parser) {
         List<T> items = new ArrayList<>();
         List<SkippedLine> skipped = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        // bytes that are not UTF-8 decode to U+FFFD (instead of failing the whole file) and skip their line below
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
             String line;
             int number = 0;
             while ((line = r.readLine()) != null) {
                 number++;
                 if (line.isBlank()) continue;
+                if (line.indexOf(REPLACEMENT) >= 0) {
+                    skipped.add(new SkippedLine(number, "not valid UTF-8"));
+                    continue;
+                }
                 try {
                     items.add(parser.parse(line));
                 } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
@@ -88,12 +96,8 @@ public final class JsonLines {
         }
     }
 
-    /** The most specific message: a mapping error's cause says which field was wrong. */
+    /** Why the line was skipped, never quoting it: a file's lines may be anything, and reasons end up in replies and logs. */
     private static String reason(Exception e) {
-        if (e instanceof JsonProcessingException j) {
-            Throwable cause = j.getCause();
-            return cause != null && cause.getMessage() != null ? cause.getMessage() : j.getOriginalMessage();
-        }
-        return e.getMessage();
+        return e instanceof JsonProcessingException j ? UntrustedJson.reason(j) : e.getMessage();
     }
 }

@@ -2,7 +2,6 @@ package dev.toolcoach.brain.dataset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.agent.ToolSpec;
@@ -10,6 +9,7 @@ import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.UntrustedJson;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -21,7 +21,7 @@ import java.util.Map;
  * writes and distillation reads.
  *
  * <p>Reading is lenient per line: a line that is not a valid example is skipped and reported with
- * its number and the reason, so one bad line never loses the rest of the file.
+ * its number and the reason (never its content), so one bad line never loses the rest of the file.
  */
 public final class ExampleJsonl {
 
@@ -40,6 +40,9 @@ public final class ExampleJsonl {
         }
 
         TaskExample example() {
+            // checked here so the reason names the field, not the example's values
+            if (id == null || id.isBlank()) throw new IllegalArgumentException("no \"id\"");
+            if (messages == null || messages.isEmpty()) throw new IllegalArgumentException("no \"messages\"");
             return new TaskExample(id, messages == null ? List.of() : messages, tools == null ? List.of() : tools,
                     goldAnswer == null ? "" : goldAnswer, solution == null ? List.of() : solution,
                     gold == null ? Map.of() : gold);
@@ -58,13 +61,17 @@ public final class ExampleJsonl {
         }
     }
 
+    /**
+     * One line as an example.
+     *
+     * @throws JsonProcessingException when it is not JSON of the layout (nested deeper than
+     *                                 {@link UntrustedJson#MAX_DEPTH} included)
+     * @throws IllegalArgumentException naming the required field that is missing
+     */
     public static TaskExample fromJson(String json) throws JsonProcessingException {
-        Line line = MAPPER.readValue(json, Line.class);
-        try {
-            return line.example();
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new JsonMappingException(null, e.getMessage(), e);
-        }
+        Line line = UntrustedJson.readValue(MAPPER, json, Line.class, UntrustedJson.MAX_DEPTH);
+        if (line == null) throw new IllegalArgumentException("not a JSON object");
+        return line.example();
     }
 
     /** Writes the examples to {@code file}, replacing it. */

@@ -15,19 +15,35 @@ import akka.management.javadsl.ManagementRouteProvider;
 import akka.management.javadsl.ManagementRouteProviderSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.Config;
 import dev.toolcoach.brain.taskjob.JobRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code POST /jobs} (a JSON {@link JobRequest}) starts a task training job on the coach node: 202 with the
  * job's status, 400 for a bad request, 409 while another job runs. {@code GET /jobs} shows the current or last
  * job (404 before any). Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
+ *
+ * <p>Starting a job runs code and reads files on this node, so {@code POST} is refused (403) while Akka
+ * Management's {@code route-providers-read-only} is on, needs {@code Authorization: Bearer <toolcoach.jobs.token>}
+ * (401) when a token is set, and without a token is taken only while the management port is bound to loopback.
+ * The body is limited in size ({@code toolcoach.jobs.max-request-body}, 413) and nesting, and is confined to the
+ * node's runs and data folders ({@link JobRequest#confinedTo}).
  */
 public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> implements ExtensionIdProvider {
 
     private static final JobRoutes INSTANCE = new JobRoutes();
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(JobRoutes.class);
 
     @Override
     public JobRoutes lookup() {
@@ -36,15 +52,38 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
 
     @Override
     public Routes createExtension(ExtendedActorSystem system) {
-        return new Routes(JobController.ID.get(system));
+        Config config = system.settings().config();
+        Config jobs = config.getConfig("toolcoach.jobs");
+        String bind = config.getString("akka.management.http.bind-hostname");
+        return new Routes(JobController.ID.get(system), jobs.getString("token"),
+                loopback(bind.isBlank() ? config.getString("akka.management.http.hostname") : bind),
+                Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")), jobs.getBytes("max-request-body"));
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The {@code /jobs} routes over the node's job controller. */
     public static final class Routes implements Extension, ManagementRouteProvider {
         private final JobController controller;
+        private final byte[] expectedAuthorization;
+        private final boolean loopbackOnly;
+        private final Path runsRoot;
+        private final Path dataRoot;
+        private final long maxBody;
 
-        Routes(JobController controller) {
+        Routes(JobController controller, String token, boolean loopbackOnly, Path runsRoot, Path dataRoot, long maxBody) {
             this.controller = controller;
+            this.expectedAuthorization = token.isEmpty() ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+            this.loopbackOnly = loopbackOnly;
+            this.runsRoot = runsRoot;
+            this.dataRoot = dataRoot;
+            this.maxBody = maxBody;
         }
 
         @Override
@@ -53,15 +92,48 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
                     Directives.get(() -> Directives.extractRequest(request -> controller.status()
                             .map(s -> json(StatusCodes.OK, s))
                             .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job yet"))))),
-                    Directives.post(() -> Directives.entity(Unmarshaller.entityToString(), body -> {
-                        try {
-                            return json(StatusCodes.ACCEPTED, controller.submit(JSON.readValue(body, JobRequest.class)));
-                        } catch (JsonProcessingException e) {
-                            return json(StatusCodes.BAD_REQUEST, Map.of("error", "the body is not a job request: " + e.getOriginalMessage()));
-                        } catch (JobController.Rejected e) {
-                            return json(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, Map.of("error", e.getMessage()));
-                        }
-                    }))));
+                    Directives.post(() -> allowed(settings.readOnly(), () -> Directives.withSizeLimit(maxBody,
+                            () -> Directives.entity(Unmarshaller.entityToString(), this::submit))))));
+        }
+
+        private Route allowed(boolean readOnly, Supplier<Route> inner) {
+            if (readOnly) {
+                return error(StatusCodes.FORBIDDEN, "this node's management routes are read-only "
+                        + "(akka.management.http.route-providers-read-only = on): it takes no jobs");
+            }
+            if (expectedAuthorization == null) {
+                return loopbackOnly ? inner.get() : error(StatusCodes.FORBIDDEN, "no toolcoach.jobs.token is set "
+                        + "(TOOLCOACH_JOBS_TOKEN), so jobs are taken only while the management port is bound to loopback");
+            }
+            return Directives.optionalHeaderValueByName("Authorization", header -> header
+                    .filter(h -> MessageDigest.isEqual(expectedAuthorization, h.getBytes(StandardCharsets.UTF_8)))
+                    .map(h -> inner.get())
+                    .orElseGet(() -> error(StatusCodes.UNAUTHORIZED, header.isEmpty()
+                            ? "no token given (Authorization: Bearer <toolcoach.jobs.token>)" : "invalid token")));
+        }
+
+        /** Any failure, {@code Error}s included, is answered: one left to Akka's dispatcher would end the node. */
+        private Route submit(String body) {
+            try {
+                return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot)));
+            } catch (JsonProcessingException e) {
+                return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + firstLine(e.getOriginalMessage()));
+            } catch (JobController.Rejected e) {
+                return error(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, e.getMessage());
+            } catch (IllegalArgumentException e) {
+                return error(StatusCodes.BAD_REQUEST, e.getMessage());
+            } catch (Throwable t) {
+                LOG.error("a job submission failed", t);
+                return error(StatusCodes.INTERNAL_SERVER_ERROR, "the job could not be submitted: " + t.getClass().getSimpleName());
+            }
+        }
+
+        private static String firstLine(String message) {
+            return message == null ? "unreadable" : message.lines().findFirst().orElse("");
+        }
+
+        private static Route error(StatusCode status, String message) {
+            return json(status, Map.of("error", message));
         }
 
         private static Route json(StatusCode status, Object body) {

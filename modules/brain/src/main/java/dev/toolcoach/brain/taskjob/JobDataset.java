@@ -45,7 +45,7 @@ public record JobDataset(Path file, List<TaskExample> examples, List<SkippedLine
         Set<String> ids = new HashSet<>();
         JsonLines.Read<TaskExample> read = JsonLines.read(file, "examples", line -> {
             TaskExample example = ExampleJsonl.fromJson(line);
-            if (!ids.add(example.id())) throw new IllegalArgumentException("id '" + example.id() + "' repeats an earlier line's");
+            if (!ids.add(example.id())) throw new IllegalArgumentException("its \"id\" repeats an earlier line's");
             return example;
         });
         List<TaskExample> examples = read.items();

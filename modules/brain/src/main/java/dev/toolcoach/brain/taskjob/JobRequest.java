@@ -2,12 +2,19 @@ package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.trace.UntrustedJson;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A task training job as a user asks for it: the {@code train} command's options, or the JSON body of
@@ -24,8 +31,8 @@ import java.util.Locale;
  * @param checkpointEvery steps between checkpoints (default 5)
  * @param recipe       the whole recipe (model shape, warm-up, training settings); default {@link ScratchRecipe#defaults()};
  *                     {@code steps} and {@code warmupTraces} still override its counts
- * @param runsDir      the folder of the runs (default {@code runs})
- * @param dataDir      the shared data folder (default {@code ../shared/data})
+ * @param runsDir      the folder of the runs (default {@code runs}); never from the network (see {@link #confinedTo})
+ * @param dataDir      the shared data folder (default {@code ../shared/data}); never from the network
  * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split (default: none);
  *                     bad lines are skipped and counted, a file without a usable example is refused
  */
@@ -34,6 +41,9 @@ public record JobRequest(String task, String name, String algorithm, String mode
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
                          @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
     /** The same request under a fixed name (a submitted job keeps the name it got). */
     public JobRequest withName(String runName) {
@@ -45,6 +55,55 @@ public record JobRequest(String task, String name, String algorithm, String mode
     public JobRequest withRunsDirOr(Path defaultRunsDir) {
         return runsDir != null ? this : new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
                 checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset);
+    }
+
+    /**
+     * A request body from the network ({@code POST /jobs}), read with its nesting limited and confined to the node's
+     * folders ({@link #confinedTo}).
+     *
+     * @throws JsonProcessingException  when the body is not a job request
+     * @throws IllegalArgumentException naming the field that points outside the node's folders
+     */
+    public static JobRequest fromNetwork(String body, Path runsRoot, Path dataRoot) throws JsonProcessingException {
+        JobRequest request = UntrustedJson.readValue(JSON, body, JobRequest.class, UntrustedJson.MAX_DEPTH);
+        if (request == null) throw new IllegalArgumentException("the body is empty, not a job request");
+        return request.confinedTo(runsRoot, dataRoot);
+    }
+
+    /**
+     * This request as received from the network, confined to the node's folders: it may name its run and a
+     * dataset relative to {@code dataRoot}, never a folder of its own (it could create or overwrite folders
+     * anywhere, load any {@code init/} as its model, or read any file as its dataset).
+     *
+     * @return the request with the node's runs and data folders and the dataset resolved under {@code dataRoot}
+     * @throws IllegalArgumentException naming the field that points outside
+     */
+    public JobRequest confinedTo(Path runsRoot, Path dataRoot) {
+        if (runsDir != null) throw new IllegalArgumentException("runs_dir cannot be set in a request: the node's toolcoach.jobs.runs-dir holds every run");
+        if (dataDir != null) throw new IllegalArgumentException("data_dir cannot be set in a request: the node reads data from its toolcoach.jobs.data-dir only");
+        return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
+                runsRoot.toString(), dataRoot.toString(), dataset == null ? null : insideDataRoot(dataset, dataRoot).toString());
+    }
+
+    private static Path insideDataRoot(String dataset, Path dataRoot) {
+        Path relative;
+        try {
+            relative = Path.of(dataset);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("dataset is not a valid path");
+        }
+        if (relative.isAbsolute()) throw new IllegalArgumentException("dataset must be a path relative to the data folder, not an absolute path");
+        Path root = dataRoot.toAbsolutePath().normalize();
+        Path file = root.resolve(relative).normalize();
+        boolean inside = file.startsWith(root) && !file.equals(root);
+        try {
+            // a symbolic link inside the data folder may still point out of it
+            if (inside && Files.exists(file)) inside = file.toRealPath().startsWith(root.toRealPath());
+        } catch (IOException e) {
+            inside = false;
+        }
+        if (!inside) throw new IllegalArgumentException("dataset must name a file inside the data folder (no .. or links out of it)");
+        return file;
     }
 
     /** The run's name: the given one, or one made from the task and the time. */
@@ -60,7 +119,9 @@ public record JobRequest(String task, String name, String algorithm, String mode
      */
     public TaskTrainingJob.Options options(String runName) {
         if (task == null || task.isBlank()) throw new IllegalArgumentException("no task given");
-        if (runName.contains("/") || runName.contains("..")) throw new IllegalArgumentException("run name '" + runName + "' must be a plain folder name");
+        if (!RUN_NAME.matcher(runName).matches()) {
+            throw new IllegalArgumentException("run name must be a plain folder name (letters, digits, . _ -; at most 100)");
+        }
         String m = mode == null ? "async" : mode.trim().toLowerCase(Locale.ROOT);
         if (!m.equals("async") && !m.equals("sync")) throw new IllegalArgumentException("unknown mode '" + mode + "'; valid: async, sync");
         ScratchRecipe chosen = recipe != null ? recipe : ScratchRecipe.defaults();

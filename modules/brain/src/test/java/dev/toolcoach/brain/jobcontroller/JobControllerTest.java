@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -65,8 +66,7 @@ class JobControllerTest {
         assertEquals(400, unknown.statusCode());
         assertTrue(JSON.readTree(unknown.body()).get("error").asText().startsWith("no task named 'stocks'"), unknown.body());
         assertEquals(400, post(jobs, "{\"task\": \"finance\", \"steps\": \"many\"}").statusCode());
-        HttpResponse<String> noDataset = post(jobs, "{\"task\": \"finance\", \"name\": \"nodata\", \"dataset\": \""
-                + runs.resolve("missing.jsonl") + "\"}");
+        HttpResponse<String> noDataset = post(jobs, "{\"task\": \"finance\", \"name\": \"nodata\", \"dataset\": \"missing.jsonl\"}");
         assertEquals(400, noDataset.statusCode());
         assertTrue(JSON.readTree(noDataset.body()).get("error").asText().startsWith("cannot read the dataset"), noDataset.body());
         assertTrue(Files.notExists(runs.resolve("nodata")), "nothing was written");
@@ -91,6 +91,72 @@ class JobControllerTest {
         JsonNode resumed = awaitEnd(management(restarted) + "jobs");
         assertEquals("interrupted", resumed.get("name").asText());
         assertEquals("finished", resumed.get("state").asText(), resumed.toString());
+    }
+
+    @Test
+    void onlyATokenHolderStartsJobsAndOnlyInsideTheNodesFolders(@TempDir Path dir) throws Exception {
+        Path runs = dir.resolve("runs");
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.writeString(data.resolve("secret.jsonl"), "SECRET-1 root:x:0:0\n{\"id\": \"SECRET-2\"}\n{\"SECRET-3\": 1}\n");
+        Files.createDirectories(dir.resolve("elsewhere/init"));
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.jobs.token", "s3cret",
+                "akka.management.http.route-providers-read-only", "off", "toolcoach.jobs.data-dir", data.toString(),
+                "toolcoach.jobs.max-request-body", "64k"));
+        String jobs = management(coach) + "jobs";
+        String ok = request("finance", "guarded");
+
+        HttpResponse<String> none = post(jobs, ok, null);
+        assertEquals(401, none.statusCode(), none.body());
+        assertEquals("no token given (Authorization: Bearer <toolcoach.jobs.token>)", error(none));
+        assertEquals(401, post(jobs, ok, "Bearer s3creT").statusCode());
+
+        Map<String, String> outside = Map.of(
+                "{\"task\": \"finance\", \"name\": \"x\", \"runs_dir\": \"" + dir.resolve("elsewhere") + "\"}",
+                "runs_dir cannot be set in a request: the node's toolcoach.jobs.runs-dir holds every run",
+                "{\"task\": \"finance\", \"name\": \"x\", \"data_dir\": \"/\"}",
+                "data_dir cannot be set in a request: the node reads data from its toolcoach.jobs.data-dir only",
+                "{\"task\": \"finance\", \"name\": \"x\", \"dataset\": \"/etc/passwd\"}",
+                "dataset must be a path relative to the data folder, not an absolute path",
+                "{\"task\": \"finance\", \"name\": \"x\", \"dataset\": \"../data/../../etc/passwd\"}",
+                "dataset must name a file inside the data folder (no .. or links out of it)",
+                "{\"task\": \"finance\", \"name\": \"../elsewhere\"}",
+                "run name must be a plain folder name (letters, digits, . _ -; at most 100)");
+        for (Map.Entry<String, String> e : outside.entrySet()) {
+            HttpResponse<String> refused = post(jobs, e.getKey(), "Bearer s3cret");
+            assertEquals(400, refused.statusCode(), e.getKey());
+            assertEquals(e.getValue(), error(refused));
+        }
+
+        HttpResponse<String> secret = post(jobs, "{\"task\": \"finance\", \"name\": \"leak\", \"dataset\": \"secret.jsonl\"}",
+                "Bearer s3cret");
+        assertEquals(400, secret.statusCode());
+        assertFalse(secret.body().contains("SECRET") || secret.body().contains("root"), secret.body());
+        assertTrue(error(secret).endsWith("has no usable example (3 bad lines: line 1 (not valid JSON at column 7), "
+                + "line 2 (no \"messages\"), line 3 (no \"id\"))"), secret.body());
+
+        String deep = "{\"task\": \"finance\", \"recipe\": " + "[".repeat(10_000) + "]".repeat(10_000) + "}";
+        HttpResponse<String> tooDeep = post(jobs, deep, "Bearer s3cret");
+        assertEquals(400, tooDeep.statusCode());
+        assertEquals("the body is not a job request: JSON is nested deeper than 64 levels", error(tooDeep));
+        HttpResponse<String> tooBig = post(jobs, "{\"task\": \"" + "f".repeat(100_000) + "\"}", "Bearer s3cret");
+        assertEquals(413, tooBig.statusCode());
+
+        assertTrue(Files.notExists(runs), "no run folder was made");
+        try (var left = Files.list(dir.resolve("elsewhere"))) {
+            assertEquals(List.of(dir.resolve("elsewhere/init")), left.toList());
+        }
+    }
+
+    @Test
+    void aReadOnlyManagementTakesNoJobs(@TempDir Path runs) throws Exception {
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.jobs.token", "s3cret"));
+        HttpResponse<String> refused = post(management(coach) + "jobs", request("finance", "ro"), "Bearer s3cret");
+        assertEquals(403, refused.statusCode());
+        assertTrue(error(refused).startsWith("this node's management routes are read-only"), refused.body());
+    }
+
+    private static String error(HttpResponse<String> reply) throws Exception {
+        return JSON.readTree(reply.body()).get("error").asText();
     }
 
     private static String request(String task, String name) throws Exception {
@@ -124,8 +190,14 @@ class JobControllerTest {
     }
 
     private HttpResponse<String> post(String url, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return post(url, body, null);
+    }
+
+    private HttpResponse<String> post(String url, String body, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) request.header("Authorization", authorization);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static String management(ActorSystem<?> system) {
@@ -133,11 +205,17 @@ class JobControllerTest {
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, Path runs) {
+        return start(program, seeds, runs, Map.of("akka.management.http.route-providers-read-only", "off",
+                "toolcoach.jobs.data-dir", runs.resolve("data").toString()));
+    }
+
+    private ActorSystem<?> start(NodeProgram program, List<String> seeds, Path runs, Map<String, String> settings) {
         NodeOverrides overrides = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.of("127.0.0.1"),
                 Optional.of(0), Optional.of(seeds), Optional.of("127.0.0.1"), Optional.of(0),
                 Optional.of(4), Optional.of(List.of("finance")));
-        Config config = ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
-                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString()))
+        Config config = ConfigFactory.parseMap(settings)
+                .withFallback(ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
+                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString())))
                 .withFallback(NodeConfigLoader.load(program, overrides, Map.of()));
         ActorSystem<?> system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
         systems.add(system);

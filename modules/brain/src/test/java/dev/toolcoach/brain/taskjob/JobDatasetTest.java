@@ -25,7 +25,7 @@ class JobDatasetTest {
 
         assertEquals(List.of("a", "b"), dataset.examples().stream().map(e -> e.id()).toList());
         assertEquals(List.of(2, 4, 5), dataset.skipped().stream().map(s -> s.lineNumber()).toList());
-        assertTrue(dataset.skipped().get(2).reason().contains("id 'a' repeats"), dataset.skipped().toString());
+        assertTrue(dataset.skipped().get(2).reason().equals("its \"id\" repeats an earlier line's"), dataset.skipped().toString());
         assertTrue(dataset.skipSummary().matches(".*d\\.jsonl: 3 bad lines skipped: line 2 \\(.*\\), line 4 \\(.*\\), line 5 \\(.*\\)"),
                 dataset.skipSummary());
         assertEquals(3, ((List<?>) dataset.record().get("skipped_lines")).size());
