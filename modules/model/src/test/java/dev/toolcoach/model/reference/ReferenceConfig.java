@@ -101,11 +101,9 @@ public record ReferenceConfig(String modelType, int hiddenSize, int intermediate
     private static int[] slidingWindows(JsonNode n, String type, int layers, String source) {
         int[] out = new int[layers];
         Integer window = switch (type) {
-            case "mistral" -> n.has("sliding_window") ? (n.get("sliding_window").isNull() ? null : n.get("sliding_window").asInt()) : 4096;
-            case "phi3" -> n.hasNonNull("sliding_window") ? n.get("sliding_window").asInt() : null;
-            case "qwen2", "qwen3" -> n.path("use_sliding_window").asBoolean(false)
-                    ? (n.has("sliding_window") ? (n.get("sliding_window").isNull() ? null : n.get("sliding_window").asInt()) : 4096)
-                    : null;
+            case "mistral" -> window(n, 4096);
+            case "phi3" -> window(n, null);
+            case "qwen2", "qwen3" -> n.path("use_sliding_window").asBoolean(false) ? window(n, 4096) : null;
             default -> null;
         };
         if (window == null) {
@@ -130,6 +128,14 @@ public record ReferenceConfig(String modelType, int hiddenSize, int intermediate
             out[i] = sliding ? window : 0;
         }
         return out;
+    }
+
+    /** sliding_window: null when written as null, {@code absent} when not written. */
+    private static Integer window(JsonNode n, Integer absent) {
+        if (!n.has("sliding_window")) {
+            return absent;
+        }
+        return n.get("sliding_window").isNull() ? null : Integer.valueOf(n.get("sliding_window").asInt());
     }
 
     /** Every tensor the family's modeling code owns, in a fixed order, with its shape. */
