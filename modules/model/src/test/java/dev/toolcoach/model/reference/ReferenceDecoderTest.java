@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,7 +148,7 @@ class ReferenceDecoderTest {
         ObjectNode disabled = TinyHfFolders.config(Family.QWEN2, Rope.DEFAULT, ConfigStyle.V4);
         ObjectNode enabled = disabled.deepCopy().put("use_sliding_window", true);
         ObjectNode absent = disabled.deepCopy();
-        absent.remove(java.util.List.of("sliding_window", "use_sliding_window", "max_window_layers"));
+        absent.remove(List.of("sliding_window", "use_sliding_window", "max_window_layers"));
         double[][] off = ReferenceDecoder.load(TinyHfFolders.write(dir.resolve("off"), disabled, 6L)).logits(TOKENS);
         double[][] on = ReferenceDecoder.load(TinyHfFolders.write(dir.resolve("on"), enabled, 6L)).logits(TOKENS);
         double[][] none = ReferenceDecoder.load(TinyHfFolders.write(dir.resolve("none"), absent, 6L)).logits(TOKENS);

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 class RopeParametersTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A llama config with head_dim {@code dim} and the given rope fields (v4 or v5 spelling). */
+    /**
+     * A llama config with head_dim {@code dim} and the given rope fields (v4 or v5 spelling); a field repeated there
+     * (max_position_embeddings) overrides the one before it, as Jackson keeps the last of duplicate keys.
+     */
     private static RopeParameters rope(int dim, String ropeFields) throws IOException {
         String config = "{\"model_type\": \"llama\", \"hidden_size\": " + (4 * dim) + ", \"num_attention_heads\": 4,"
                 + " \"num_hidden_layers\": 1, \"intermediate_size\": 8, \"vocab_size\": 8, \"max_position_embeddings\": 64, "
