@@ -93,6 +93,10 @@ class KubernetesManifestsTest {
             assertTrue(env.get("TOOLCOACH_CONFIG").path("value").asText().startsWith(configDir + "/"));
             named("ConfigMap", spec.at("/volumes/0/configMap/name").asText());
             assertEquals("toolcoach-tls", env.get("TOOLCOACH_TLS_PASSWORD").at("/valueFrom/secretKeyRef/name").asText());
+            assertEquals(name.equals("toolcoach-coach"), env.containsKey("TOOLCOACH_JOBS_TOKEN"), name + ": only the coach takes jobs");
+            if (env.containsKey("TOOLCOACH_JOBS_TOKEN")) {
+                assertEquals("toolcoach-jobs", env.get("TOOLCOACH_JOBS_TOKEN").at("/valueFrom/secretKeyRef/name").asText());
+            }
             Map<String, JsonNode> volumes = new HashMap<>();
             spec.path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));
             Map<String, JsonNode> mounts = new HashMap<>();
@@ -136,6 +140,7 @@ class KubernetesManifestsTest {
             assertEquals("from-the-secret", config.getString("akka.remote.artery.ssl.config-ssl-engine.key-store-password"));
             assertTrue(config.getBoolean("akka.remote.artery.ssl.config-ssl-engine.require-mutual-authentication"));
             assertTrue(config.getString("toolcoach.jobs.runs-dir").startsWith(SHARED + "/"), "runs on the shared volume");
+            assertTrue(config.getString("toolcoach.jobs.data-dir").startsWith(SHARED + "/"), "job data on the shared volume");
             NodeSettings settings = NodeSettings.fromConfig(config);
             assertTrue(settings.bootstrap(), "no seeds needed: bootstrap on");
             assertEquals(Set.of(NodeRole.ATHLETE), settings.roles());
