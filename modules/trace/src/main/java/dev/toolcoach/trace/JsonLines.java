@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +22,6 @@ import java.util.List;
  * record is skipped and reported with its number, so one bad line never loses the rest of the file.
  */
 public final class JsonLines {
-
-    private static final char REPLACEMENT = '\uFFFD';
 
     private JsonLines() {
     }
@@ -54,17 +54,21 @@ public final class JsonLines {
     public static <T> Read<T> read(Path file, String what, LineParser<T> parser) {
         List<T> items = new ArrayList<>();
         List<SkippedLine> skipped = new ArrayList<>();
-        // bytes that are not UTF-8 decode to U+FFFD (instead of failing the whole file) and skip their line below
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
-            String line;
+        // read as Latin-1, one char per byte, so a line that is not UTF-8 is a counted skip, not the whole file failing
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+            CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
+            String bytes;
             int number = 0;
-            while ((line = r.readLine()) != null) {
+            while ((bytes = r.readLine()) != null) {
                 number++;
-                if (line.isBlank()) continue;
-                if (line.indexOf(REPLACEMENT) >= 0) {
+                String line;
+                try {
+                    line = utf8.decode(ByteBuffer.wrap(bytes.getBytes(StandardCharsets.ISO_8859_1))).toString();
+                } catch (CharacterCodingException e) {
                     skipped.add(new SkippedLine(number, "not valid UTF-8"));
                     continue;
                 }
+                if (line.isBlank()) continue;
                 try {
                     items.add(parser.parse(line));
                 } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
