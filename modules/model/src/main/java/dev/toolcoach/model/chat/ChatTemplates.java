@@ -7,9 +7,9 @@ public final class ChatTemplates {
     private ChatTemplates() {
     }
 
-    public static ChatTemplate forModel(PolicyModel model, String bosToken, String eosToken) {
+    public static ChatTemplate forModel(PolicyModel model) {
         return model.source().chatTemplate()
-                .<ChatTemplate>map(t -> new JinjaChatTemplate(t, bosToken, eosToken))
+                .<ChatTemplate>map(t -> t)
                 .orElseGet(() -> model.config().architecture().equals("qwen2") ? new ChatMlTemplate() : new Llama3Template());
     }
 }
