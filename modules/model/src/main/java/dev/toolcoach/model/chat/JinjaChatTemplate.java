@@ -1,11 +1,9 @@
 package dev.toolcoach.model.chat;
 
 import dev.toolcoach.model.chat.jinja.JinjaTemplate;
-import dev.toolcoach.model.chat.jinja.PyCallable;
 import dev.toolcoach.model.chat.jinja.TemplateError;
 import dev.toolcoach.trace.Message;
 import java.time.Clock;
-import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -75,15 +73,7 @@ public final class JinjaChatTemplate implements ChatTemplate {
     public String render(ChatRequest request) {
         JinjaTemplate template = choose(!request.tools().isEmpty());
         Map<String, Object> vars = new HashMap<>();
-        vars.put("raise_exception", (PyCallable) (args, kwargs) -> {
-            throw new TemplateError(args.isEmpty() ? "" : String.valueOf(args.get(0)));
-        });
-        vars.put("strftime_now", (PyCallable) (args, kwargs) -> {
-            if (args.size() != 1 || !(args.get(0) instanceof String format)) {
-                throw new TemplateError("strftime_now takes one format string");
-            }
-            return Strftime.format(format, ZonedDateTime.now(clock));
-        });
+        vars.putAll(JinjaTemplate.transformersGlobals(clock));
         vars.put("messages", request.messages().stream().map(JinjaChatTemplate::openAi).toList());
         vars.put("tools", request.tools().isEmpty() ? null : request.tools());
         vars.put("documents", null);

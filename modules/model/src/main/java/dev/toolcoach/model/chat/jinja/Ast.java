@@ -20,6 +20,9 @@ final class Ast {
     record ListLit(List<Expr> items) implements Expr {
     }
 
+    record TupleLit(List<Expr> items) implements Expr {
+    }
+
     record DictLit(List<Expr> keys, List<Expr> values) implements Expr {
     }
 

@@ -176,7 +176,7 @@ final class Builtins {
                 boolean byValue = "value".equals(arg(args, kwargs, 1, "by", "key"));
                 boolean reverse = Py.truthy(arg(args, kwargs, 2, "reverse", false));
                 List<Object> pairs = new ArrayList<>();
-                m.forEach((k, value) -> pairs.add(new ArrayList<>(java.util.Arrays.asList(k, value))));
+                m.forEach((k, value) -> pairs.add(new Tuple(java.util.Arrays.asList(k, value))));
                 Comparator<Object> order = (a, b) -> Py.compare(sortKey(((List<?>) a).get(byValue ? 1 : 0)), sortKey(((List<?>) b).get(byValue ? 1 : 0)), "<");
                 pairs.sort(reverse ? order.reversed() : order);
                 return pairs;
@@ -300,7 +300,7 @@ final class Builtins {
                 java.math.RoundingMode mode = switch (method) {
                     case "ceil" -> java.math.RoundingMode.CEILING;
                     case "floor" -> java.math.RoundingMode.FLOOR;
-                    default -> java.math.RoundingMode.HALF_UP;
+                    default -> java.math.RoundingMode.HALF_EVEN; // Python's round() on the exact binary value
                 };
                 return new java.math.BigDecimal(Py.asDouble(v)).setScale((int) precision, mode).doubleValue();
             }

@@ -23,6 +23,7 @@ import dev.toolcoach.model.chat.jinja.Ast.SetBlock;
 import dev.toolcoach.model.chat.jinja.Ast.Slice;
 import dev.toolcoach.model.chat.jinja.Ast.Test;
 import dev.toolcoach.model.chat.jinja.Ast.Text;
+import dev.toolcoach.model.chat.jinja.Ast.TupleLit;
 import dev.toolcoach.model.chat.jinja.Ast.Unary;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -234,6 +235,9 @@ final class Interpreter {
         if (e instanceof ListLit l) {
             return values(l.items(), scope);
         }
+        if (e instanceof TupleLit t) {
+            return new Tuple(values(t.items(), scope));
+        }
         if (e instanceof DictLit d) {
             Map<Object, Object> out = new LinkedHashMap<>();
             for (int i = 0; i < d.keys().size(); i++) {
@@ -250,7 +254,10 @@ final class Interpreter {
                 throw v instanceof Undefined undefined ? undefined.error()
                         : new TemplateError("bad operand type for unary " + u.op() + ": '" + Py.typeName(v) + "'");
             }
-            return u.op().equals("+") ? v : Py.arithmetic("-", 0L, v);
+            if (u.op().equals("+")) {
+                return v;
+            }
+            return v instanceof Double d ? (Object) (-d) : (Object) (-(v instanceof Boolean bool ? (bool ? 1L : 0L) : (Long) v));
         }
         if (e instanceof Binary b) {
             return binary(b, scope);

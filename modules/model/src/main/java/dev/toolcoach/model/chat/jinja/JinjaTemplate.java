@@ -1,6 +1,8 @@
 package dev.toolcoach.model.chat.jinja;
 
 import dev.toolcoach.model.chat.jinja.Ast.Node;
+import java.time.Clock;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +23,23 @@ public final class JinjaTemplate {
     /** @throws TemplateError when the source is not a template this interpreter understands */
     public static JinjaTemplate parse(String source) {
         return new JinjaTemplate(Parser.parse(source));
+    }
+
+    /**
+     * Transformers' own template globals: {@code raise_exception(message)} (a {@link TemplateError} carrying the
+     * template's message) and {@code strftime_now(format)} (Python's strftime of the clock's current time).
+     */
+    public static Map<String, PyCallable> transformersGlobals(Clock clock) {
+        return Map.of(
+                "raise_exception", (args, kwargs) -> {
+                    throw new TemplateError(args.isEmpty() ? "" : Py.str(args.get(0)));
+                },
+                "strftime_now", (args, kwargs) -> {
+                    if (args.size() != 1 || !(args.get(0) instanceof String format)) {
+                        throw new TemplateError("strftime_now takes one format string");
+                    }
+                    return Strftime.format(format, ZonedDateTime.now(clock));
+                });
     }
 
     /**

@@ -33,7 +33,12 @@ final class Lexer {
     }
 
     static List<Piece> lex(String source) {
-        Lexer lexer = new Lexer(source);
+        // as jinja2 reads a template: newlines normalized to \n, and one trailing newline dropped (keep_trailing_newline=False)
+        String normalized = source.replace("\r\n", "\n").replace('\r', '\n');
+        if (normalized.endsWith("\n")) {
+            normalized = normalized.substring(0, normalized.length() - 1);
+        }
+        Lexer lexer = new Lexer(normalized);
         lexer.run();
         return lexer.pieces;
     }

@@ -23,7 +23,7 @@ final class Methods {
                 case "items" -> {
                     return (PyCallable) (args, kwargs) -> {
                         List<Object> pairs = new ArrayList<>();
-                        map.forEach((k, v) -> pairs.add(new ArrayList<>(java.util.Arrays.asList(k, v))));
+                        map.forEach((k, v) -> pairs.add(new Tuple(java.util.Arrays.asList(k, v))));
                         return pairs;
                     };
                 }

@@ -22,6 +22,7 @@ import dev.toolcoach.model.chat.jinja.Ast.SetBlock;
 import dev.toolcoach.model.chat.jinja.Ast.Slice;
 import dev.toolcoach.model.chat.jinja.Ast.Test;
 import dev.toolcoach.model.chat.jinja.Ast.Text;
+import dev.toolcoach.model.chat.jinja.Ast.TupleLit;
 import dev.toolcoach.model.chat.jinja.Ast.Unary;
 import dev.toolcoach.model.chat.jinja.Lexer.Kind;
 import dev.toolcoach.model.chat.jinja.Lexer.Piece;
@@ -256,7 +257,7 @@ final class Parser {
             }
             items.add(expression());
         }
-        return new ListLit(items);
+        return new TupleLit(items);
     }
 
     private Expr orExpr() {
@@ -493,7 +494,7 @@ final class Parser {
             case OP -> {
                 if (t.value().equals("(")) {
                     if (accept(")")) {
-                        return new ListLit(List.of());
+                        return new TupleLit(List.of());
                     }
                     Expr first = expression();
                     if (accept(")")) {
@@ -507,7 +508,7 @@ final class Parser {
                         items.add(expression());
                     }
                     expect(")");
-                    return new ListLit(items);
+                    return new TupleLit(items);
                 }
                 if (t.value().equals("[")) {
                     List<Expr> items = new ArrayList<>();

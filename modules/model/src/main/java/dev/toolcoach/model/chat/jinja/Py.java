@@ -96,6 +96,9 @@ final class Py {
         if (v instanceof String) {
             return "str";
         }
+        if (v instanceof Tuple) {
+            return "tuple";
+        }
         if (v instanceof List) {
             return "list";
         }
@@ -142,11 +145,12 @@ final class Py {
             return "";
         }
         if (v instanceof List<?> list) {
-            StringBuilder sb = new StringBuilder("[");
+            boolean tuple = v instanceof Tuple;
+            StringBuilder sb = new StringBuilder(tuple ? "(" : "[");
             for (int i = 0; i < list.size(); i++) {
                 sb.append(i > 0 ? ", " : "").append(repr(list.get(i)));
             }
-            return sb.append(']').toString();
+            return sb.append(tuple && list.size() == 1 ? "," : "").append(tuple ? ')' : ']').toString();
         }
         if (v instanceof Map<?, ?> m) {
             StringBuilder sb = new StringBuilder("{");
@@ -211,7 +215,7 @@ final class Py {
             return isIntLike(a) && isIntLike(b) ? asLong(a) == asLong(b) : asDouble(a) == asDouble(b);
         }
         if (a instanceof List<?> x && b instanceof List<?> y) {
-            if (x.size() != y.size()) {
+            if (x.size() != y.size() || (a instanceof Tuple) != (b instanceof Tuple)) {
                 return false;
             }
             for (int i = 0; i < x.size(); i++) {

@@ -1,6 +1,5 @@
-package dev.toolcoach.model.chat;
+package dev.toolcoach.model.chat.jinja;
 
-import dev.toolcoach.model.chat.jinja.TemplateError;
 import java.time.ZonedDateTime;
 import java.time.format.TextStyle;
 import java.util.Locale;
