@@ -90,7 +90,7 @@ public final class HfModelFolder {
      * extras in {@code additional_chat_templates/}), else tokenizer_config.json's {@code chat_template} (a string,
      * or a list of {@code {name, template}}); its special tokens come from tokenizer_config.json.
      */
-    private static Optional<JinjaChatTemplate> chatTemplate(Path dir) {
+    public static Optional<JinjaChatTemplate> chatTemplate(Path dir) {
         Path tokConfigFile = dir.resolve("tokenizer_config.json");
         JsonNode tokConfig = Files.isRegularFile(tokConfigFile) ? json(tokConfigFile) : JSON.createObjectNode();
         Map<String, String> templates = new LinkedHashMap<>();
@@ -131,6 +131,21 @@ public final class HfModelFolder {
         } catch (IllegalArgumentException e) {
             throw new ModelLoadException(source, e.getMessage(), e);
         }
+    }
+
+    /**
+     * The special tokens a template sees ({@code bos_token}, {@code eos_token}, ...) from a JSON file that names
+     * them as tokenizer_config.json does.
+     */
+    public static Map<String, Object> specialTokens(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ModelLoadException(file, "file not found");
+        }
+        JsonNode tokens = json(file);
+        if (!tokens.isObject()) {
+            throw new ModelLoadException(file, "expected a JSON object of special tokens");
+        }
+        return specialTokens(tokens, file);
     }
 
     /** The special tokens a template sees, as Transformers' special_tokens_map holds them (unset ones absent). */

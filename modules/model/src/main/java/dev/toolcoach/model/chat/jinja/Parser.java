@@ -40,6 +40,8 @@ final class Parser {
     private List<Tok> toks;
     private int at;
     private int loopDepth;
+    /** The keywords of the blocks being parsed, innermost first, to name an unclosed one. */
+    private final java.util.ArrayDeque<Tok> openBlocks = new java.util.ArrayDeque<>();
 
     private Parser(List<Piece> pieces) {
         this.pieces = pieces;
@@ -78,12 +80,16 @@ final class Parser {
                         }
                     }
                     begin(piece);
+                    openBlocks.push(piece.tokens().get(0));
                     nodes.add(statement());
+                    openBlocks.pop();
                 }
             }
         }
         if (enders.length > 0) {
-            throw new TemplateError("unexpected end of template: expected '" + String.join("' or '", enders) + "'");
+            Tok opened = openBlocks.peek();
+            throw new TemplateError("line " + opened.line() + ": '" + opened.value() + "' is not closed (expected '"
+                    + String.join("' or '", enders) + "' before the end of the template)");
         }
         return nodes;
     }
