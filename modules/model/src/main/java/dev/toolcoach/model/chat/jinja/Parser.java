@@ -24,7 +24,6 @@ import dev.toolcoach.model.chat.jinja.Ast.Test;
 import dev.toolcoach.model.chat.jinja.Ast.Text;
 import dev.toolcoach.model.chat.jinja.Ast.TupleLit;
 import dev.toolcoach.model.chat.jinja.Ast.Unary;
-import dev.toolcoach.model.chat.jinja.Lexer.Kind;
 import dev.toolcoach.model.chat.jinja.Lexer.Piece;
 import dev.toolcoach.model.chat.jinja.Lexer.Tok;
 import dev.toolcoach.model.chat.jinja.Lexer.TokType;

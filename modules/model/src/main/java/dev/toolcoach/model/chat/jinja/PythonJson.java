@@ -10,13 +10,8 @@ import java.util.Map;
  * Transformers' chat-template {@code tojson} filter calls: {@code ", "} and {@code ": "} separators (just
  * {@code ","} between items when indenting), non-ASCII kept, map order kept, floats as Python's {@code repr}.
  */
-public final class PythonJson {
+final class PythonJson {
     private PythonJson() {
-    }
-
-    /** @param indent spaces per level, or -1 for one line */
-    public static String dumps(Object value, int indent) {
-        return new PythonJson.Options(indent, null, null, false, false).dumps(value);
     }
 
     /**
@@ -27,8 +22,8 @@ public final class PythonJson {
      * @param keySep       null for the default {@code ": "}
      * @param ensureAscii  escape non-ASCII (as json.dumps' default does)
      */
-    public record Options(int indent, String itemSep, String keySep, boolean sortKeys, boolean ensureAscii) {
-        public String dumps(Object value) {
+    record Options(int indent, String itemSep, String keySep, boolean sortKeys, boolean ensureAscii) {
+        String dumps(Object value) {
             StringBuilder sb = new StringBuilder();
             write(sb, value, this, 0);
             return sb.toString();
@@ -150,7 +145,7 @@ public final class PythonJson {
      * scientific ({@code 1e-05}, {@code 1.5e+16}) outside; {@code json=true} spells non-finite values as
      * json.dumps does ({@code NaN}, {@code Infinity}), else as repr does ({@code nan}, {@code inf}).
      */
-    public static String floatRepr(double d, boolean json) {
+    static String floatRepr(double d, boolean json) {
         if (Double.isNaN(d)) {
             return json ? "NaN" : "nan";
         }
