@@ -43,7 +43,7 @@ final class ActionMessages {
     private String assistantText(ChatMessage m, int index) {
         StringBuilder text = new StringBuilder();
         if (m.reasoningContent() != null && !m.reasoningContent().isBlank()) {
-            text.append(codec.writeThinking(m.reasoningContent().strip())).append('\n');
+            text.append(codec.writeThinking(m.reasoningContent().strip()));
         }
         String content = m.content() == null ? "" : m.content().strip();
         if (m.calls().isEmpty()) {
