@@ -81,7 +81,8 @@ public final class HfModelFolder {
                 gen.has("top_k") ? Optional.of(gen.get("top_k").asInt()) : Optional.empty());
     }
 
-    private static Optional<String> chatTemplate(Path dir) {
+    /** The folder's own chat template: {@code chat_template.jinja}, else the one in {@code tokenizer_config.json}. */
+    public static Optional<String> chatTemplate(Path dir) {
         Path jinja = dir.resolve("chat_template.jinja");
         if (Files.isRegularFile(jinja)) {
             try {
