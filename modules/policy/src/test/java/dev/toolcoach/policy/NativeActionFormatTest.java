@@ -38,4 +38,11 @@ class NativeActionFormatTest {
         JSON.writeValue(llama.resolve("tokenizer_config.json").toFile(), JSON.createObjectNode().put("chat_template", "{{ x }}"));
         assertEquals(ActionFormat.LLAMA3_JSON, NativeActionFormat.forModel(llama));
     }
+
+    @Test
+    void familiesWithoutANativeCodecActInToolN1() {
+        assertEquals(java.util.Optional.empty(), NativeActionFormat.familyFormat("mistral"),
+                "Mistral-7B-Instruct's template has no tool role: tool results go back as user turns in Tool-N1");
+        assertEquals(java.util.Optional.empty(), NativeActionFormat.familyFormat("phi3"));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
@@ -71,11 +72,11 @@ class DistillTest {
     @Test
     void endpointTeacherTracesAreFilteredCachedAndNotAskedForAgain(@TempDir Path cache) {
         List<TaskExample> ex = FINANCE.examples();
-        ex.get(0).oracleCompletions().forEach(server.backend()::reply);              // solves it
-        List<String> wrong = ex.get(1).oracleCompletions();
+        ex.get(0).oracleCompletions(ActionFormat.TOOL_N1).forEach(server.backend()::reply);              // solves it
+        List<String> wrong = ex.get(1).oracleCompletions(ActionFormat.TOOL_N1);
         for (int i = 0; i < wrong.size() - 1; i++) server.backend().reply(wrong.get(i));
         server.backend().reply("<think>I guess.</think><answer>$1.00</answer>");     // answers wrongly
-        String call = ex.get(2).oracleCompletions().get(0);
+        String call = ex.get(2).oracleCompletions(ActionFormat.TOOL_N1).get(0);
         server.backend().reply(call).reply(call).reply(call);                        // never answers in 3 turns
         List<List<ScoredTrace>> trained = new ArrayList<>();
 
@@ -85,7 +86,7 @@ class DistillTest {
         }).distill(dataset(), teacher(endpoint()));
 
         int requests = server.backend().requests().size();
-        assertEquals(ex.get(0).oracleCompletions().size() + wrong.size() + 3, requests,
+        assertEquals(ex.get(0).oracleCompletions(ActionFormat.TOOL_N1).size() + wrong.size() + 3, requests,
                 () -> first.skipped() + " " + first.kept() + server.backend().requests());
         assertEquals(3, first.collected());
         assertFalse(first.fromCache());
