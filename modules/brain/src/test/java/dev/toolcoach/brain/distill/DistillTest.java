@@ -123,6 +123,35 @@ class DistillTest {
         assertEquals(0, again.trainedTokens());
     }
 
+    /** A teacher that writes Hermes natively (a Qwen behind an OpenAI server) teaches a student that writes Llama 3 JSON. */
+    @Test
+    void aNativeTeacherTeachesInTheStudentsFormat(@TempDir Path cache) {
+        TaskExample example = FINANCE.examples().get(0);
+        try (ScriptedServer qwen = ScriptedServer.start("qwen", ActionFormat.HERMES)) {
+            example.oracleCompletions(ActionFormat.HERMES).forEach(qwen.backend()::reply);
+            AgentConfig d = AgentConfig.defaults();
+            DistillSettings settings = new DistillSettings(1, 0.9, new AgentConfig(ActionFormat.LLAMA3_JSON, d.sampling(), 4,
+                    4096, d.toolTimeout(), d.toolOutputCap()));
+            OpenAiTeacher teacher = teacher(OpenAiConfig.of(qwen.baseUrl(), "qwen").withRetries(0, Duration.ofMillis(10), Duration.ofMillis(10)));
+
+            DistillReport report = new Distiller(STUDENT, tools, settings, new TraceCache(cache), null)
+                    .distill(DistillDataset.of(FINANCE, List.of(example)), teacher);
+
+            assertEquals(1, report.keptCount(), report.skipped().toString());
+            Trace kept = report.kept().get(0).trace();
+            String call = kept.turns().get(0).modelCompletion();
+            assertTrue(call.startsWith("{\"name\": \"") && call.contains("\"parameters\": {"), call);
+            assertEquals(example.solution().get(0).calls(), kept.turns().get(0).parsedCompletion().toolCalls());
+            assertFalse(kept.turns().get(1).modelCompletion().contains("<"), "a plain-text answer: " + kept.turns().get(1).modelCompletion());
+
+            BackendRequest second = qwen.backend().requests().get(1);
+            Message earlier = second.messages().get(second.messages().size() - 2);
+            assertTrue(earlier.content().contains("<tool_call>\n{\"name\": "), "the teacher sees its own turn in Hermes: " + earlier);
+            Message result = second.messages().get(second.messages().size() - 1);
+            assertEquals(example.solution().get(0).calls().get(0).name(), result.name(), "the tool result names its tool");
+        }
+    }
+
     @Test
     void oracleTeacherKeepsEverySolvedExample(@TempDir Path cache) {
         Distiller twoEach = new Distiller(STUDENT, tools, new DistillSettings(2, 0.9, AgentConfig.defaults()),
