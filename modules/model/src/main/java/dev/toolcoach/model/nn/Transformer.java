@@ -15,8 +15,9 @@ import dev.toolcoach.model.lora.LoraAdapter;
 import java.util.Map;
 
 /**
- * Llama-family decoder (RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU, optional tied embeddings and
- * q/k/v bias) as a plain forward over DJL NDArrays.
+ * Llama-family decoder (RMSNorm, rotate-half RoPE of any {@code Rope} type over all or part of each head,
+ * grouped-query attention with an optional sliding window, SwiGLU, optional tied embeddings, q/k/v and o biases and
+ * Qwen3's per-head q/k norm) as a plain forward over DJL NDArrays; every {@code ModelFamily} runs through it.
  *
  * <p>Every intermediate is created from the inputs (never with a weight as the receiver), so it lives in the
  * manager of the caller's step inputs and is freed when the caller closes that manager.
@@ -34,21 +35,29 @@ public final class Transformer implements AutoCloseable {
         this.manager = manager;
         this.weights = weights;
         int hd = config.headDim();
-        int half = hd / 2;
+        int half = config.rotaryDim() / 2;
+        float scale = (float) config.rope().attentionScaling();
         float[] cos = new float[config.maxSeqLen() * hd];
         float[] sin = new float[config.maxSeqLen() * hd];
+        double[] freqs = config.rope().invFreq(config.rotaryDim(), 1);
         for (int p = 0; p < config.maxSeqLen(); p++) {
+            if (config.rope().lengthDependent()) {
+                // the rotation a token gets when it enters as the last of p + 1 tokens, i.e. when Transformers
+                // decodes it step by step; a key keeps that rotation in the cache (see README: supported models)
+                freqs = config.rope().invFreq(config.rotaryDim(), p + 1);
+            }
             for (int i = 0; i < half; i++) {
-                // float arithmetic as llama2.c's run.c does it, so greedy decoding matches it token for token
-                float freq = 1.0f / (float) Math.pow(config.ropeTheta(), (2 * i) / (float) hd);
-                float angle = p * freq;
-                cos[p * hd + i] = cos[p * hd + i + half] = (float) Math.cos(angle);
-                sin[p * hd + i] = sin[p * hd + i + half] = (float) Math.sin(angle);
+                float angle = p * (float) freqs[i];
+                cos[p * hd + i] = cos[p * hd + i + half] = scale == 1f ? (float) Math.cos(angle) : (float) Math.cos(angle) * scale;
+                sin[p * hd + i] = sin[p * hd + i + half] = scale == 1f ? (float) Math.sin(angle) : (float) Math.sin(angle) * scale;
+            }
+            for (int i = 2 * half; i < hd; i++) { // partial rotary: the rest of the head passes through
+                cos[p * hd + i] = 1f;
             }
         }
         ropeCos = manager.create(cos, new Shape(config.maxSeqLen(), hd));
         ropeSin = manager.create(sin, new Shape(config.maxSeqLen(), hd));
-        // rotate_half(x) = [-x2, x1] as one matmul instead of split, neg and concat
+        // rotate_half(x) = [-x2, x1] over the rotary dimensions as one matmul instead of split, neg and concat
         float[] r = new float[hd * hd];
         for (int j = 0; j < half; j++) {
             r[(j + half) * hd + j] = -1f;
@@ -109,13 +118,13 @@ public final class Transformer implements AutoCloseable {
         checkInRange(step);
         NDArray tokens = step.tokenArray(scope);
         NDArray positions = step.positionArray(scope);
-        NDArray mask = step.maskArray(scope);
+        NDArray mask = step.maskArray(scope, config.slidingWindow());
         NDArray cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
         NDArray sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
         NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
         for (int l = 0; l < config.nLayers(); l++) {
-            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm()), cos, sin, mask, cache, lora, training));
-            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm()), lora, training));
+            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, cache, lora, training));
+            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm(), 2), lora, training));
         }
         if (cache != null) {
             cache.advance(step.newTokens());
@@ -123,7 +132,7 @@ public final class Transformer implements AutoCloseable {
         if (lastOnly) {
             x = x.get(new NDIndex(":, -1:, :"));
         }
-        x = rmsNorm(x, weights.finalNorm());
+        x = rmsNorm(x, weights.finalNorm(), 2);
         if (weights.lmHead() != null) {
             return x.matMul(weights.lmHead());
         }
@@ -160,12 +169,16 @@ public final class Transformer implements AutoCloseable {
         }
         if (lora != null && (lora.targets("q_proj") || lora.targets("k_proj") || lora.targets("v_proj"))) {
             qkv = qkv.add(NDArrays.concat(new NDList(
-                    projectionDelta(lora, layer, "q_proj", h, config.dim(), training),
+                    projectionDelta(lora, layer, "q_proj", h, config.qDim(), training),
                     projectionDelta(lora, layer, "k_proj", h, config.kvDim(), training),
                     projectionDelta(lora, layer, "v_proj", h, config.kvDim(), training)), 2));
         }
-        NDList qkAndV = qkv.split(new long[] {config.dim() + config.kvDim()}, 2);
+        NDList qkAndV = qkv.split(new long[] {config.qDim() + config.kvDim()}, 2);
         NDArray qk = qkAndV.get(0).reshape(b, len, heads + kvHeads, hd);
+        if (w.qNorm() != null) { // Qwen3: each head RMS-normed before RoPE
+            NDList qAndKRaw = qk.split(new long[] {heads}, 2);
+            qk = NDArrays.concat(new NDList(rmsNorm(qAndKRaw.get(0), w.qNorm(), 3), rmsNorm(qAndKRaw.get(1), w.kNorm(), 3)), 2);
+        }
         qk = qk.mul(cos).add(qk.matMul(rotateHalf).mul(sin));
         NDList qAndK = qk.split(new long[] {heads}, 2);
         // q: [B, L, H, hd] -> [B, kvH, group * L, hd]: a kv head's whole query group in one plain (non-broadcast)
@@ -187,8 +200,11 @@ public final class Transformer implements AutoCloseable {
         // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
         NDArray scores = q.matMul(keysT).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
         NDArray out = scores.softmax(4).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
-                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.dim());
+                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
         NDArray o = out.matMul(w.wo());
+        if (w.oBias() != null) {
+            o = o.add(w.oBias());
+        }
         if (lora != null && lora.targets("o_proj")) {
             o = o.add(lora.delta(layer, "o_proj", out, training));
         }
@@ -222,9 +238,10 @@ public final class Transformer implements AutoCloseable {
         return h.getManager().zeros(new Shape(s.get(0), s.get(1), width));
     }
 
-    private NDArray rmsNorm(NDArray x, NDArray weight) {
+    /** RMSNorm over {@code axis} (the last one: hidden size, or head size for Qwen3's q/k norm). */
+    private NDArray rmsNorm(NDArray x, NDArray weight, int axis) {
         // dividing by a square root, not pow(-0.5): pow would save its scalar exponent for backward (see ScopedConstant)
-        return x.div(x.square().mean(new int[] {2}, true).add(config.normEps()).sqrt()).mul(weight);
+        return x.div(x.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt()).mul(weight);
     }
 
     @Override
