@@ -69,6 +69,14 @@ public record ModelConfig(ModelFamily family, int dim, int hiddenDim, int nLayer
         return (float) rope.theta();
     }
 
+    /**
+     * Positions the model runs at: max_position_embeddings, or factor times that for dynamic NTK rope, whose
+     * purpose is to stretch past it.
+     */
+    public int contextLength() {
+        return rope instanceof Rope.Dynamic d ? (int) (maxSeqLen * d.factor()) : maxSeqLen;
+    }
+
     /** Width of all query heads together (dim unless head_dim is explicit). */
     public int qDim() {
         return nHeads * headDim;

@@ -36,27 +36,19 @@ public final class Transformer implements AutoCloseable {
         this.weights = weights;
         int hd = config.headDim();
         int half = config.rotaryDim() / 2;
-        float scale = (float) config.rope().attentionScaling();
-        float[] cos = new float[config.maxSeqLen() * hd];
-        float[] sin = new float[config.maxSeqLen() * hd];
-        double[] freqs = config.rope().invFreq(config.rotaryDim(), 1);
-        for (int p = 0; p < config.maxSeqLen(); p++) {
-            if (config.rope().lengthDependent()) {
-                // the rotation a token gets when it enters as the last of p + 1 tokens, i.e. when Transformers
-                // decodes it step by step; a key keeps that rotation in the cache (see README: supported models)
-                freqs = config.rope().invFreq(config.rotaryDim(), p + 1);
+        if (config.rope().lengthDependent()) {
+            ropeCos = null; // computed per call: see rotation(step)
+            ropeSin = null;
+        } else {
+            float[] cos = new float[config.contextLength() * hd];
+            float[] sin = new float[config.contextLength() * hd];
+            double[] freqs = config.rope().invFreq(config.rotaryDim(), 1);
+            for (int p = 0; p < config.contextLength(); p++) {
+                rotate(cos, sin, p * hd, p, freqs);
             }
-            for (int i = 0; i < half; i++) {
-                float angle = p * (float) freqs[i];
-                cos[p * hd + i] = cos[p * hd + i + half] = scale == 1f ? (float) Math.cos(angle) : (float) Math.cos(angle) * scale;
-                sin[p * hd + i] = sin[p * hd + i + half] = scale == 1f ? (float) Math.sin(angle) : (float) Math.sin(angle) * scale;
-            }
-            for (int i = 2 * half; i < hd; i++) { // partial rotary: the rest of the head passes through
-                cos[p * hd + i] = 1f;
-            }
+            ropeCos = manager.create(cos, new Shape(config.contextLength(), hd));
+            ropeSin = manager.create(sin, new Shape(config.contextLength(), hd));
         }
-        ropeCos = manager.create(cos, new Shape(config.maxSeqLen(), hd));
-        ropeSin = manager.create(sin, new Shape(config.maxSeqLen(), hd));
         // rotate_half(x) = [-x2, x1] over the rotary dimensions as one matmul instead of split, neg and concat
         float[] r = new float[hd * hd];
         for (int j = 0; j < half; j++) {
@@ -64,6 +56,48 @@ public final class Transformer implements AutoCloseable {
             r[j * hd + j + half] = 1f;
         }
         rotateHalf = manager.create(r, new Shape(hd, hd));
+    }
+
+    /** cos and sin of one position's rotation at {@code at}, scaled by the rope's attention factor. */
+    private void rotate(float[] cos, float[] sin, int at, long position, double[] freqs) {
+        int half = config.rotaryDim() / 2;
+        float scale = (float) config.rope().attentionScaling();
+        for (int i = 0; i < half; i++) {
+            float angle = position * (float) freqs[i]; // float, as llama2.c's run.c and Transformers compute it
+            float c = (float) Math.cos(angle);
+            float s = (float) Math.sin(angle);
+            cos[at + i] = cos[at + i + half] = scale == 1f ? c : c * scale;
+            sin[at + i] = sin[at + i + half] = scale == 1f ? s : s * scale;
+        }
+        for (int i = 2 * half; i < config.headDim(); i++) { // partial rotary: the rest of the head passes through
+            cos[at + i] = 1f;
+        }
+    }
+
+    /**
+     * cos and sin [B, L, 1, hd] for a rope whose frequencies depend on the sequence length (dynamic NTK, longrope).
+     * As in Transformers, one forward's frequencies follow its last position: a row's whole prompt is rotated for
+     * the prompt's length, and each decode step's new token for the length it brings the sequence to, while the
+     * keys already cached keep the rotation they were computed with. Rows are independent (each row's own length),
+     * so a sequence decodes the same whatever it is batched with.
+     */
+    private NDArray[] rotation(StepInputs step, NDManager scope) {
+        int hd = config.headDim();
+        int l = step.newTokens();
+        float[] cos = new float[step.rows() * l * hd];
+        float[] sin = new float[step.rows() * l * hd];
+        for (int r = 0; r < step.rows(); r++) {
+            long last = 0;
+            for (int i = 0; i < l; i++) {
+                last = Math.max(last, step.positions()[r * l + i]);
+            }
+            double[] freqs = config.rope().invFreq(config.rotaryDim(), (int) last + 1);
+            for (int i = 0; i < l; i++) {
+                rotate(cos, sin, (r * l + i) * hd, step.positions()[r * l + i], freqs);
+            }
+        }
+        Shape shape = new Shape(step.rows(), l, 1, hd);
+        return new NDArray[] {scope.create(cos, shape), scope.create(sin, shape)};
     }
 
     /**
@@ -119,8 +153,16 @@ public final class Transformer implements AutoCloseable {
         NDArray tokens = step.tokenArray(scope);
         NDArray positions = step.positionArray(scope);
         NDArray mask = step.maskArray(scope, config.slidingWindow());
-        NDArray cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
-        NDArray sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray cos;
+        NDArray sin;
+        if (ropeCos == null) {
+            NDArray[] cosSin = rotation(step, scope);
+            cos = cosSin[0];
+            sin = cosSin[1];
+        } else {
+            cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+            sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        }
         NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
         for (int l = 0; l < config.nLayers(); l++) {
             x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, cache, lora, training));
@@ -149,8 +191,8 @@ public final class Transformer implements AutoCloseable {
             }
         }
         for (long p : step.positions()) {
-            if (p >= config.maxSeqLen()) {
-                throw new IllegalArgumentException("position " + p + " is beyond the model's context of " + config.maxSeqLen());
+            if (p >= config.contextLength()) {
+                throw new IllegalArgumentException("position " + p + " is beyond the model's context of " + config.contextLength());
             }
         }
     }
