@@ -148,6 +148,9 @@ final class HfConfigReader {
         }
         double theta = p.hasNonNull("rope_theta") ? number(p, field + ".rope_theta") : optionalDouble(n, "rope_theta", DEFAULT_THETA);
         String type = p.path("rope_type").asText(p.path("type").asText("default"));
+        if (family == ModelFamily.PHI3 && !p.has("rope_type") && (type.equals("su") || type.equals("yarn"))) {
+            type = "longrope"; // Phi3Config's names for it in the first Phi-3 128k configs
+        }
         switch (type) {
             case "default":
                 return new Rope.Default(theta);

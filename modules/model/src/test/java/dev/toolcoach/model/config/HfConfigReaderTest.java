@@ -109,6 +109,8 @@ class HfConfigReaderTest {
         assertEquals(32.0, lr.factor(), "factor = max_position_embeddings / original_max_position_embeddings");
         assertEquals(Math.sqrt(1 + Math.log(32) / Math.log(4096)), lr.attentionScaling(), 1e-12);
         assertArrayEquals(new double[] {2, 2, 2, 2, 2, 2}, lr.longFactor());
+        assertInstanceOf(Rope.LongRope.class, read("phi3", ", \"rope_scaling\": {\"type\": \"su\", \"short_factor\": [1, 1, 1, 1, 1, 1, 1, 1],"
+                + " \"long_factor\": [1, 1, 1, 1, 1, 1, 1, 1]}").rope(), "Phi3Config reads the old type names su and yarn as longrope");
     }
 
     @Test
