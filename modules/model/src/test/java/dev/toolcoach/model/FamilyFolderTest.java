@@ -12,6 +12,9 @@ import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.io.SafetensorsReader;
 import dev.toolcoach.model.io.SafetensorsWriter;
+import dev.toolcoach.model.lora.AdapterMerge;
+import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.reference.ReferenceDecoder;
 import dev.toolcoach.model.reference.TinyHfFolders;
 import dev.toolcoach.model.reference.TinyHfFolders.ConfigStyle;
@@ -21,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +69,42 @@ class FamilyFolderTest {
                 assertArrayEquals(a[i], b[i], 1e-6, family + " position " + i);
             }
         }
+    }
+
+    @Test
+    void aLoraAdapterOnEveryProjectionMergesIntoEachFamilysOwnFolder(@TempDir Path tmp) throws Exception {
+        int[][] tokens = {{3, 17, 4, 60, 9, 22, 41, 8, 30, 1}};
+        int[][] mask = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+        for (Family family : new Family[] {Family.QWEN3, Family.PHI3}) { // head_dim != hidden/heads; fused projections
+            Path base = TinyHfFolders.write(tmp.resolve(family + "-base"), family, Rope.DEFAULT, ConfigStyle.V4, 6L);
+            try (PolicyModel m = ModelLoader.load(base, null, root)) {
+                m.addLora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")), 2L);
+                AdapterWeights trained = TestAdapters.perturbed(m.snapshotAdapter(), 17L, 0.05f, false, 3);
+                m.restoreAdapter(trained);
+                float[] adapted;
+                float[] plain;
+                try (NDManager scope = root.newSubManager()) {
+                    adapted = m.score(scope, tokens, mask, true, false).logprobs().toFloatArray();
+                    plain = m.score(scope, tokens, mask, false, false).logprobs().toFloatArray();
+                }
+                assertTrue(maxDiff(adapted, plain) > 1e-3, family + ": the adapter changes the model");
+                HfModelFolder.write(tmp.resolve(family + "-merged"), m.config(),
+                        AdapterMerge.merge(m.config(), m.transformer().weights().toHf(m.config()), trained));
+                Files.copy(base.resolve("tokenizer.json"), tmp.resolve(family + "-merged/tokenizer.json"));
+                try (PolicyModel merged = ModelLoader.load(tmp.resolve(family + "-merged"), null, root);
+                     NDManager scope = root.newSubManager()) {
+                    assertArrayEquals(adapted, merged.score(scope, tokens, mask, false, false).logprobs().toFloatArray(), 1e-4f, family.toString());
+                }
+            }
+        }
+    }
+
+    private static double maxDiff(float[] a, float[] b) {
+        double m = 0;
+        for (int i = 0; i < a.length; i++) {
+            m = Math.max(m, Math.abs(a[i] - b[i]));
+        }
+        return m;
     }
 
     private static Path mistral(Path dir) throws Exception {

@@ -1,5 +1,6 @@
 package dev.toolcoach.model.nn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
@@ -169,6 +170,56 @@ class FamilyReferenceTest {
                     case DYNAMIC -> cachedDecode(p, 16, 6, 3);
                     case LONGROPE -> cachedDecode(p, LEN, 18);
                     default -> cachedDecode(p, LEN, 7, 2);
+                }
+            }
+        }
+    }
+
+    /** Logits of every decode step of each row, prefilled together (left-padded) then one token per step. */
+    private static float[][] decodeLogits(Transformer model, int len, int[][] seqs, int... promptLengths) {
+        int rows = promptLengths.length;
+        int vocab = model.config().vocabSize();
+        int longest = Arrays.stream(promptLengths).max().orElseThrow();
+        int[] start = new int[rows];
+        int[][] step = new int[rows][longest];
+        for (int r = 0; r < rows; r++) {
+            start[r] = longest - promptLengths[r];
+            System.arraycopy(seqs[r], 0, step[r], start[r], promptLengths[r]);
+        }
+        float[][] out = new float[rows][(len - longest + 1) * vocab];
+        try (KvCache cache = new KvCache(model.config(), root, rows)) {
+            for (int col = longest; col <= len; col++) {
+                try (NDManager scope = root.newSubManager()) {
+                    float[] logits = model.forward(StepInputs.cached(step, start, cache), scope, cache, null, false, true).toFloatArray();
+                    for (int r = 0; r < rows; r++) {
+                        System.arraycopy(logits, r * vocab, out[r], (col - longest) * vocab, vocab);
+                    }
+                }
+                step = new int[rows][1];
+                for (int r = 0; r < rows && col < len; r++) {
+                    step[r][0] = seqs[r][col - start[r]];
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void lengthDependentRopeDecodesARowAloneAsInABatch() throws Exception {
+        // longrope past original_max_position_embeddings (16) and dynamic past max_position_embeddings (16), where the
+        // frequencies change from step to step: a row's logits must not depend on the other rows of its batch
+        for (Object[] c : new Object[][] {{Family.PHI3, Rope.LONGROPE}, {Family.LLAMA, Rope.DYNAMIC}}) {
+            try (Pair p = load((Family) c[0], (Rope) c[1], ConfigStyle.V4)) {
+                int vocab = p.model().config().vocabSize();
+                int[] a = tokens(LEN, vocab, 1);
+                int[] b = tokens(LEN, vocab, 2);
+                float[] alone = decodeLogits(p.model(), LEN, new int[][] {a}, 12)[0];
+                float[][] batched = decodeLogits(p.model(), LEN, new int[][] {b, a}, 12, 12);
+                assertArrayEquals(alone, batched[1], 1e-5f, p.name());
+                if (c[1] == Rope.LONGROPE) {
+                    // a 20-token prompt (long factors throughout) then steps equal the whole forward of every prefix;
+                    // dynamic frequencies change at every step, so there only Transformers' own decode would agree
+                    cachedDecode(p, LEN, 20);
                 }
             }
         }
