@@ -124,6 +124,11 @@ final class HfConfigReader {
 
     /** Transformers v5 folds rope_scaling into rope_parameters; a v4 rope_scaling wins when both are there. */
     private JsonNode ropeParameters() {
+        for (String field : new String[] {"rope_scaling", "rope_parameters"}) {
+            if (n.hasNonNull(field) && !n.get(field).isObject()) {
+                throw new ModelLoadException(file, field + " is not a JSON object: " + n.get(field));
+            }
+        }
         JsonNode scaling = n.path("rope_scaling");
         if (scaling.isObject() && !scaling.isEmpty()) {
             return scaling;

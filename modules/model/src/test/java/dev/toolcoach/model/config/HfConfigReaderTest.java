@@ -81,6 +81,19 @@ class HfConfigReaderTest {
     }
 
     @Test
+    void eachFamilyNamesItsNativeToolCallFormatAndChatTemplate() {
+        assertEquals("hermes", ModelFamily.QWEN2.toolCallFormat());
+        assertEquals("hermes", ModelFamily.QWEN3.toolCallFormat());
+        assertEquals("llama3-json", ModelFamily.LLAMA.toolCallFormat());
+        assertEquals("mistral", ModelFamily.MISTRAL.toolCallFormat());
+        assertEquals("phi", ModelFamily.PHI3.toolCallFormat());
+        assertEquals(ModelFamily.ChatTemplateKind.CHATML, ModelFamily.QWEN3.defaultChatTemplate());
+        assertEquals(ModelFamily.ChatTemplateKind.LLAMA3, ModelFamily.LLAMA.defaultChatTemplate());
+        assertEquals(ModelFamily.PHI3, ModelFamily.of("phi3"));
+        assertThrows(IllegalArgumentException.class, () -> ModelFamily.of("gemma"));
+    }
+
+    @Test
     void ropeThetaFromRopeParameters() throws IOException {
         ModelConfig v5 = read("llama", ", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": 500000.0}");
         assertEquals(500000.0, v5.rope().theta(), "Transformers v5 keeps rope_theta in rope_parameters");
@@ -156,6 +169,7 @@ class HfConfigReaderTest {
         refused("llama", ", \"quantization_config\": {\"quant_method\": \"gptq\"}",
                 "quantization_config is not supported (quantised checkpoints cannot be loaded)");
         refused("mistral", ", \"sliding_window\": 0", "sliding_window 0 is not a positive integer");
+        refused("llama", ", \"rope_scaling\": \"linear\"", "rope_scaling is not a JSON object: \"linear\"");
     }
 
     @Test
