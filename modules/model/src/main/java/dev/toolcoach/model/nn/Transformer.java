@@ -151,7 +151,6 @@ public final class Transformer implements AutoCloseable {
         }
         checkInRange(step);
         NDArray tokens = step.tokenArray(scope);
-        NDArray positions = step.positionArray(scope);
         NDArray mask = step.maskArray(scope, config.slidingWindow());
         NDArray cos;
         NDArray sin;
@@ -160,6 +159,7 @@ public final class Transformer implements AutoCloseable {
             cos = cosSin[0];
             sin = cosSin[1];
         } else {
+            NDArray positions = step.positionArray(scope);
             cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
             sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
         }
