@@ -2,10 +2,14 @@ package dev.toolcoach.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
+import dev.toolcoach.model.chat.ChatMlTemplate;
+import dev.toolcoach.model.chat.ChatTemplates;
+import dev.toolcoach.model.chat.Llama3Template;
 import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HostTensor;
@@ -105,6 +109,18 @@ class FamilyFolderTest {
             m = Math.max(m, Math.abs(a[i] - b[i]));
         }
         return m;
+    }
+
+    @Test
+    void aFolderWithoutATemplateFallsBackToItsFamilysBuiltInOneOrIsRefused(@TempDir Path tmp) throws Exception {
+        Path qwen3 = TinyHfFolders.write(tmp.resolve("q3"), Family.QWEN3, Rope.DEFAULT, ConfigStyle.V4, 1L);
+        assertInstanceOf(ChatMlTemplate.class, ChatTemplates.forFolder(qwen3));
+        Path llama = TinyHfFolders.write(tmp.resolve("l"), Family.LLAMA, Rope.DEFAULT, ConfigStyle.V4, 1L);
+        assertInstanceOf(Llama3Template.class, ChatTemplates.forFolder(llama));
+        Path phi3 = TinyHfFolders.write(tmp.resolve("p3"), Family.PHI3, Rope.DEFAULT, ConfigStyle.V4, 1L);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ChatTemplates.forFolder(phi3));
+        assertEquals("model_type phi3 has no built-in chat template: the model folder needs its own"
+                + " (tokenizer_config.json or chat_template.jinja)", e.getMessage());
     }
 
     private static Path mistral(Path dir) throws Exception {
