@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -126,10 +127,13 @@ public enum ActionFormat {
      * @throws IllegalArgumentException naming the known formats when there is none of that name
      */
     public static ActionFormat named(String name) {
-        for (ActionFormat f : values()) {
-            if (f.formatName.equals(name)) return f;
-        }
-        throw new IllegalArgumentException("unknown action format '" + name + "'; known: " + knownNames());
+        return find(name).orElseThrow(() -> new IllegalArgumentException("unknown action format '" + name
+                + "'; known: " + knownNames()));
+    }
+
+    /** The format called {@code name}, if this build implements one (a model family may name one it does not). */
+    public static Optional<ActionFormat> find(String name) {
+        return Arrays.stream(values()).filter(f -> f.formatName.equals(name)).findFirst();
     }
 
     /** Every format's name, comma-separated, for messages and help texts. */
