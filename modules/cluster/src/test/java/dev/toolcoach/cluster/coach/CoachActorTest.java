@@ -123,6 +123,7 @@ class CoachActorTest {
         assertEquals(3.0, metrics.get("toolcoach_coach_rollouts_total{event=\"redispatched\"}"));
         assertEquals(1.0, metrics.get("toolcoach_coach_rollouts_total{event=\"duplicate_discarded\"}"));
         assertEquals(0.0, metrics.get("toolcoach_coach_rollouts_in_flight"));
+        testKit.stop(coach); // its ticks would publish over the next test's coach (one CoachMetrics per system)
     }
 
     @Test
@@ -157,5 +158,6 @@ class CoachActorTest {
         Map<String, Double> metrics = PrometheusSamples.parse(new String(
                 PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
         assertEquals(1.0, metrics.get("toolcoach_coach_groups_dropped_total{reason=\"redispatch_limit\"}"));
+        testKit.stop(coach);
     }
 }
