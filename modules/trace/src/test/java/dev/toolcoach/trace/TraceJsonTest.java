@@ -85,4 +85,16 @@ class TraceJsonTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new TokenRecord(0, new int[]{1}, new int[]{2}, new float[1], new int[1]));
     }
+
+    @Test
+    void messagesCarryToolCallsOnlyWhenTheyHaveThem() throws Exception {
+        Message call = Message.assistantCalls("", List.of(new ToolCall("add", Map.of("a", 2))));
+        Message result = Message.toolResult("add", "5");
+        String json = TraceJson.mapper().writeValueAsString(List.of(Message.user("hi"), call, result));
+        assertEquals("[{\"role\":\"user\",\"content\":\"hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"name\":\"add\",\"arguments\":{\"a\":2}}]},"
+                + "{\"role\":\"tool\",\"content\":\"5\",\"name\":\"add\"}]", json);
+        Message[] back = TraceJson.mapper().readValue(json, Message[].class);
+        assertEquals(List.of(Message.user("hi"), call, result), List.of(back));
+    }
 }

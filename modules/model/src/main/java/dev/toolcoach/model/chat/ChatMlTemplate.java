@@ -4,17 +4,16 @@ import static dev.toolcoach.lm.ChatMl.IM_END;
 import static dev.toolcoach.lm.ChatMl.IM_START;
 
 import dev.toolcoach.trace.Message;
-import java.util.List;
 
 /** Qwen's ChatML: {@code <|im_start|>role\ncontent<|im_end|>\n} per message. */
 public final class ChatMlTemplate implements ChatTemplate {
     @Override
-    public String render(List<Message> messages, boolean addGenerationPrompt) {
+    public String render(ChatRequest request) {
         StringBuilder sb = new StringBuilder();
-        for (Message m : messages) {
+        for (Message m : request.messages()) {
             sb.append(IM_START).append(m.role()).append('\n').append(m.content()).append(IM_END).append('\n');
         }
-        if (addGenerationPrompt) {
+        if (request.addGenerationPrompt()) {
             sb.append(IM_START).append("assistant\n");
         }
         return sb.toString();

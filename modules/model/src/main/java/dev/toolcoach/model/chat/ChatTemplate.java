@@ -8,6 +8,11 @@ import java.util.List;
  * trained on. The agent's incremental {@code agent.ChatFormat} is cut out of one of these by the policy.
  */
 public interface ChatTemplate {
+    /** The prompt text for a conversation, its offered tools and the template's extra variables. */
+    String render(ChatRequest request);
+
     /** @param addGenerationPrompt end with the opening of an assistant turn, ready for the model to continue */
-    String render(List<Message> messages, boolean addGenerationPrompt);
+    default String render(List<Message> messages, boolean addGenerationPrompt) {
+        return render(ChatRequest.of(messages, addGenerationPrompt));
+    }
 }

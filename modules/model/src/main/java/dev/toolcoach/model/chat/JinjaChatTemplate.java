@@ -7,7 +7,6 @@ import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 import dev.toolcoach.trace.Message;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /** A model folder's own {@code chat_template} (Jinja, as HF transformers renders it) through Jinjava. */
@@ -45,10 +44,13 @@ public final class JinjaChatTemplate implements ChatTemplate {
     }
 
     @Override
-    public String render(List<Message> messages, boolean addGenerationPrompt) {
-        Map<String, Object> context = new HashMap<>();
-        context.put("messages", messages.stream().map(m -> Map.of("role", m.role(), "content", m.content())).toList());
-        context.put("add_generation_prompt", addGenerationPrompt);
+    public String render(ChatRequest request) {
+        Map<String, Object> context = new HashMap<>(request.templateKwargs());
+        context.put("messages", request.messages().stream().map(m -> Map.of("role", m.role(), "content", m.content())).toList());
+        if (!request.tools().isEmpty()) {
+            context.put("tools", request.tools());
+        }
+        context.put("add_generation_prompt", request.addGenerationPrompt());
         context.put("bos_token", bosToken);
         context.put("eos_token", eosToken);
         RenderResult result = jinjava.renderForResult(template, context);

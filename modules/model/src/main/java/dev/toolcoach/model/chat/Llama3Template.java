@@ -1,17 +1,16 @@
 package dev.toolcoach.model.chat;
 
 import dev.toolcoach.trace.Message;
-import java.util.List;
 
 /** Llama 3's header format: {@code <|start_header_id|>role<|end_header_id|>\n\ncontent<|eot_id|>}. */
 public final class Llama3Template implements ChatTemplate {
     @Override
-    public String render(List<Message> messages, boolean addGenerationPrompt) {
+    public String render(ChatRequest request) {
         StringBuilder sb = new StringBuilder("<|begin_of_text|>");
-        for (Message m : messages) {
+        for (Message m : request.messages()) {
             header(sb, m.role()).append(m.content().strip()).append("<|eot_id|>");
         }
-        if (addGenerationPrompt) {
+        if (request.addGenerationPrompt()) {
             header(sb, "assistant");
         }
         return sb.toString();
