@@ -52,6 +52,7 @@ final class ReadOnlyStatementCheck {
     /** Words refused wherever they stand: regular expressions cannot be stopped, recursion can grow without end. */
     private static final Set<String> REFUSED_WORDS = Set.of("REGEXP", "RECURSIVE");
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+    private static final Pattern AS_SUBQUERY = Pattern.compile("\\s*AS\\s*\\(", Pattern.CASE_INSENSITIVE);
 
     private ReadOnlyStatementCheck() {
     }
@@ -85,7 +86,7 @@ final class ReadOnlyStatementCheck {
             int next = word.end();
             while (next < code.length() && Character.isWhitespace(code.charAt(next))) next++;
             boolean call = next < code.length() && code.charAt(next) == '(';
-            boolean cteName = previous.equals("WITH"); // WITH name(columns) AS (...)
+            boolean cteName = call && (previous.equals("WITH") || namesColumnsOfASubquery(code, next)); // name(columns) AS (...)
             if (call && !cteName && !KEYWORDS_BEFORE_PAREN.contains(name) && !ALLOWED_FUNCTIONS.contains(name)) {
                 return "function " + name + " is not allowed: only functions whose results stay small and that the timeout"
                         + " can stop may be called: " + String.join(", ", new TreeSet<>(ALLOWED_FUNCTIONS));
@@ -93,6 +94,17 @@ final class ReadOnlyStatementCheck {
             previous = name;
         }
         return null;
+    }
+
+    /** Whether the parenthesis at {@code open} closes before {@code AS (}: a query's name with its column names. */
+    private static boolean namesColumnsOfASubquery(String code, int open) {
+        int depth = 0;
+        for (int i = open; i < code.length(); i++) {
+            char c = code.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')' && --depth == 0) return AS_SUBQUERY.matcher(code).region(i + 1, code.length()).lookingAt();
+        }
+        return false;
     }
 
     /** The SQL with comments removed and each quoted string or identifier replaced by a blank placeholder. */

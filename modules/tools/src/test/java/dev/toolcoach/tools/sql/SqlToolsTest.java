@@ -129,6 +129,11 @@ class SqlToolsTest {
                 + " WHERE d.id IN (SELECT department_id FROM employees WHERE salary > 0) AND e.name LIKE '%a%'"
                 + " GROUP BY d.name, s.n ORDER BY r, code");
         assertTrue(out.text().startsWith("code | n | r | mean | newest\n"), out.text());
+        ToolOutput two = sql.runSql("WITH a(x) AS (SELECT id FROM employees), b(y) AS (SELECT x FROM a WHERE x < 3)"
+                + " SELECT COUNT(*) AS n FROM b");
+        assertEquals("n\n2\n(1 row)", two.text(), "the second query's column list is not a function call");
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("WITH a(x) AS (SELECT REPEAT('x', 9) FROM employees)"
+                + " SELECT x FROM a")).getMessage().startsWith("function REPEAT is not allowed"));
     }
 
     @Test
