@@ -1,15 +1,40 @@
 package dev.toolcoach.model.chat;
 
 import dev.toolcoach.model.PolicyModel;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.config.ModelFamily;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.io.ModelLoadException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
-/** The chat template a model should use: its folder's own template, else the family's default. */
+/** The chat template a model should use: its folder's own template, else its family's built-in one (ChatML, Llama 3). */
 public final class ChatTemplates {
     private ChatTemplates() {
     }
 
-    public static ChatTemplate forModel(PolicyModel model, String bosToken, String eosToken) {
+    public static ChatTemplate forModel(PolicyModel model) {
         return model.source().chatTemplate()
-                .<ChatTemplate>map(t -> new JinjaChatTemplate(t, bosToken, eosToken))
-                .orElseGet(() -> model.config().architecture().equals("qwen2") ? new ChatMlTemplate() : new Llama3Template());
+                .<ChatTemplate>map(t -> t)
+                .orElseGet(() -> familyDefault(model.config().family()));
+    }
+
+    /** The same choice from a model folder alone (its config.json and template files), without loading weights. */
+    public static ChatTemplate forFolder(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new ModelLoadException(dir, "model folder not found");
+        }
+        return HfModelFolder.chatTemplate(dir).<ChatTemplate>map(t -> t)
+                .orElseGet(() -> familyDefault(ModelConfig.readHfConfig(dir.resolve("config.json")).family()));
+    }
+
+    private static ChatTemplate familyDefault(ModelFamily family) {
+        return switch (family.defaultChatTemplate()) {
+            case CHATML -> new ChatMlTemplate();
+            case LLAMA3 -> new Llama3Template();
+            // no built-in renderer: these instruct folders always ship their template
+            case MISTRAL, PHI -> throw new IllegalArgumentException("model_type " + family.modelType()
+                    + " has no built-in chat template: the model folder needs its own (tokenizer_config.json or chat_template.jinja)");
+        };
     }
 }
