@@ -103,7 +103,8 @@ coach_pid="$(cat "$TOOLCOACH_RUN_DIR/coach.pid")"
 "$CLUSTER" signal coach KILL > /dev/null; faults=$((faults + 1))
 while kill -0 "$coach_pid" 2>/dev/null; do sleep 0.2; done
 # the checkpoint a resume must start from: the newest one the dead coach left
-newest_checkpoint="$(find "$RUN/checkpoints" -name 'checkpoint-*.tcc' | sed 's/.*checkpoint-0*\([0-9]*\)\.tcc/\1/' | sort -n | tail -1)"
+newest_checkpoint="$(find "$RUN/checkpoints" -name 'checkpoint-*.tcc' | sed -E 's/.*checkpoint-([0-9]+)\.tcc/\1/' \
+  | sort -n | tail -1 | sed -E 's/^0+([0-9])/\1/')"
 [[ -n "$newest_checkpoint" ]] || fail "no checkpoint in $RUN/checkpoints before the coach was killed"
 "$CLUSTER" up --athletes 2 --tools 1 >> "$CHAOS_DIR/up.log" 2>&1 || fail "cluster.sh up after the coach kill"
 
