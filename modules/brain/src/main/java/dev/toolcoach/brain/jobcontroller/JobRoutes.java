@@ -9,6 +9,7 @@ import akka.http.javadsl.model.HttpEntities;
 import akka.http.javadsl.model.StatusCode;
 import akka.http.javadsl.model.StatusCodes;
 import akka.http.javadsl.server.Directives;
+import akka.http.javadsl.server.PathMatchers;
 import akka.http.javadsl.server.Route;
 import akka.http.javadsl.unmarshalling.Unmarshaller;
 import akka.management.javadsl.ManagementRouteProvider;
@@ -22,7 +23,8 @@ import java.util.Map;
 /**
  * {@code POST /jobs} (a JSON {@link JobRequest}) starts a task training job on the coach node: 202 with the
  * job's status, 400 for a bad request, 409 while another job runs. {@code GET /jobs} shows the current or last
- * job (404 before any). Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
+ * job (404 before any). {@code POST /jobs/{name}/cancel} cancels the running job of that name: 202 with its status,
+ * 404 when no job of that name runs. Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
  */
 public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> implements ExtensionIdProvider {
 
@@ -49,6 +51,14 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
 
         @Override
         public Route routes(ManagementRouteProviderSettings settings) {
+            return Directives.concat(Directives.path(PathMatchers.segment("jobs").slash(PathMatchers.segment()).slash("cancel"),
+                    name -> Directives.post(() -> controller.cancel(name)
+                            .map(s -> json(StatusCodes.ACCEPTED, s))
+                            .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job named '" + name + "' is running"))))),
+                    jobsRoute());
+        }
+
+        private Route jobsRoute() {
             return Directives.path("jobs", () -> Directives.concat(
                     Directives.get(() -> Directives.extractRequest(request -> controller.status()
                             .map(s -> json(StatusCodes.OK, s))
