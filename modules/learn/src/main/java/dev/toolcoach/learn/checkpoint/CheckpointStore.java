@@ -82,6 +82,30 @@ public final class CheckpointStore {
         return new Restored(Optional.empty(), Optional.empty(), refused);
     }
 
+    /**
+     * Every checkpoint file, newest first, with what it holds or why it does not verify (for audits: a
+     * resume reads only the newest good one).
+     *
+     * @param refusal why the file does not decode, or null when it does
+     */
+    public record Verified(Path file, long step, int version, String refusal) {
+    }
+
+    public List<Verified> verifyAll() {
+        List<Verified> results = new ArrayList<>();
+        for (Path file : newestFirst()) {
+            try {
+                Checkpoint c = CheckpointCodec.decode(file, Files.readAllBytes(file));
+                results.add(new Verified(file, c.step(), c.version(), null));
+            } catch (CorruptCheckpointException e) {
+                results.add(new Verified(file, stepOf(file), -1, e.getMessage()));
+            } catch (IOException e) {
+                results.add(new Verified(file, stepOf(file), -1, "cannot read (" + e.getMessage() + ")"));
+            }
+        }
+        return results;
+    }
+
     /** Checkpoint files by step, newest first (temporary files are ignored). */
     public List<Path> newestFirst() {
         if (!Files.isDirectory(directory)) {
