@@ -9,6 +9,8 @@
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
 #                                              (POST /jobs), athletes roll out; options as coach-node train
+#   cluster.sh signal NAME SIGNAL              send KILL, STOP, CONT or TERM to one node this script started
+#   cluster.sh restart NAME                    stop an athlete or tool node gracefully and start it again
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
 # Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training runs, where its jobs resume
@@ -34,7 +36,7 @@ die() { echo "cluster.sh: $*" >&2; exit 1; }
 for tool in java curl jq; do
   command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
 done
-usage() { sed -n "2,13p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n "2,15p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 jar_of() { # node kind -> its shaded jar
   local jar="$REPO/$1-node/target/$1-node.jar"
@@ -275,6 +277,24 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   echo "Job $name finished; run folder $RUNS_DIR/$name"
 }
 
+cmd_signal() { # NAME SIGNAL: to the node's verified PID only
+  local name="${1:-}" signal="${2:-}" pid
+  [[ "$signal" =~ ^(KILL|STOP|CONT|TERM)$ ]] || die "signal: use signal NAME KILL|STOP|CONT|TERM"
+  pid="$(live_pid "$name")" || die "signal: no running node named '$name' in $RUN_DIR"
+  kill -s "$signal" "$pid"
+  echo "  $name (pid $pid): SIG$signal"
+}
+
+cmd_restart() { # NAME: an athlete-N or tool-N node, stopped gracefully and started again under the same name
+  local name="${1:-}"
+  [[ "$name" =~ ^(athlete|tool)-[0-9]+$ ]] || die "restart: use restart athlete-N or restart tool-N"
+  require_running
+  [[ -f "$RUN_DIR/$name.pid" ]] || die "restart: no node named '$name' in $RUN_DIR"
+  stop_node "$name"
+  start_node "$name" "${name%-*}" --seed "$(seed)"
+  wait_ready "$name"
+}
+
 cmd_down() {
   [[ -d "$RUN_DIR" ]] || { echo "Nothing to stop (no run folder $RUN_DIR)"; return 0; }
   local name
@@ -288,6 +308,8 @@ case "${1:-}" in
   status) shift; cmd_status "$@" ;;
   scale) shift; cmd_scale "$@" ;;
   train) shift; cmd_train "$@" ;;
+  signal) shift; cmd_signal "$@" ;;
+  restart) shift; cmd_restart "$@" ;;
   down) shift; cmd_down "$@" ;;
   -h|--help|help) usage ;;
   *) usage >&2; exit 2 ;;

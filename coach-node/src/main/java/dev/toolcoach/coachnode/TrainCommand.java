@@ -5,6 +5,7 @@ import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobRequest;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.TerminalListener;
+import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import picocli.CommandLine.Command;
@@ -84,7 +85,7 @@ public final class TrainCommand implements Callable<Integer> {
             return 0;
         } catch (IllegalArgumentException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
-        } catch (TrainingFailedException | UncheckedIOException e) {
+        } catch (TrainingFailedException | RunFolderLock.InUse | UncheckedIOException e) {
             return CommandOutput.error(spec, CommandOutput.RUN_ERROR, e.getMessage());
         }
     }

@@ -3,10 +3,6 @@ package dev.toolcoach.deploy;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.stream.LongStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -28,17 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * deploy/local/cluster.sh against the real shaded node jars: up with 2 athletes and 1 tool node,
- * status, scale to 3 athletes, down — and no process left behind; and a training job on such a cluster
- * that loses an athlete JVM to kill -9 and gains one mid-run, then loses the coach JVM to kill -9 and resumes
- * from its last checkpoint when the cluster is brought up again.
+ * status, scale to 3 athletes, down — and no process left behind; and the chaos run (deploy/local/chaos.sh) of a
+ * training job on such a cluster.
  */
 class LocalClusterScriptIT {
 
-    private static final Pattern LAST_STEP = Pattern.compile("\"last_step\":\\{[^{}]*\"step\":(\\d+)");
-    private static final Pattern STEP = Pattern.compile("\"step\":(\\d+)");
-    private static final Pattern VERSION = Pattern.compile("\"version\":(\\d+)");
-    private static final Pattern RESUMED = Pattern.compile(
-            "resuming from the checkpoint after job step (\\d+) \\(learner step (\\d+), adapter version (\\d+)\\)");
     private static final Pattern MEMBER = Pattern.compile("^\\s+akka://ToolCoach@127\\.0\\.0\\.1:\\d+\\s+(\\S+)\\s+(\\S+)$");
 
     private final Path deploy = DeployFiles.deployDir();
@@ -137,106 +125,28 @@ class LocalClusterScriptIT {
     }
 
     /**
-     * A recipe small enough for a test (the job's plumbing is under test here, not its learning), with steps enough
-     * (about a minute of rollouts) for an athlete JVM to be killed and another to join while the job runs.
+     * deploy/local/chaos.sh --short: a training job that loses an athlete JVM to SIGKILL, its tool node to a restart,
+     * an athlete to SIGSTOP past the split-brain resolver and its coach to SIGKILL, then passes the script's audit
+     * (steps once each, resume from the newest checkpoint at its adapter version, no rollout twice, checkpoints
+     * verify, no process left).
      */
-    private static final String TINY_RECIPE = """
-            {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
-             "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
-             "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 100, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
-             "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
-             "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8}
-            """;
-
     @Test
-    void aTrainingJobFinishesDespiteAKilledAthleteAndAKilledCoach() throws Exception {
-        deleteRecursively(runDir);
-        deleteRecursively(runs);
-        Files.createDirectories(runDir);
-        Path recipe = Files.writeString(runDir.resolve("tiny-recipe.json"), TINY_RECIPE);
-        Path job = runs.resolve("it-job");
-        HttpClient http = HttpClient.newHttpClient();
-        try {
-            Result up = script("up", "--athletes", "2", "--tools", "1");
-            assertEquals(0, up.exitCode(), up.output());
-            Result submitted = script("train", "--detach", "--task", "finance", "--name", "it-job", "--recipe", recipe.toString(),
-                    "--seed", "3", "--checkpoint-every", "1");
-            assertEquals(0, submitted.exitCode(), submitted.output());
-            awaitJob(http, jobsUrl(), status -> status.contains("\"last_step\":{"), "the first training step");
-
-            long victim = Long.parseLong(Files.readString(runDir.resolve("athlete-1.pid")).strip());
-            ProcessHandle.of(victim).orElseThrow().destroyForcibly(); // kill -9
-            Result scale = script("scale", "--athletes", "3");
-            assertEquals(0, scale.exitCode(), scale.output());
-            long seen = lastStep(awaitJob(http, jobsUrl(), status -> lastStep(status) >= 10, "step 10"));
-
-            // kill -9 the coach: its athlete and tool nodes are downed by the split-brain resolver (or stopped by up)
-            ProcessHandle coach = ProcessHandle.of(Long.parseLong(Files.readString(runDir.resolve("coach.pid")).strip())).orElseThrow();
-            coach.destroyForcibly();
-            coach.onExit().get(1, TimeUnit.MINUTES);
-            long newest = newestCheckpoint(job.resolve("checkpoints"));
-            Result again = script("up", "--athletes", "2", "--tools", "1");
-            assertEquals(0, again.exitCode(), again.output());
-            awaitJob(http, jobsUrl(), status -> status.contains("\"phase\":\"train\"") && status.contains("\"last_step\":{"),
-                    "a step of the resumed job");
-            Matcher resumed = RESUMED.matcher(read(runDir.resolve("coach.log")));
-            assertTrue(resumed.find(), "the coach resumed the job from a checkpoint");
-            long resumedStep = Long.parseLong(resumed.group(1));
-            assertTrue(resumedStep >= seen - 1, "a step waits for the previous step's checkpoint: seen step " + seen
-                    + " before the kill, resumed after step " + resumedStep);
-            assertEquals(newest, Long.parseLong(resumed.group(2)), "resumed from the newest checkpoint");
-            String before = Files.readAllLines(job.resolve("metrics.jsonl")).stream()
-                    .filter(l -> first(STEP, l) == resumedStep).findFirst().orElseThrow();
-            assertEquals(Long.parseLong(resumed.group(3)), first(VERSION, before),
-                    "the adapter version the job had at the checkpoint's step, " + before);
-
-            String done = awaitJob(http, jobsUrl(), status -> !status.contains("\"state\":\"running\""), "the end of the job");
-            assertTrue(done.contains("\"state\":\"finished\""), done);
-            assertEquals(LongStream.rangeClosed(1, 100).boxed().toList(), Files.readAllLines(job.resolve("metrics.jsonl")).stream()
-                    .map(l -> first(STEP, l)).toList(),
-                    "every learner step once, a step redone after the resume replacing its first record");
-            List<String> rollouts = Files.readAllLines(job.resolve("traces.jsonl")).stream()
-                    .map(line -> line.replaceAll("^.*?\"rollout_id\":\"([^\"]+)\".*$", "$1")).toList();
-            assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was trained on twice");
-            assertTrue(read(runDir.resolve("athlete-2.log")).contains("athletes working"), "the athlete nodes joined the resumed job");
-        } finally {
-            Result down = script("down");
-            assertEquals(0, down.exitCode(), down.output());
+    void aTrainingJobPassesTheChaosRunsAudit() throws Exception {
+        Path log = deploy.resolve("target/it-chaos.log");
+        ProcessBuilder builder = new ProcessBuilder("bash", deploy.resolve("local/chaos.sh").toString(), "--short")
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("TOOLCOACH_CHAOS_DIR", deploy.resolve("target/it-chaos").toString());
+        builder.environment().put("TOOLCOACH_BASE_PORT", "27520");
+        builder.environment().put("TOOLCOACH_BASE_MANAGEMENT_PORT", "9558");
+        Process process = builder.start();
+        if (!process.waitFor(20, TimeUnit.MINUTES)) {
+            process.destroy(); // chaos.sh stops its cluster on SIGTERM
+            process.waitFor(3, TimeUnit.MINUTES);
+            throw new AssertionError("chaos.sh did not finish in 20 minutes:\n" + read(log));
         }
-    }
-
-    private String jobsUrl() throws IOException {
-        return "http://127.0.0.1:" + Files.readString(runDir.resolve("coach.ports")).strip().split(" ")[1] + "/jobs";
-    }
-
-    private static long lastStep(String status) {
-        Matcher m = LAST_STEP.matcher(status);
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
-    }
-
-    /** The first number the pattern's group matches in the text: a top-level field of a metrics line comes before its nested learner metrics. */
-    private static long first(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text);
-        if (!m.find()) throw new AssertionError("no " + pattern + " in " + text);
-        return Long.parseLong(m.group(1));
-    }
-
-    private static long newestCheckpoint(Path checkpoints) throws IOException {
-        try (Stream<Path> files = Files.list(checkpoints)) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("checkpoint-\\d+\\.tcc"))
-                    .mapToLong(n -> Long.parseLong(n.replaceAll("\\D", ""))).max()
-                    .orElseThrow(() -> new AssertionError("no checkpoint in " + checkpoints));
-        }
-    }
-
-    private static String awaitJob(HttpClient http, String url, Predicate<String> condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> status = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-            if (status.statusCode() == 200 && condition.test(status.body())) return status.body();
-            Thread.sleep(1000); // polling the coach's job status with a deadline: there is no event to wait on
-        }
-        throw new AssertionError("no sign of " + what + " at " + url + " within 5 minutes");
+        String output = read(log);
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("4 faults injected") && output.contains("chaos run passed"), output);
     }
 
     private static String read(Path file) {

@@ -56,6 +56,7 @@ class ActionFuzzTest {
     @Property(seed = SEED, tries = 100)
     void deepNestingIsAnErrorNotAStackOverflow(@ForAll("deepCalls") String text) {
         for (ActionFormat format : ActionFormat.values()) {
+            if (!(format.codec() instanceof TaggedActionCodec)) continue; // the text is in the tagged layout
             ParsedCompletion parsed = new ActionParser(format, TOOLS).parse(text);
             assertFalse(parsed.valid(), text.length() + " chars read as valid");
             assertTrue(parsed.parseError().message().contains("nested deeper than"), parsed.parseError().message());
@@ -68,7 +69,7 @@ class ActionFuzzTest {
         for (ToolCallCodec codec : codecs()) {
             ToolCallCodec.CallReading reading = codec.readCalls(codec.writeCalls(calls, false));
             assertEquals(null, reading.error());
-            assertEquals(calls.size(), reading.blocks().get(0).size());
+            assertEquals(calls.size(), reading.blocks().stream().mapToInt(List::size).sum());
         }
     }
 

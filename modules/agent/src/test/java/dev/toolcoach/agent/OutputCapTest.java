@@ -18,16 +18,31 @@ class OutputCapTest {
     @Test
     void leavesShortOutputAlone() {
         ToolResult r = ToolResult.ok(call, "short", Map.of("n", 1), 2, false);
-        assertSame(r, new OutputCap(5).apply(r));
+        assertSame(r, new OutputCap(8).apply(r));
     }
 
     @Test
     void keepsHeadAndTailAndSaysHowMuchIsGone() {
         ToolResult r = ToolResult.ok(call, "0123456789abcdefghij", Map.of("n", 1), 2, false);
-        ToolResult cut = new OutputCap(6).apply(r);
-        assertEquals("012" + OutputCap.marker(14) + "hij", cut.text());
+        ToolResult cut = new OutputCap(8).apply(r);
+        assertEquals("0123" + OutputCap.marker(12) + "ghij", cut.text());
         assertTrue(cut.truncated());
-        assertEquals(Map.of("n", 1), cut.structured(), "structured output for rewards is kept whole");
+        assertEquals(Map.of("n", 1), cut.structured(), "structured output within the cap is kept whole");
+    }
+
+    @Test
+    void structuredOutputAndErrorsOverTheCapAreCappedToo() {
+        Map<String, Object> rows = Map.of("rows", java.util.List.of("z".repeat(5_000), "z".repeat(5_000)));
+        ToolResult big = ToolResult.ok(call, "two rows", rows, 2, false);
+        ToolResult cut = new OutputCap(1_000).apply(big);
+        assertEquals("two rows", cut.text());
+        assertEquals("two rows", cut.structured(), "a structure larger than the cap is replaced by the capped text");
+        assertTrue(cut.truncated());
+
+        ToolResult failed = ToolResult.failed(call, ToolResult.Status.ERROR, "e".repeat(50_000), 2);
+        ToolResult cutError = new OutputCap(1_000).apply(failed);
+        assertTrue(cutError.error().length() < 1_100 && cutError.text().length() < 1_100, "error and text within the cap");
+        assertTrue(cutError.error().contains("characters truncated"));
     }
 
     @Test

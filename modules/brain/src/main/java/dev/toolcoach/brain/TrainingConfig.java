@@ -22,9 +22,10 @@ import java.util.Set;
  * @param optimisation    what is trained and how
  * @param checkpointEvery learner steps between checkpoints
  * @param seed            seeds sampling, LoRA initialisation and the learner
+ * @param limits          when a job that no longer moves is ended, and how often a rollout may go out again
  */
 public record TrainingConfig(String algorithm, Batching batching, int athletes, RolloutSettings rollouts,
-                             Optimisation optimisation, int checkpointEvery, long seed) {
+                             Optimisation optimisation, int checkpointEvery, long seed, Limits limits) {
 
     public TrainingConfig {
         Algorithm.parse(algorithm);
@@ -33,6 +34,32 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
         Objects.requireNonNull(optimisation, "optimisation");
         positive("athletes", athletes);
         positive("checkpoint interval", checkpointEvery);
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    /**
+     * What keeps a job from running forever.
+     *
+     * @param jobTimeout      the training run is ended as failed when it has run this long
+     * @param stallTimeout    ...or when no learner step completed for this long (a stuck cluster, a lost learner)
+     * @param maxRedispatches times one rollout may go out again (missed deadline, lost athlete); once more and its
+     *                        group is dropped and counted ({@code redispatch_limit}), so a poison query cannot loop
+     */
+    public record Limits(Duration jobTimeout, Duration stallTimeout, int maxRedispatches) {
+        public Limits {
+            Objects.requireNonNull(jobTimeout, "jobTimeout");
+            Objects.requireNonNull(stallTimeout, "stallTimeout");
+            if (jobTimeout.isNegative() || jobTimeout.isZero()) throw new IllegalArgumentException("job timeout must be positive, was " + jobTimeout);
+            if (stallTimeout.isNegative() || stallTimeout.isZero()) {
+                throw new IllegalArgumentException("stall timeout must be positive, was " + stallTimeout);
+            }
+            if (maxRedispatches < 0) throw new IllegalArgumentException("max re-dispatches must be 0 or more, was " + maxRedispatches);
+        }
+
+        /** 7 days, 30 minutes without a step, 3 re-dispatches. */
+        public static Limits defaults() {
+            return new Limits(Duration.ofDays(7), Duration.ofMinutes(30), 3);
+        }
     }
 
     /**
@@ -74,7 +101,8 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
      */
     public static TrainingConfig defaults() {
         return new TrainingConfig("grpo", new Batching(8, 4, 1, Duration.ofMinutes(2)), 16, new RolloutSettings(1.0, 96, 4, 1024),
-                new Optimisation(new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9), 10, 1);
+                new Optimisation(new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9), 10, 1,
+                Limits.defaults());
     }
 
     public Algorithm parsedAlgorithm() {
@@ -82,7 +110,7 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
     }
 
     public TrainingConfig withAlgorithm(String name) {
-        return new TrainingConfig(name, batching, athletes, rollouts, optimisation, checkpointEvery, seed);
+        return new TrainingConfig(name, batching, athletes, rollouts, optimisation, checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withGroups(int size, int perStep) {
@@ -94,28 +122,32 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
     }
 
     private TrainingConfig withBatching(Batching b) {
-        return new TrainingConfig(algorithm, b, athletes, rollouts, optimisation, checkpointEvery, seed);
+        return new TrainingConfig(algorithm, b, athletes, rollouts, optimisation, checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withAthletes(int count) {
-        return new TrainingConfig(algorithm, batching, count, rollouts, optimisation, checkpointEvery, seed);
+        return new TrainingConfig(algorithm, batching, count, rollouts, optimisation, checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withRollouts(RolloutSettings r) {
-        return new TrainingConfig(algorithm, batching, athletes, r, optimisation, checkpointEvery, seed);
+        return new TrainingConfig(algorithm, batching, athletes, r, optimisation, checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withOptimisation(LoraConfig adapter, double lr, double beta) {
         return new TrainingConfig(algorithm, batching, athletes, rollouts,
-                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold), checkpointEvery, seed);
+                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold), checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withCheckpointEvery(int steps) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, steps, seed);
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, steps, seed, limits);
     }
 
     public TrainingConfig withSeed(long s) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, s);
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, s, limits);
+    }
+
+    public TrainingConfig withLimits(Limits l) {
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, seed, l);
     }
 
     /** The flat JSON form a run folder's {@code config.json} has always had, in its order. */

@@ -2,6 +2,7 @@ package dev.toolcoach.openai;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.ActionFormat;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -10,6 +11,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -26,28 +28,37 @@ class RequestFuzzTest {
 
     private static final String SEED = "20261124";
     private static final String MODEL = "m";
-    private static final ChatCompletions COMPLETIONS = new ChatCompletions(new ChatBackend() {
-        @Override
-        public String modelId() {
-            return MODEL;
-        }
+    /** One server's request handling per action format: earlier assistant turns are written in the model's format. */
+    private static final List<ChatCompletions> SERVERS = Arrays.stream(ActionFormat.values()).map(format ->
+            new ChatCompletions(new ChatBackend() {
+                @Override
+                public String modelId() {
+                    return MODEL;
+                }
 
-        @Override
-        public BackendReply generate(BackendRequest request, Consumer<String> onText) {
-            throw new IllegalStateException("the fuzz test never generates");
-        }
-    }, Clock.systemUTC());
+                @Override
+                public ActionFormat actionFormat() {
+                    return format;
+                }
+
+                @Override
+                public BackendReply generate(BackendRequest request, Consumer<String> onText) {
+                    throw new IllegalStateException("the fuzz test never generates");
+                }
+            }, Clock.systemUTC())).toList();
 
     @Property(seed = SEED)
     void everyBodyIsAcceptedOrRefusedWithAReason(@ForAll("bodies") String body) {
-        try {
-            BackendRequest accepted = COMPLETIONS.validate(COMPLETIONS.read(body));
-            assertNotNull(accepted.messages());
-            assertFalse(accepted.messages().isEmpty());
-        } catch (RejectedRequest | IllegalArgumentException refused) {
-            assertNotNull(refused.getMessage());
-            assertFalse(refused.getMessage().isBlank());
-            assertTrue(refused.getMessage().length() < 2_000, "a short reason, not the input: " + refused.getMessage().length());
+        for (ChatCompletions server : SERVERS) {
+            try {
+                BackendRequest accepted = server.validate(server.read(body));
+                assertNotNull(accepted.messages());
+                assertFalse(accepted.messages().isEmpty());
+            } catch (RejectedRequest | IllegalArgumentException refused) {
+                assertNotNull(refused.getMessage());
+                assertFalse(refused.getMessage().isBlank());
+                assertTrue(refused.getMessage().length() < 2_000, "a short reason, not the input: " + refused.getMessage().length());
+            }
         }
     }
 

@@ -3,12 +3,12 @@ package dev.toolcoach.trace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,22 +81,63 @@ public final class JsonLines {
         return new Read<>(List.copyOf(items), List.copyOf(skipped));
     }
 
-    /** Writes one line per item, appending to {@code file} or replacing it; creates missing folders. */
+    /**
+     * Writes one line per item, appending to {@code file} or replacing it; creates missing folders. An append is
+     * crash-safe: a torn last line left by an earlier crash is cut off first (see {@link #repairTornTail}), the new
+     * lines go out in one write and are synced before this returns, so a crash leaves at most one torn line at the
+     * end, which the next open repairs.
+     */
     public static <T> void write(Path file, Collection<? extends T> items, LineWriter<T> writer, boolean append,
                                  String what) {
+        StringBuilder text = new StringBuilder();
+        for (T item : items) text.append(writer.write(item)).append('\n');
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) Files.createDirectories(parent);
+            if (append) repairTornTail(file);
             StandardOpenOption mode = append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING;
-            try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
-                for (T item : items) {
-                    w.write(writer.write(item));
-                    w.write('\n');
-                }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) channel.write(buffer);
+                if (append) channel.force(false);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + what + " to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Cuts a torn last line (bytes after the last newline: a write a crash interrupted) off {@code file}, so the next
+     * append starts on a line of its own and no half record is ever read as one.
+     *
+     * @return the bytes cut off; 0 when the file ends with a newline, is empty or does not exist
+     */
+    public static long repairTornTail(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) return 0;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            long end = size;
+            ByteBuffer buffer = ByteBuffer.allocate(8192);
+            while (end > 0) {
+                int chunk = (int) Math.min(buffer.capacity(), end);
+                buffer.clear().limit(chunk);
+                long at = end - chunk;
+                while (buffer.hasRemaining()) {
+                    if (channel.read(buffer, at + buffer.position()) < 0) throw new IOException("file shrank while read");
+                }
+                int newline = -1;
+                for (int i = chunk - 1; i >= 0 && newline < 0; i--) if (buffer.get(i) == '\n') newline = i;
+                if (newline >= 0) {
+                    end = at + newline + 1;
+                    break;
+                }
+                end = at;
+            }
+            if (end == size) return 0;
+            channel.truncate(end);
+            channel.force(false);
+            return size - end;
         }
     }
 

@@ -20,7 +20,12 @@ import dev.toolcoach.cluster.node.NodeRole;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.typesafe.config.Config;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.brain.run.RunFolderLock;
+
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,6 +33,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
@@ -36,7 +42,10 @@ import java.util.stream.Stream;
  * Runs task training jobs on a coach node, one at a time, on the node's own cluster: the job's coach and
  * learner live here, the cluster's athlete and tool nodes roll out. A job is written down in its run folder
  * ({@code job.json}: the request and its state) before it starts, so a coach node that was killed resumes
- * every job it finds still {@code running} when it starts again, from the job's last checkpoint.
+ * every job it finds still {@code running} when it starts again, from the job's last checkpoint. Every job ends:
+ * finished, failed (whatever it threw, {@code Error}s included, or its training run passed a limit of
+ * {@code toolcoach.jobs}: {@code job-timeout}, {@code stall-timeout}) or cancelled ({@link #cancel}). A job holds its
+ * run folder's {@link RunFolderLock} while it runs, so a folder another job uses is refused.
  */
 public final class JobController implements Extension {
 
@@ -88,12 +97,29 @@ public final class JobController implements Extension {
         t.setDaemon(true);
         return t;
     });
+    private final TrainingConfig.Limits limits;
+    private final JobWork work;
     private volatile Tracker current;
 
-    @SuppressWarnings("unchecked") // every ToolCoach node's guardian speaks SpawnProtocol (NodeGuardian)
+    /** What running a job is: a task training job on this node's cluster; tests give a job body of their own. */
+    @FunctionalInterface
+    interface JobWork {
+        void run(TaskTrainingJob.Options options, JobListener listener, RunFolderLock lock);
+    }
+
     JobController(ExtendedActorSystem classic) {
+        this(classic, null);
+    }
+
+    @SuppressWarnings("unchecked") // every ToolCoach node's guardian speaks SpawnProtocol (NodeGuardian)
+    JobController(ExtendedActorSystem classic, JobWork work) {
         this.system = (ActorSystem<SpawnProtocol.Command>) (ActorSystem<?>) Adapter.toTyped(classic);
-        this.runsDir = Path.of(classic.settings().config().getString("toolcoach.jobs.runs-dir"));
+        this.work = work != null ? work
+                : (options, listener, lock) -> TaskTrainingJob.run(options, Optional.of(JobNode.attach(system)), listener, lock);
+        Config jobs = classic.settings().config().getConfig("toolcoach.jobs");
+        this.runsDir = Path.of(jobs.getString("runs-dir"));
+        this.limits = new TrainingConfig.Limits(jobs.getDuration("job-timeout"), jobs.getDuration("stall-timeout"),
+                jobs.getInt("max-redispatches"));
         Cluster cluster = Cluster.get(system);
         this.runsJobs = classic.settings().config().getBoolean("toolcoach.jobs.controller")
                 && cluster.selfMember().hasRole(NodeRole.COACH.roleName()) && cluster.selfMember().hasRole(NodeRole.LEARNER.roleName());
@@ -126,10 +152,19 @@ public final class JobController implements Extension {
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), false);
         }
+        RunFolderLock lock;
+        try {
+            lock = RunFolderLock.acquire(options.runDir());
+        } catch (RunFolderLock.InUse e) {
+            throw new Rejected(e.getMessage(), true);
+        } catch (UncheckedIOException e) {
+            throw new Rejected(e.getMessage(), false);
+        }
         Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps());
         write(options.runDir(), new JobRecord(located.withName(name), "running", null));
         current = tracker;
-        runner.execute(() -> run(options, located.withName(name), tracker));
+        TaskTrainingJob.Options limited = options.withLimits(limits);
+        runner.execute(() -> run(limited, located.withName(name), tracker, lock));
         LOG.info("job {} accepted: task {}, run folder {}", name, options.task(), options.runDir());
         return tracker.status();
     }
@@ -140,16 +175,51 @@ public final class JobController implements Extension {
         return t == null ? Optional.empty() : Optional.of(t.status());
     }
 
-    private void run(TaskTrainingJob.Options options, JobRequest request, Tracker tracker) {
-        try {
-            TaskTrainingJob.run(options, Optional.of(JobNode.attach(system)), tracker);
-            tracker.end("finished", null);
-            write(options.runDir(), new JobRecord(request, "finished", null));
-        } catch (RuntimeException e) {
-            LOG.error("job {} failed: {}", tracker.name, e.getMessage(), e);
-            tracker.end("failed", e.getMessage());
-            write(options.runDir(), new JobRecord(request, "failed", e.getMessage()));
+    /**
+     * Cancels the running job {@code name}: its thread is interrupted, which ends its training run (the job's actors
+     * stop, its training thread is interrupted) or, in another phase, ends it when that phase is over. The job then
+     * shows {@code cancelled}; its run folder keeps its checkpoints, and a new submit of the same name resumes it.
+     *
+     * @return the job's status (phase {@code cancelling} until it has stopped), or empty when no job of that name runs
+     */
+    public synchronized Optional<JobStatus> cancel(String name) {
+        Tracker t = current;
+        if (t == null || !t.name.equals(name) || !t.state.equals("running")) return Optional.empty();
+        if (!t.cancelRequested) {
+            t.cancelRequested = true;
+            t.phase = "cancelling";
+            LOG.info("job {}: cancel requested", name);
+            Thread worker = t.worker;
+            if (worker != null) worker.interrupt(); // else the job sees the request when it starts
         }
+        return Optional.of(t.status());
+    }
+
+    /** Runs on the controller's thread; whatever the job throws, it ends with a state, and the lock is released. */
+    private void run(TaskTrainingJob.Options options, JobRequest request, Tracker tracker, RunFolderLock lock) {
+        tracker.worker = Thread.currentThread();
+        try (lock) {
+            if (tracker.cancelRequested) throw new CancellationException("cancelled before it started");
+            work.run(options, tracker, lock);
+            end(tracker, options, request, "finished", null);
+        } catch (Throwable e) { // an Error too: a job left "running" would refuse every later submit
+            String why = e.getMessage() != null ? e.getMessage() : e.toString();
+            if (tracker.cancelRequested) {
+                LOG.info("job {} cancelled ({})", tracker.name, why);
+                end(tracker, options, request, "cancelled", "cancelled by request");
+            } else {
+                LOG.error("job {} failed: {}", tracker.name, why, e);
+                end(tracker, options, request, "failed", why);
+            }
+        } finally {
+            tracker.worker = null;
+            Thread.interrupted(); // a cancel that came as the job ended must not reach the next job
+        }
+    }
+
+    private static void end(Tracker tracker, TaskTrainingJob.Options options, JobRequest request, String state, String why) {
+        write(options.runDir(), new JobRecord(request, state, why));
+        tracker.end(state, why);
     }
 
     private void resumeUnfinished() {
@@ -188,6 +258,8 @@ public final class JobController implements Extension {
         volatile String phase = "start";
         volatile StepLine lastStep;
         volatile String error;
+        volatile boolean cancelRequested;
+        volatile Thread worker;
         final Map<String, EvalRecord> evaluations = new LinkedHashMap<>();
 
         Tracker(String name, String task, long totalSteps) {
@@ -196,8 +268,10 @@ public final class JobController implements Extension {
             this.totalSteps = totalSteps;
         }
 
+        /** A cancelled job stops at the next phase at the latest (evaluation and warm-up do not watch interrupts). */
         @Override
         public void phase(String p) {
+            if (cancelRequested) throw new CancellationException("cancelled before phase " + p);
             phase = p;
         }
 

@@ -9,6 +9,7 @@ import akka.http.javadsl.model.HttpEntities;
 import akka.http.javadsl.model.StatusCode;
 import akka.http.javadsl.model.StatusCodes;
 import akka.http.javadsl.server.Directives;
+import akka.http.javadsl.server.PathMatchers;
 import akka.http.javadsl.server.Route;
 import akka.http.javadsl.unmarshalling.Unmarshaller;
 import akka.management.javadsl.ManagementRouteProvider;
@@ -31,11 +32,12 @@ import java.util.function.Supplier;
 /**
  * {@code POST /jobs} (a JSON {@link JobRequest}) starts a task training job on the coach node: 202 with the
  * job's status, 400 for a bad request, 409 while another job runs. {@code GET /jobs} shows the current or last
- * job (404 before any). Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
+ * job (404 before any). {@code POST /jobs/{name}/cancel} cancels the running job of that name: 202 with its status,
+ * 404 when no job of that name runs. Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
  *
- * <p>Starting a job runs code and reads files on this node, so {@code POST} is refused (403) while Akka
- * Management's {@code route-providers-read-only} is on, needs {@code Authorization: Bearer <toolcoach.jobs.token>}
- * (401) when a token is set, and without a token is taken only while the management port is bound to loopback.
+ * <p>Starting a job runs code and reads files on this node, so both {@code POST}s are refused (403) while Akka
+ * Management's {@code route-providers-read-only} is on, need {@code Authorization: Bearer <toolcoach.jobs.token>}
+ * (401) when a token is set, and without a token are taken only while the management port is bound to loopback.
  * The body is limited in size ({@code toolcoach.jobs.max-request-body}, 413) and nesting, and is confined to the
  * node's runs and data folders ({@link JobRequest#confinedTo}).
  */
@@ -88,6 +90,14 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
 
         @Override
         public Route routes(ManagementRouteProviderSettings settings) {
+            return Directives.concat(Directives.path(PathMatchers.segment("jobs").slash(PathMatchers.segment()).slash("cancel"),
+                    name -> Directives.post(() -> allowed(settings.readOnly(), () -> controller.cancel(name)
+                            .map(s -> json(StatusCodes.ACCEPTED, s))
+                            .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job named '" + name + "' is running")))))),
+                    jobsRoute(settings));
+        }
+
+        private Route jobsRoute(ManagementRouteProviderSettings settings) {
             return Directives.path("jobs", () -> Directives.concat(
                     Directives.get(() -> Directives.extractRequest(request -> controller.status()
                             .map(s -> json(StatusCodes.OK, s))
@@ -99,7 +109,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         private Route allowed(boolean readOnly, Supplier<Route> inner) {
             if (readOnly) {
                 return error(StatusCodes.FORBIDDEN, "this node's management routes are read-only "
-                        + "(akka.management.http.route-providers-read-only = on): it takes no jobs");
+                        + "(akka.management.http.route-providers-read-only = on): it starts and cancels no jobs");
             }
             if (expectedAuthorization == null) {
                 return loopbackOnly ? inner.get() : error(StatusCodes.FORBIDDEN, "no toolcoach.jobs.token is set "

@@ -11,8 +11,8 @@ import java.util.Map;
  *
  * @param name        the run's name (its folder under the runs folder)
  * @param task        the task
- * @param state       {@code running}, {@code finished} or {@code failed}
- * @param phase       what it is doing: model, evaluate, warm-up, train, save, done
+ * @param state       {@code running}, {@code finished}, {@code failed} or {@code cancelled}
+ * @param phase       what it is doing: model, evaluate, warm-up, train, save, cancelling, done
  * @param totalSteps  learner steps the job trains
  * @param lastStep    the latest learner step (step, version, mean reward, accuracy, rollouts/s), null before the first
  * @param evaluations test-split evaluations so far

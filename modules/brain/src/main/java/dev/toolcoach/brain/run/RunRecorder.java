@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +34,9 @@ import java.util.function.Predicate;
  * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl} (both appended, so a resumed run continues
  * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
  * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
- * arrives, so each step and each trained rollout is recorded once. Called on the learner's thread; keeps the
- * step lines for the reward curve and progress display.
+ * arrives, so each step and each trained rollout is recorded once. A line a crash left half written at the end of
+ * either file is cut off when the recorder opens the folder (counted and logged), and every append is synced. Called
+ * on the learner's thread; keeps the step lines for the reward curve and progress display.
  */
 public final class RunRecorder implements Consumer<StepReport> {
     private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
@@ -51,6 +54,7 @@ public final class RunRecorder implements Consumer<StepReport> {
     private final long startNanos = System.nanoTime();
     private long lastNanos = startNanos;
     private boolean firstReport = true;
+    private final long tornBytesRepaired;
 
     /**
      * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped)
@@ -61,6 +65,22 @@ public final class RunRecorder implements Consumer<StepReport> {
         this.traces = runDir.resolve("traces.jsonl");
         this.success = success;
         this.onLine = onLine;
+        this.tornBytesRepaired = repair(metrics) + repair(traces);
+    }
+
+    /** Bytes of torn last lines cut off the run folder's files when this recorder opened them. */
+    public long tornBytesRepaired() {
+        return tornBytesRepaired;
+    }
+
+    private static long repair(Path file) {
+        try {
+            long cut = JsonLines.repairTornTail(file);
+            if (cut > 0) LOG.warn("{}: cut off a torn last line of {} bytes left by a crash mid-append", file, cut);
+            return cut;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot repair " + file + ": " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -78,12 +98,7 @@ public final class RunRecorder implements Consumer<StepReport> {
                 report.metrics().orElse(null));
         lastNanos = now;
         lines.add(line);
-        try {
-            Files.writeString(metrics, JSON.writeValueAsString(line) + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + metrics, e);
-        }
+        JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
         TraceJson.append(traces, scored.stream().map(t -> withRewardAndStep(t, report.step())).toList());
         onLine.accept(line);
     }
@@ -109,20 +124,42 @@ public final class RunRecorder implements Consumer<StepReport> {
         if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(STEP_KEY), step);
     }
 
-    /** Keeps the lines whose step is below {@code step}; a line without one stays. */
+    /**
+     * Keeps the lines whose step is below {@code step}; a line without one stays. A line that is not JSON cannot be
+     * told apart from a redone step's record, so it goes too (counted and logged by number, never echoed).
+     */
     private static void keepLines(Path file, Function<JsonNode, JsonNode> stepOf, long step) {
         try {
             List<String> kept = new ArrayList<>();
+            int number = 0;
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                number++;
                 if (line.isBlank()) continue;
-                JsonNode s = stepOf.apply(JSON.readTree(line));
+                JsonNode s;
+                try {
+                    s = stepOf.apply(JSON.readTree(line));
+                } catch (JsonProcessingException e) {
+                    LOG.warn("{} line {} is not a JSON record; removed with the redone steps' records", file, number);
+                    continue;
+                }
                 if (!s.isNumber() || s.asLong() < step) kept.add(line);
             }
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.write(tmp, kept, StandardCharsets.UTF_8);
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot rewrite " + file, e);
+            throw new UncheckedIOException("cannot rewrite " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String toJson(StepLine line) {
+        try {
+            return JSON.writeValueAsString(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a step line cannot be written as JSON", e);
         }
     }
 

@@ -56,6 +56,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -64,7 +65,10 @@ import java.util.function.Consumer;
  * athletes, on a one-node cluster) or a coach-and-learner node joining a running cluster, whose athlete
  * nodes find the job through its announcer. Either way the actors are the same. The learner trains a LoRA
  * adapter on its own copy of the base model and publishes every version to the athletes' engines. A job
- * resumes from the newest good checkpoint in its checkpoint folder, if there is one.
+ * resumes from the newest good checkpoint in its checkpoint folder, if there is one. A watchdog ends the run as failed
+ * when it passes its job timeout or no step completes within its stall timeout ({@link TrainingConfig.Limits}); an
+ * interrupt of the thread that runs it (a cancel) ends it the same way. Either way the job's actors are stopped and its
+ * training thread interrupted before the run returns.
  */
 public final class TrainingRun {
     private static final Logger LOG = LoggerFactory.getLogger(TrainingRun.class);
@@ -126,7 +130,8 @@ public final class TrainingRun {
      * Runs the job to its end on {@code node} and returns its result.
      *
      * @param onStep hears every learner step, on the learner's thread
-     * @throws TrainingFailedException when the job cannot go on (the reward is unavailable, a step failed)
+     * @throws TrainingFailedException when the job cannot go on (the reward is unavailable, a step failed, the run folder
+     *                                 cannot be written), passed a limit, or was interrupted
      */
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
@@ -143,11 +148,14 @@ public final class TrainingRun {
                     LearnerSteps.jobStep(groupsClosed(c), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
-                Outcome outcome = new Outcome(onStep);
+                Outcome outcome = new Outcome(onStep, new JobWatchdog(config.limits(), System::nanoTime));
                 JobActors actors = start(node, spec, core, checkpoints, cursor, outcome, training);
                 LearnerAccounts accounts;
                 try {
                     accounts = outcome.await();
+                } catch (TrainingFailedException e) {
+                    training.shutdownNow(); // a step still running (a hung reward) is interrupted, not waited for
+                    throw e;
                 } finally {
                     actors.end();
                 }
@@ -191,7 +199,7 @@ public final class TrainingRun {
         TrainingConfig.Batching batching = config.batching();
         long groupLimit = Math.multiplyExact((long) spec.steps(), batching.groupsPerStep());
         CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
-                batching.rolloutTimeout(), groupLimit);
+                batching.rolloutTimeout(), groupLimit, config.limits().maxRedispatches());
         ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
@@ -227,21 +235,29 @@ public final class TrainingRun {
         }
     }
 
-    /** The learner's listener: passes steps on and completes when the job ends. */
+    /**
+     * The learner's listener: passes steps on and completes when the job ends. A step listener that fails (the run
+     * folder cannot be written) fails the job: its records would otherwise silently stop matching its training.
+     */
     private static final class Outcome implements LearnerListener {
         private final Consumer<StepReport> onStep;
+        private final JobWatchdog watchdog;
         private final CompletableFuture<LearnerAccounts> done = new CompletableFuture<>();
 
-        Outcome(Consumer<StepReport> onStep) {
+        Outcome(Consumer<StepReport> onStep, JobWatchdog watchdog) {
             this.onStep = onStep;
+            this.watchdog = watchdog;
         }
 
         @Override
         public void stepDone(StepReport report) {
+            watchdog.stepDone();
             try {
                 onStep.accept(report);
             } catch (RuntimeException e) {
                 LOG.error("the step listener failed on step {}", report.step(), e);
+                done.completeExceptionally(new IllegalStateException("recording step " + report.step() + " failed: "
+                        + e.getMessage(), e));
             }
         }
 
@@ -257,7 +273,18 @@ public final class TrainingRun {
 
         LearnerAccounts await() {
             try {
-                return done.get();
+                while (true) {
+                    Optional<String> expired = watchdog.expired();
+                    if (expired.isPresent()) {
+                        LOG.error("training stopped by the watchdog: {}", expired.get());
+                        throw new TrainingFailedException("training stopped: " + expired.get(), null);
+                    }
+                    try {
+                        return done.get(watchdog.nanosUntilDue(), TimeUnit.NANOSECONDS);
+                    } catch (TimeoutException e) {
+                        // a limit may be due: asked at the top
+                    }
+                }
             } catch (ExecutionException e) {
                 throw new TrainingFailedException("training stopped: " + e.getCause().getMessage(), e.getCause());
             } catch (InterruptedException e) {

@@ -11,6 +11,7 @@ import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.run.RewardCurve;
+import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
@@ -72,20 +73,32 @@ public final class TaskTrainingJob {
      * @param seed      seeds the task, the split, the model and training
      * @param checkpointEvery steps between checkpoints
      * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
+     * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery, Path dataset) {
+                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
+            Objects.requireNonNull(limits, "limits");
+        }
+
+        /** With the default limits. */
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery, Path dataset) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, TrainingConfig.Limits.defaults());
         }
 
         /** Training on the task's own training split. */
         public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                        int athletes, long seed, int checkpointEvery) {
             this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, null);
+        }
+
+        public Options withLimits(TrainingConfig.Limits l) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l);
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
@@ -98,7 +111,8 @@ public final class TaskTrainingJob {
                     .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
                     .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0)
                     .withCheckpointEvery(checkpointEvery)
-                    .withSeed(seed);
+                    .withSeed(seed)
+                    .withLimits(limits);
         }
     }
 
@@ -139,8 +153,22 @@ public final class TaskTrainingJob {
      *
      * @param node where training runs: empty for the embedded mode (a one-node cluster in this JVM), else
      *             a coach node whose cluster's athlete and tool nodes do the rollouts
+     * @throws RunFolderLock.InUse when another job runs in the same run folder
      */
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
+        try (RunFolderLock lock = RunFolderLock.acquire(options.runDir())) {
+            return run(options, node, listener, lock);
+        }
+    }
+
+    /**
+     * Runs the job in a run folder the caller has already locked (the job controller locks it before it accepts the
+     * job); the caller releases the lock.
+     *
+     * @throws RunFolderLock.InUse never here: the caller holds the lock
+     */
+    public static Summary run(Options options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
+        Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
         Checked checked = check(options);
         Task task = checked.task();

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,47 @@ class RunRecorderTest {
         new RunRecorder(run, t -> true, line -> { }).accept(report(5, "c"));
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertEquals(5, TraceJson.read(run.resolve("traces.jsonl")).items().size());
+    }
+
+    @Test
+    void aCrashMidAppendLeavesATornTailThatTheNextSessionCutsOffBeforeRedoingTheStep(@TempDir Path run) throws Exception {
+        RunRecorder first = new RunRecorder(run, t -> true, line -> { });
+        for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
+        // the process died while appending step 4: half a line at the end of both files
+        String metricsLine4 = Files.readAllLines(run.resolve("metrics.jsonl")).get(2).replace("\"step\":3", "\"step\":4");
+        String traceLine4 = Files.readAllLines(run.resolve("traces.jsonl")).get(2);
+        Files.writeString(run.resolve("metrics.jsonl"), metricsLine4.substring(0, metricsLine4.length() / 2), StandardOpenOption.APPEND);
+        Files.writeString(run.resolve("traces.jsonl"), traceLine4.substring(0, 17), StandardOpenOption.APPEND);
+
+        // the checkpoint was after step 2: the next session redoes 3 and goes on
+        RunRecorder second = new RunRecorder(run, t -> true, line -> { });
+        assertEquals(metricsLine4.length() / 2 + 17, second.tornBytesRepaired());
+        second.accept(report(3, "b"));
+        second.accept(report(4, "b"));
+
+        // every line is a whole record, each step once, nothing glued to the torn line
+        for (String file : List.of("metrics.jsonl", "traces.jsonl")) {
+            for (String line : Files.readAllLines(run.resolve(file))) new ObjectMapper().readTree(line);
+        }
+        assertEquals(List.of(1L, 2L, 3L, 4L), RunRecorder.read(run).stream().map(StepLine::step).toList());
+        assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0", "b/g4/0"), TraceJson.read(run.resolve("traces.jsonl")).items().stream()
+                .map(Trace::rolloutId).toList());
+        assertEquals(List.of(), TraceJson.read(run.resolve("traces.jsonl")).skipped());
+    }
+
+    @Test
+    void aResumeDropsABadLineInTheMiddleInsteadOfFailingAndKeepingTheRedoneSteps(@TempDir Path run) throws Exception {
+        RunRecorder first = new RunRecorder(run, t -> true, line -> { });
+        for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(run.resolve("metrics.jsonl")));
+        lines.add(1, "{\"step\": 2, garbage");
+        Files.write(run.resolve("metrics.jsonl"), lines);
+
+        new RunRecorder(run, t -> true, line -> { }).accept(report(3, "b"));
+
+        assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
+        assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0"), TraceJson.read(run.resolve("traces.jsonl")).items().stream()
+                .map(Trace::rolloutId).toList());
     }
 
     @Test

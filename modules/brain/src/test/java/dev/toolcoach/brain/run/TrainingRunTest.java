@@ -15,12 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -69,5 +73,35 @@ class TrainingRunTest {
         assertEquals(4, resumed.adapter().version());
         List<String> groups = resumedSteps.get(0).scored().stream().map(ScoredGroup::groupId).toList();
         assertEquals(List.of("g6", "g7"), groups.stream().sorted().toList(), "the job goes on with new groups");
+    }
+
+    @Test
+    void aRunWhoseStepsNeverCompleteIsEndedByTheStallWatchdogAndItsHungStepInterrupted(@TempDir Path dir) throws Exception {
+        Path model = TinyChatModel.write(dir.resolve("model"), 7);
+        Task task = ArithmeticTask.create(6, 3);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Reward hangs = Reward.perTrace("hangs", (trace, example) -> {
+            try {
+                never.await(); // a reward that never answers: no step can complete
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                Thread.currentThread().interrupt();
+            }
+            return 0;
+        });
+        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
+                .withRollouts(new RolloutSettings(1.0, 4, 1, 4096))
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj")), 1e-2, 0)
+                .withLimits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofSeconds(4), 3));
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
+                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls");
+
+        long start = System.nanoTime();
+        TrainingFailedException failed = assertThrows(TrainingFailedException.class, () -> TrainingRun.runEmbedded(spec, step -> { }));
+        assertTrue(failed.getMessage().startsWith("training stopped: no learner step completed within the stall timeout of PT4S"),
+                failed.getMessage());
+        assertTrue(interrupted.get(), "the hung step was interrupted, not waited for");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(60).toNanos(), "ended well before the training thread's minute");
     }
 }

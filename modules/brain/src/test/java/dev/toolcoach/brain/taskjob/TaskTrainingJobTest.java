@@ -110,7 +110,7 @@ class TaskTrainingJobTest {
         TrainingConfig expected = new TrainingConfig("dpo",
                 new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2)), 3,
                 new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
-                new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7);
+                new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7, TrainingConfig.Limits.defaults());
         assertEquals(expected, new TaskTrainingJob.Options("arithmetic", dir, dir, "dpo", true, recipe, 3, 7, 5).trainingConfig());
     }
 

@@ -20,6 +20,7 @@ import dev.toolcoach.cluster.protocol.EchoReply;
 import dev.toolcoach.cluster.protocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.serialization.FrameBudget;
 import dev.toolcoach.trace.Trace;
 
 import java.util.List;
@@ -53,6 +54,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
     private final TimerScheduler<AthleteCommand> timers;
     private final ActorRef<TraceAck> ackAdapter;
     private final Optional<AthleteWork> work;
+    private final FrameBudget frame;
 
     /** An athlete with no job yet: it registers and answers echoes, and takes no work. */
     public static Behavior<AthleteCommand> create() {
@@ -80,6 +82,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
         ackAdapter = context.messageAdapter(TraceAck.class, AckReceived::new);
         work = job.map(j -> new AthleteWork(j.delivery().maxAttempts()));
+        frame = FrameBudget.of(context.getSystem());
         context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.ATHLETES, context.getSelf()));
         if (job.isPresent()) askForWork();
     }
@@ -123,6 +126,14 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         if (ended.failure() != null) {
             getContext().getLog().error("rollout {} failed without a trace; asking for new work (the coach's deadline "
                     + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
+            return act(work().rolloutFailed());
+        }
+        TraceDelivery delivery = new TraceDelivery(ended.trace(), ackAdapter);
+        if (!frame.fits(delivery)) {
+            // Artery would drop it on the way and the learner would never ack it: refused here, counted, and the rollout
+            // comes back through the coach's deadline (given up after the re-dispatch cap, if it is always this large)
+            getContext().getLog().error("the trace of rollout {} is larger than a {}-byte message frame; not sent",
+                    ended.assignment().rolloutId(), frame.maxBytes());
             return act(work().rolloutFailed());
         }
         return act(work().traceReady(ended.trace()));

@@ -13,10 +13,13 @@ import akka.actor.typed.javadsl.TimerScheduler;
 import dev.toolcoach.cluster.protocol.AthleteCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetProgress;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.protocol.LearnerStarted;
 import dev.toolcoach.cluster.protocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
 import dev.toolcoach.tasks.TaskExample;
@@ -33,7 +36,9 @@ import java.util.function.Supplier;
  * The coach: a thin shell over {@link RolloutScheduler} that delivers its assignments, watches the
  * athletes it gave work to, ticks deadlines and publishes its accounts to {@link CoachMetrics}. Death watch covers both an athlete that stops and one
  * whose node leaves the cluster (a watched actor on a removed node is reported terminated), so both
- * give their rollouts back. Meant to run once per job, as a cluster singleton ({@link CoachSingleton}).
+ * give their rollouts back. A group the scheduler gives up (a poison query) goes to the learner, which the coach
+ * knows from its {@link LearnerStarted}, to be dropped. Meant to run once per job, as a cluster singleton
+ * ({@link CoachSingleton}).
  */
 public final class CoachActor extends AbstractBehavior<CoachCommand> {
 
@@ -43,6 +48,7 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
     private final RolloutScheduler<ActorRef<AthleteCommand>> scheduler;
     private final Set<ActorRef<AthleteCommand>> watched = new HashSet<>();
     private final CoachMetrics metrics;
+    private ActorRef<LearnerCommand> learner;
 
     /**
      * @param resumeFrom         a checkpoint's cursor to continue from, or empty for a new job
@@ -73,6 +79,10 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
         return newReceiveBuilder()
                 .onMessage(RequestRollouts.class, this::onRequest)
                 .onMessage(RolloutReceived.class, this::onRolloutReceived)
+                .onMessage(LearnerStarted.class, m -> {
+                    learner = m.learner();
+                    return deliver(List.of());
+                })
                 .onMessage(GroupTrained.class, m -> onGroupReport(m.groupId(), () -> scheduler.groupTrained(m.groupId(), m.version())))
                 .onMessage(GroupDropped.class, m -> onGroupReport(m.groupId(), () -> scheduler.groupDropped(m.groupId(), m.reason())))
                 .onMessage(GetProgress.class, m -> reply(() -> m.replyTo().tell(scheduler.progress())))
@@ -116,6 +126,12 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
 
     private Behavior<CoachCommand> deliver(List<Assignment<ActorRef<AthleteCommand>>> assignments) {
         for (Assignment<ActorRef<AthleteCommand>> assignment : assignments) assignment.athlete().tell(assignment.message());
+        if (learner != null) {
+            for (String groupId : scheduler.takeGivenUp()) {
+                getContext().getLog().warn("group {} given up: a rollout of it went out too often; the learner drops it", groupId);
+                learner.tell(new DropGivenUpGroup(groupId));
+            }
+        }
         metrics.publish(scheduler.progress());
         return this;
     }

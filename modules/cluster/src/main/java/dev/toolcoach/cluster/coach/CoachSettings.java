@@ -11,8 +11,14 @@ import java.util.Objects;
  * @param maxPolicyLag   how many adapter versions a group's rollouts may lag the adapter it is trained into
  * @param rolloutTimeout how long a rollout may stay with an athlete before it is dispatched again
  * @param groupLimit     groups the job opens in all (steps × groups per step)
+ * @param maxRedispatches times one rollout may be dispatched again; taken back once more, its group is given up
+ *                       (a poison query: an athlete that never answers, a tool that hangs it)
  */
-public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit) {
+public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit,
+                            int maxRedispatches) {
+
+    /** Re-dispatches of one rollout before its group is given up, unless the job says otherwise. */
+    public static final int DEFAULT_MAX_REDISPATCHES = 3;
 
     public CoachSettings {
         Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
@@ -23,6 +29,12 @@ public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, 
             throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
         }
         if (groupLimit < 1) throw new IllegalArgumentException("group limit must be at least 1, was " + groupLimit);
+        if (maxRedispatches < 0) throw new IllegalArgumentException("max re-dispatches must be 0 or more, was " + maxRedispatches);
+    }
+
+    /** With {@link #DEFAULT_MAX_REDISPATCHES}. */
+    public CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit) {
+        this(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, groupLimit, DEFAULT_MAX_REDISPATCHES);
     }
 
     /**

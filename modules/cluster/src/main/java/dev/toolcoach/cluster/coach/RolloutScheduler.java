@@ -21,7 +21,10 @@ import java.util.Objects;
 /**
  * All of the coach's logic, without Akka: the dataset cursor, query groups of G rollouts, work pulling
  * with per-athlete credit, the bound on open groups, deadlines, re-dispatch, duplicate discarding and
- * the accounts. Every state change returns the assignments it made possible, for the caller to deliver.
+ * the accounts. Every state change returns the assignments it made possible, for the caller to deliver. A rollout
+ * taken back more than {@code maxRedispatches} times gives its group up: its rollouts stop going out and the group
+ * waits in {@link #takeGivenUp()} for the caller to ask the learner to drop it (the learner's {@code GroupDropped}
+ * with reason {@code REDISPATCH_LIMIT} closes and counts it, like any other drop).
  * Not thread-safe: one actor owns it.
  *
  * @param <A> how the caller names an athlete (an actor ref in the cluster)
@@ -31,7 +34,7 @@ public final class RolloutScheduler<A> {
     /** What became of a {@link #rolloutReceived} report. */
     public enum Receipt { COUNTED, DUPLICATE, UNKNOWN }
 
-    private enum State { QUEUED, OUT, DONE }
+    private enum State { QUEUED, OUT, DONE, GIVEN_UP }
 
     private static final String GROUP_PREFIX = "g";
 
@@ -53,7 +56,7 @@ public final class RolloutScheduler<A> {
         final String id;
         final Group group;
         State state = State.QUEUED;
-        boolean sentBefore;
+        int sends;
 
         Rollout(String id, Group group) {
             this.id = id;
@@ -83,6 +86,8 @@ public final class RolloutScheduler<A> {
     private final Map<String, InFlight<A>> inFlight = new LinkedHashMap<>();
     /** Rollouts each athlete asked for and has not been given yet. */
     private final Map<A, Integer> credit = new LinkedHashMap<>();
+    /** Groups given up since the caller last asked, for it to have the learner drop them. */
+    private final List<String> givenUp = new ArrayList<>();
 
     private long groupsDispatched;
     private long groupsCompleted;
@@ -156,28 +161,32 @@ public final class RolloutScheduler<A> {
     /** The athlete is gone: its credit lapses and its rollouts in flight go out again first. */
     public List<Assignment<A>> athleteLeft(A athlete) {
         credit.remove(athlete);
+        List<Rollout> lost = new ArrayList<>();
         for (Iterator<InFlight<A>> it = inFlight.values().iterator(); it.hasNext(); ) {
             InFlight<A> held = it.next();
             if (held.athlete().equals(athlete)) {
                 it.remove();
                 athleteLosses++;
-                takeBack(held.rollout());
+                lost.add(held.rollout());
             }
         }
+        lost.forEach(this::takeBack);
         return dispatch();
     }
 
     /** Rollouts whose deadline has passed (by the injected clock) go out again first. */
     public List<Assignment<A>> expireDeadlines() {
         Instant now = clock.instant();
+        List<Rollout> late = new ArrayList<>();
         for (Iterator<InFlight<A>> it = inFlight.values().iterator(); it.hasNext(); ) {
             InFlight<A> held = it.next();
             if (!held.deadline().isAfter(now)) {
                 it.remove();
                 deadlinesMissed++;
-                takeBack(held.rollout());
+                late.add(held.rollout());
             }
         }
+        late.forEach(this::takeBack);
         return dispatch();
     }
 
@@ -196,6 +205,7 @@ public final class RolloutScheduler<A> {
             duplicatesDiscarded++;
             return Receipt.DUPLICATE;
         }
+        // a given-up group's rollout that still reached the learner counts: the learner may yet complete the group
         withdraw(rollout);
         rollout.state = State.DONE;
         rolloutsCompleted++;
@@ -226,6 +236,16 @@ public final class RolloutScheduler<A> {
         close(group);
         groupsDropped.merge(reason, 1L, Long::sum);
         return dispatch();
+    }
+
+    /**
+     * The groups given up since the last call (a rollout of each was taken back more than {@code maxRedispatches}
+     * times); each stays open, sending nothing, until the learner reports it dropped or trained.
+     */
+    public List<String> takeGivenUp() {
+        List<String> out = List.copyOf(givenUp);
+        givenUp.clear();
+        return out;
     }
 
     /** The group is neither trained nor dropped yet. */
@@ -299,23 +319,39 @@ public final class RolloutScheduler<A> {
     }
 
     private Assignment<A> assign(A athlete, Rollout rollout) {
-        if (rollout.sentBefore) rolloutsRedispatched++;
+        if (rollout.sends > 0) rolloutsRedispatched++;
         else rolloutsDispatched++;
-        rollout.sentBefore = true;
+        rollout.sends++;
         rollout.state = State.OUT;
         inFlight.put(rollout.id, new InFlight<>(rollout, athlete, clock.instant().plus(settings.rolloutTimeout())));
         return new Assignment<>(athlete, new AssignRollout(rollout.id, rollout.group.id, rollout.group.example, policyVersion));
     }
 
+    /** Taken out of flight already; queued again, or its group given up (unless an earlier take-back gave it up). */
     private void takeBack(Rollout rollout) {
+        if (rollout.state == State.GIVEN_UP) return;
+        if (rollout.sends > settings.maxRedispatches()) {
+            giveUp(rollout.group);
+            return;
+        }
         rollout.state = State.QUEUED;
         retries.add(rollout);
+    }
+
+    /** None of the group's rollouts goes out again; the caller has the learner drop it. */
+    private void giveUp(Group group) {
+        for (Rollout rollout : group.rollouts) {
+            if (rollout.state == State.DONE || rollout.state == State.GIVEN_UP) continue;
+            withdraw(rollout);
+            rollout.state = State.GIVEN_UP;
+        }
+        givenUp.add(group.id);
     }
 
     /** Takes a not-yet-done rollout out of flight or out of its queue. */
     private void withdraw(Rollout rollout) {
         if (rollout.state == State.OUT) inFlight.remove(rollout.id);
-        else if (rollout.state == State.QUEUED) (rollout.sentBefore ? retries : fresh).remove(rollout);
+        else if (rollout.state == State.QUEUED) (rollout.sends > 0 ? retries : fresh).remove(rollout);
     }
 
     private void close(Group group) {

@@ -116,6 +116,19 @@ public final class GroupCollector {
         return oldest == Integer.MAX_VALUE ? -1 : oldest;
     }
 
+    /**
+     * Gives up a group the coach stopped dispatching: its traces so far are discarded and later ones are duplicates.
+     *
+     * @return false when the group was already complete (ready, trained or dropped): it closes the ordinary way
+     */
+    public boolean giveUp(String groupId) {
+        if (closed.contains(groupId)) return false;
+        open.remove(groupId);
+        closed.add(groupId);
+        LOG.warn("group dropped: {} was given up by the coach after too many re-dispatches", groupId);
+        return true;
+    }
+
     /** Up to {@code max} ready groups, oldest completion first, removed from the queue. */
     public List<CompleteGroup> takeReady(int max) {
         List<CompleteGroup> out = new ArrayList<>(Math.min(max, ready.size()));

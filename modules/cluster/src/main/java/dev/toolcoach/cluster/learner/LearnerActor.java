@@ -8,11 +8,13 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetLearnerStatus;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.protocol.LearnerStarted;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
@@ -66,6 +68,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         this.metrics = LearnerMetrics.get(context.getSystem());
         // engines that started before this learner (or after a restore) get the adapter it holds
         publish(job.core().snapshot());
+        job.coach().tell(new LearnerStarted(context.getSelf()));
         nextStep();
     }
 
@@ -73,6 +76,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     public Receive<LearnerCommand> createReceive() {
         return newReceiveBuilder()
                 .onMessage(TraceDelivery.class, this::onTrace)
+                .onMessage(DropGivenUpGroup.class, this::onGivenUp)
                 .onMessage(GetLearnerStatus.class, m -> {
                     m.replyTo().tell(steps.status(accounts.get()));
                     return this;
@@ -102,6 +106,12 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
             default -> {
             }
         }
+        return nextStep();
+    }
+
+    private Behavior<LearnerCommand> onGivenUp(DropGivenUpGroup given) {
+        if (!steps.giveUp(given.groupId())) return this;
+        job.coach().tell(new GroupDropped(given.groupId(), GroupDropped.Reason.REDISPATCH_LIMIT));
         return nextStep();
     }
 

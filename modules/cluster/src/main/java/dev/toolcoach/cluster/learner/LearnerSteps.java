@@ -67,6 +67,13 @@ public final class LearnerSteps {
         return admission;
     }
 
+    /** Closes a group the coach gave up, unless it is already complete; true when it was closed here. */
+    public boolean giveUp(String groupId) {
+        if (!collector.giveUp(groupId)) return false;
+        closed++;
+        return true;
+    }
+
     /** Decides the next move; a {@link Train} or {@link Finish} is handed out once. */
     public Next next() {
         if (busy || finishReported) return Nothing.INSTANCE;

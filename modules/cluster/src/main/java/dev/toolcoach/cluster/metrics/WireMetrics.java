@@ -3,11 +3,15 @@ package dev.toolcoach.cluster.metrics;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
-/** Counts protocol messages and bytes by kind as the serializers write ({@code sent}) and read ({@code received}) them. */
+/**
+ * Counts protocol messages and bytes by kind as the serializers write ({@code sent}) and read ({@code received}) them,
+ * and messages too large for a frame ({@link dev.toolcoach.cluster.serialization.FrameBudget}).
+ */
 public final class WireMetrics {
 
     private final Counter messages;
     private final Counter bytes;
+    private final Counter oversized;
 
     WireMetrics(PrometheusRegistry registry) {
         messages = Counter.builder().name("toolcoach_messages")
@@ -16,6 +20,13 @@ public final class WireMetrics {
         bytes = Counter.builder().name("toolcoach_message_bytes")
                 .help("Serialized size of ToolCoach protocol messages, by kind")
                 .labelNames("direction", "kind").register(registry);
+        oversized = Counter.builder().name("toolcoach_messages_oversized")
+                .help("ToolCoach protocol messages found larger than an Artery frame before sending (shrunk or refused), by kind")
+                .labelNames("kind").register(registry);
+    }
+
+    public void oversized(Class<?> kind) {
+        oversized.labelValues(kind.getSimpleName()).inc();
     }
 
     public void sent(Class<?> kind, int size) {

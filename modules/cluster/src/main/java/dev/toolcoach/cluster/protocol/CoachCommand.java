@@ -6,7 +6,8 @@ package dev.toolcoach.cluster.protocol;
  * cross the wire.
  */
 public sealed interface CoachCommand
-        permits RequestRollouts, RolloutReceived, GroupTrained, GroupDropped, GetProgress, GetCursor, CoachCommand.Local {
+        permits RequestRollouts, RolloutReceived, GroupTrained, GroupDropped, GetProgress, GetCursor, LearnerStarted,
+                CoachCommand.Local {
 
     /** A message the coach actor sends itself; never serialised. */
     non-sealed interface Local extends CoachCommand {

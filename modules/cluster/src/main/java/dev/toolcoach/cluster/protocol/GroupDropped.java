@@ -14,7 +14,9 @@ public record GroupDropped(String groupId, Reason reason) implements CoachComman
         /** a trace of the group cannot be trained on (e.g. it generated no token) */
         UNUSABLE,
         /** the reward function failed on the group */
-        REWARD_FAILED;
+        REWARD_FAILED,
+        /** a rollout of the group was taken back more often than the coach re-dispatches one (a poison query) */
+        REDISPATCH_LIMIT;
 
         /** The counts with every reason present (zero where absent), so accounts always list them all. */
         public static Map<Reason, Long> everyReason(Map<Reason, Long> counts) {

@@ -14,7 +14,7 @@ import java.util.Optional;
  * counting every message and byte by kind so {@code /metrics} can show what crosses the wire.
  * Being a {@link JacksonSerializer} itself, it passes Jackson's check that a class is bound to Jackson.
  */
-public final class CountingCborSerializer extends JacksonSerializer {
+public final class CountingCborSerializer extends JacksonSerializer implements MeasuredSerializer {
 
     /** Binding name; its id is fixed in reference.conf under akka.actor.serialization-identifiers. */
     public static final String BINDING = "toolcoach-cbor";
@@ -34,6 +34,11 @@ public final class CountingCborSerializer extends JacksonSerializer {
         byte[] bytes = super.toBinary(message);
         wire().sent(message.getClass(), bytes.length);
         return bytes;
+    }
+
+    @Override
+    public int serializedSize(Object message) {
+        return super.toBinary(message).length;
     }
 
     @Override

@@ -18,7 +18,7 @@ import dev.toolcoach.cluster.metrics.WireMetrics;
  * The unsafe streams copy primitive arrays in bulk (in the machine's byte order: little-endian on
  * x86-64 and aarch64, which every supported node runs on).
  */
-public final class KryoAkkaSerializer extends JSerializer {
+public final class KryoAkkaSerializer extends JSerializer implements MeasuredSerializer {
 
     /** Fixed serializer id on the wire; must never change once nodes talk to each other. */
     public static final int IDENTIFIER = 7_300_001;
@@ -50,13 +50,22 @@ public final class KryoAkkaSerializer extends JSerializer {
 
     @Override
     public byte[] toBinary(Object message) {
+        byte[] bytes = write(message);
+        wire().sent(message.getClass(), bytes.length);
+        return bytes;
+    }
+
+    @Override
+    public int serializedSize(Object message) {
+        return write(message).length;
+    }
+
+    private byte[] write(Object message) {
         Kryo kryo = pool.obtain();
         try {
             Output output = new UnsafeOutput(4096, -1);
             kryo.writeClassAndObject(output, message);
-            byte[] bytes = output.toBytes();
-            wire().sent(message.getClass(), bytes.length);
-            return bytes;
+            return output.toBytes();
         } finally {
             pool.free(kryo);
         }

@@ -59,7 +59,7 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         try {
             return new ExecutorSettings(executor.getInt("max-concurrent-calls"), executor.getInt("max-queued-calls"),
                     executor.getDuration("call-timeout"), executor.getInt("output-cap-chars"),
-                    executor.getDuration("trajectory-idle-timeout"));
+                    executor.getDuration("trajectory-idle-timeout"), executor.getInt("max-abandoned-threads"));
         } catch (IllegalArgumentException e) { // the right type, out of range: the record's check names the value
             throw new NodeConfigException(PREFIX + "executor: " + e.getMessage());
         }

@@ -15,6 +15,7 @@ import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
 import dev.toolcoach.cluster.protocol.GetToolSpecs;
 import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
 import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.serialization.FrameBudget;
 import dev.toolcoach.cluster.protocol.ToolServerCommand;
 import dev.toolcoach.cluster.protocol.ToolSpecs;
 import dev.toolcoach.tools.BuiltinSuites;
@@ -40,6 +41,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     private final BuiltinSuites.Hosted hosted;
     private final ToolExecutor executor;
     private final AddedLatency addedLatency;
+    private final FrameBudget frame;
 
     /** A server for the suite, owning it from now on: its resources are closed when the server stops. */
     public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
@@ -56,6 +58,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
         super(context);
         this.hosted = hosted;
         this.addedLatency = addedLatency;
+        this.frame = FrameBudget.of(context.getSystem());
         this.executor = new ToolExecutor(hosted.suite(), settings);
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
         ToolServerMetrics.get(context.getSystem()).add(suite(), executor);
@@ -83,8 +86,9 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
         // each executor stage completes normally (failures are results), so allOf never fails
         // The reply goes straight from the completing stage (tell is thread-safe) rather than through this
         // actor's mailbox, so the UNAVAILABLE answers the executor gives while the server stops still arrive.
-        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenRun(() -> request.replyTo().tell(
-                new ToolCallResults(request.trajectoryId(), calls.stream().map(CompletableFuture::join).toList())));
+        // A turn's results too large for one frame are cut to fit (FrameFit) rather than dropped by Artery.
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenRun(() -> request.replyTo().tell(FrameFit.fit(
+                new ToolCallResults(request.trajectoryId(), calls.stream().map(CompletableFuture::join).toList()), frame)));
         return this;
     }
 

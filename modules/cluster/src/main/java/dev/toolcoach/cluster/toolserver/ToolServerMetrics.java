@@ -24,8 +24,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Exports the executors of the tool servers on one node to the node's Prometheus registry: calls by
- * suite, tool and status, a latency histogram per tool, and running/queued calls and open
- * trajectories per suite. Read from the executors at scrape time, so nothing is counted twice.
+ * suite, tool and status, a latency histogram per tool, and running/queued calls, open
+ * trajectories and abandoned threads per suite. Read from the executors at scrape time, so nothing is counted twice.
  * One collector per actor system (an extension), as every server of the node shares metric names.
  */
 public final class ToolServerMetrics implements Extension, MultiCollector {
@@ -79,7 +79,9 @@ public final class ToolServerMetrics implements Extension, MultiCollector {
                 gauge("toolcoach_tool_calls_running", "Tool calls running now, by suite", ToolExecutor::runningCalls),
                 gauge("toolcoach_tool_calls_queued", "Tool calls waiting for a thread, by suite", ToolExecutor::queuedCalls),
                 gauge("toolcoach_tool_trajectories_open", "Trajectories holding tool state, by suite",
-                        ToolExecutor::openTrajectories));
+                        ToolExecutor::openTrajectories),
+                gauge("toolcoach_tool_threads_abandoned", "Threads of calls past their deadline still running (replaced), by suite",
+                        ToolExecutor::abandonedThreads));
     }
 
     private GaugeSnapshot gauge(String name, String help, ToIntFunction<ToolExecutor> value) {

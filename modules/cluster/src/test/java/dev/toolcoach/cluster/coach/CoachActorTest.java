@@ -9,10 +9,13 @@ import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.AthleteCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetProgress;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.protocol.LearnerStarted;
 import dev.toolcoach.cluster.protocol.Progress;
 import dev.toolcoach.cluster.protocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
@@ -120,5 +123,41 @@ class CoachActorTest {
         assertEquals(3.0, metrics.get("toolcoach_coach_rollouts_total{event=\"redispatched\"}"));
         assertEquals(1.0, metrics.get("toolcoach_coach_rollouts_total{event=\"duplicate_discarded\"}"));
         assertEquals(0.0, metrics.get("toolcoach_coach_rollouts_in_flight"));
+        testKit.stop(coach); // its ticks would publish over the next test's coach (one CoachMetrics per system)
+    }
+
+    @Test
+    void aQueryWhoseAthletesNeverAnswerIsGivenUpAfterTheCapAndTheLearnersDropIsCountedOnMetrics() {
+        ManualClock clock = new ManualClock();
+        // one group of 2 in the job; a rollout may go out again once
+        CoachSettings settings = new CoachSettings(2, 1, 0, ROLLOUT_TIMEOUT, 1, 1);
+        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(2), Optional.empty(),
+                clock, Duration.ofMillis(20)));
+        TestProbe<LearnerCommand> learner = testKit.createTestProbe("learner");
+        coach.tell(new LearnerStarted(learner.ref()));
+        TestProbe<AthleteCommand> silent = testKit.createTestProbe("athlete-silent");
+
+        coach.tell(new RequestRollouts(silent.ref(), 2));
+        assertEquals(Set.of("g0/0", "g0/1"), received(silent, 2));
+        learnerHolds(coach, "g0/0");
+        coach.tell(new RequestRollouts(silent.ref(), 5));
+        clock.advance(ROLLOUT_TIMEOUT); // no answer: it goes out again, once
+        assertEquals("g0/1", received(silent));
+        learner.expectNoMessage(Duration.ofMillis(100));
+        clock.advance(ROLLOUT_TIMEOUT); // no answer again: the group is given up
+
+        assertEquals(new DropGivenUpGroup("g0"), learner.expectMessageClass(DropGivenUpGroup.class, WAIT));
+        silent.expectNoMessage(Duration.ofMillis(100));
+        coach.tell(new GroupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT)); // the learner's answer
+
+        TestProbe<Progress> progressProbe = testKit.createTestProbe();
+        coach.tell(new GetProgress(progressProbe.ref()));
+        Progress progress = progressProbe.receiveMessage(WAIT);
+        assertTrue(progress.finished(), "the job ends although its query never answers");
+        assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
+        Map<String, Double> metrics = PrometheusSamples.parse(new String(
+                PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
+        assertEquals(1.0, metrics.get("toolcoach_coach_groups_dropped_total{reason=\"redispatch_limit\"}"));
+        testKit.stop(coach);
     }
 }

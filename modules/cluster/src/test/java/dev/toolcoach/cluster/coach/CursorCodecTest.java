@@ -28,7 +28,8 @@ class CursorCodecTest {
     }
 
     @Test
-    void writesTheSameBytesAsBefore() {
-        assertEquals(WRITTEN_BEFORE_INT_VERSIONS, new String(CursorCodec.encode(cursor()), StandardCharsets.UTF_8));
+    void writesTheSameBytesAsBeforeWithTheRedispatchLimitReasonAdded() {
+        assertEquals(WRITTEN_BEFORE_INT_VERSIONS.replace("\"REWARD_FAILED\":0}", "\"REWARD_FAILED\":0,\"REDISPATCH_LIMIT\":0}"),
+                new String(CursorCodec.encode(cursor()), StandardCharsets.UTF_8));
     }
 }

@@ -125,6 +125,40 @@ class RolloutSchedulerTest {
     }
 
     @Test
+    void aRolloutThatNeverComesBackIsReDispatchedAtMostTheCapThenItsGroupIsGivenUpAndDroppedOnce() {
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(2, 1, 1, TIMEOUT, 3, 2),
+                TrainingQueries.of(3), clock);
+        assertEquals(List.of("g0/0", "g0/1", "g1/0", "g1/1"), ids(coach.request("a", 4)));
+        assertEquals(RolloutScheduler.Receipt.COUNTED, coach.rolloutReceived("g0/0"));
+        for (String id : List.of("g1/0", "g1/1")) coach.rolloutReceived(id);
+        coach.groupTrained("g1", 1);
+        // g0/1 is the poison: whoever takes it never answers
+        for (int resend = 1; resend <= 2; resend++) {
+            clock.advance(TIMEOUT);
+            assertEquals(List.of(), coach.expireDeadlines(), "nobody has credit");
+            assertEquals(List.of("g0/1"), ids(coach.request("b", 1)), "re-dispatch " + resend);
+            assertEquals(List.of(), coach.takeGivenUp());
+        }
+        clock.advance(TIMEOUT);
+        coach.expireDeadlines();
+        assertEquals(List.of("g0"), coach.takeGivenUp(), "taken back a third time: given up");
+        assertEquals(List.of(), coach.takeGivenUp(), "handed out once");
+        assertTrue(coach.isOpen("g0"), "open until the learner drops it");
+        assertEquals(List.of("g2/0", "g2/1"), ids(coach.request("b", 5)), "the poison rollout is not sent again");
+
+        coach.groupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT);
+        Progress progress = coach.progress();
+        assertFalse(coach.isOpen("g0"));
+        assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
+        assertEquals(2, progress.rolloutsRedispatched());
+        assertEquals(3, progress.deadlinesMissed());
+        assertEquals(1, progress.rolloutsCancelled(), "the given-up rollout");
+        for (String id : List.of("g2/0", "g2/1")) coach.rolloutReceived(id);
+        coach.groupTrained("g2", 2);
+        assertTrue(coach.finished(), "the job ends although one of its queries never answers");
+    }
+
+    @Test
     void groupsCloseOnceAndLateReportsAreCountedNotApplied() {
         RolloutScheduler<String> coach = scheduler(2, 1, 1, 100, 5);
         coach.request("a", 4);
@@ -143,7 +177,8 @@ class RolloutSchedulerTest {
         Progress progress = coach.progress();
         assertEquals(1, progress.groupsTrained());
         assertEquals(Map.of(GroupDropped.Reason.STALE_POLICY, 1L, GroupDropped.Reason.UNUSABLE, 0L,
-                GroupDropped.Reason.REWARD_FAILED, 0L), progress.groupsDropped(), "every reason listed");
+                GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L), progress.groupsDropped(),
+                "every reason listed");
         assertEquals(2, progress.rolloutsCancelled(), "g1's two rollouts were out when it was dropped");
         assertEquals(0, progress.rolloutsInFlight());
         assertEquals(5, progress.reportsIgnored());

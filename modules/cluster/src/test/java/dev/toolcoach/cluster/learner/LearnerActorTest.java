@@ -7,11 +7,13 @@ import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetLearnerStatus;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.LearnerCommand;
+import dev.toolcoach.cluster.protocol.LearnerStarted;
 import dev.toolcoach.cluster.protocol.LearnerStatus;
 import dev.toolcoach.cluster.protocol.RolloutReceived;
 import dev.toolcoach.cluster.protocol.TraceAck;
@@ -156,12 +158,28 @@ class LearnerActorTest {
         assertEquals(1, accounts.droppedStale());
     }
 
+    @Test
+    void aGroupTheCoachGaveUpIsDroppedAsRedispatchLimitAndTheJobEnds() {
+        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 1, 0), Optional.empty());
+        published();
+        learner.tell(new TraceDelivery(rollout("g0", 0), acks.getRef())); // its other rollout never comes
+        assertEquals(new RolloutReceived("g0/0"), coach.expectMessageClass(RolloutReceived.class, WAIT));
+
+        learner.tell(new DropGivenUpGroup("g0"));
+        assertEquals(new GroupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT), coach.expectMessageClass(GroupDropped.class, WAIT));
+        assertEquals(0, events.finished().trained(), "the job's only group is closed: the job is over");
+        learner.tell(new DropGivenUpGroup("g0"));
+        coach.expectNoMessage(Duration.ofMillis(200));
+    }
+
     private ActorRef<LearnerCommand> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
         LearnerJob job = new LearnerJob(settings, core, TinyAgentModel.LORA, Algorithm.GRPO, 0, ParityReward.INSTANCE,
                 queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
                         : RewardContext.of(queryId, "", null).withField("parity", 0),
                 coach.getRef(), publisher.getRef(), checkpoints, events, training);
-        return testKit.spawn(LearnerActor.create(job));
+        ActorRef<LearnerCommand> learner = testKit.spawn(LearnerActor.create(job));
+        assertEquals(new LearnerStarted(learner), coach.expectMessageClass(LearnerStarted.class, WAIT), "the coach learns where it is");
+        return learner;
     }
 
     private void deliver(ActorRef<LearnerCommand> learner, String groupId) {

@@ -76,6 +76,23 @@ class LearnerStepsTest {
     }
 
     @Test
+    void aGroupTheCoachGaveUpClosesSoTheJobEndsAndItsLateTracesAreDuplicates() {
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, counted);
+        steps.offer(TestTraces.generated("poison/0", "poison", "x", 0)); // its other rollout never comes
+        complete(steps, "fine", 0);
+        assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "the poison group could still complete");
+
+        assertTrue(steps.giveUp("poison"));
+        assertFalse(steps.giveUp("poison"), "closed once");
+        assertEquals(List.of("fine"), groupIds(steps.next()), "the last batch no longer waits for it");
+        assertEquals(Admission.DUPLICATE, steps.offer(TestTraces.generated("poison/1", "poison", "x", 0)));
+        steps.stepDone(1, 1, 0.5);
+        steps.idle();
+        assertTrue(steps.finished());
+        assertFalse(steps.giveUp("fine"), "a group already complete closes the ordinary way");
+    }
+
+    @Test
     void aResumedJobCountsTheGroupsClosedBeforeIt() {
         LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 6, 4), 3, counted);
         assertFalse(steps.finished());

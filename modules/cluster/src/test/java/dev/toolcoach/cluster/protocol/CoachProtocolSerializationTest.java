@@ -81,6 +81,9 @@ class CoachProtocolSerializationTest {
         roundTrip(new RolloutReceived("g12/3"));
         roundTrip(new GroupTrained("g12", 5));
         for (GroupDropped.Reason reason : GroupDropped.Reason.values()) roundTrip(new GroupDropped("g12", reason));
+        TestProbe<LearnerCommand> learner = testKit.createTestProbe();
+        roundTrip(new LearnerStarted(learner.ref()));
+        roundTrip(new DropGivenUpGroup("g12"));
     }
 
     @Test

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /**
  * A directory of checkpoints named by step. Writes go to a temporary file that is synced and then
  * atomically renamed, so a crash leaves either the old set or the new file, never half a file under
- * a checkpoint name. Loading takes the newest file that verifies and reports the ones it refused.
+ * a checkpoint name; the directory is synced after the rename, so the new name survives a crash too. Loading takes the newest file that verifies and reports the ones it refused.
  */
 public final class CheckpointStore {
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
@@ -56,6 +56,7 @@ public final class CheckpointStore {
                 ch.force(true);
             }
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            syncDirectory();
             prune();
             return target;
         } catch (IOException e) {
@@ -81,6 +82,30 @@ public final class CheckpointStore {
         return new Restored(Optional.empty(), Optional.empty(), refused);
     }
 
+    /**
+     * Every checkpoint file, newest first, with what it holds or why it does not verify (for audits: a
+     * resume reads only the newest good one).
+     *
+     * @param refusal why the file does not decode, or null when it does
+     */
+    public record Verified(Path file, long step, int version, String refusal) {
+    }
+
+    public List<Verified> verifyAll() {
+        List<Verified> results = new ArrayList<>();
+        for (Path file : newestFirst()) {
+            try {
+                Checkpoint c = CheckpointCodec.decode(file, Files.readAllBytes(file));
+                results.add(new Verified(file, c.step(), c.version(), null));
+            } catch (CorruptCheckpointException e) {
+                results.add(new Verified(file, stepOf(file), -1, e.getMessage()));
+            } catch (IOException e) {
+                results.add(new Verified(file, stepOf(file), -1, "cannot read (" + e.getMessage() + ")"));
+            }
+        }
+        return results;
+    }
+
     /** Checkpoint files by step, newest first (temporary files are ignored). */
     public List<Path> newestFirst() {
         if (!Files.isDirectory(directory)) {
@@ -91,6 +116,13 @@ public final class CheckpointStore {
                     .sorted(Comparator.comparingLong(CheckpointStore::stepOf).reversed()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list checkpoints in " + directory, e);
+        }
+    }
+
+    /** The rename lives in the directory's entry, which a crash can lose unless the directory itself is synced. */
+    private void syncDirectory() throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
         }
     }
 

@@ -37,8 +37,9 @@ public final class PeriodicCheckpoints {
     /** Call after each of the caller's steps; saves when {@link #due} (the cursor is only read then, so it may be fetched lazily). */
     public Optional<Path> afterBatch(LearnerCore learner, byte[] cursor, long step) {
         if (due(step)) {
-            lastSavedStep = step;
-            return Optional.of(store.save(learner.checkpoint(cursor)));
+            Path saved = store.save(learner.checkpoint(cursor));
+            lastSavedStep = step; // only now: a failed save stays due, so the next step tries again
+            return Optional.of(saved);
         }
         return Optional.empty();
     }

@@ -15,6 +15,8 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A learner restored from a checkpoint takes exactly the step the original would have taken. */
@@ -38,6 +40,23 @@ class ResumeTest {
     @Test
     void resumeReproducesTheNextStepWithAKlPenalty() throws Exception {
         resumeReproducesTheNextStep(0.04);
+    }
+
+    @Test
+    void aCheckpointThatFailedToSaveStaysDueAndTheNextStepSavesIt() throws Exception {
+        try (TinyPolicy policy = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 21);
+             LearnerCore learner = new LearnerCore(policy.model, new LoraWeights(policy.adapter), config(0))) {
+            Path blocked = dir.resolve("checkpoints");
+            Files.writeString(blocked, "a file where the folder should be");
+            PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(blocked, 2), 2);
+            assertThrows(java.io.UncheckedIOException.class, () -> checkpoints.afterBatch(learner, new byte[] {1}, 2));
+            assertTrue(checkpoints.due(2), "the failed save must not count as saved");
+            assertTrue(checkpoints.due(3));
+
+            Files.delete(blocked);
+            assertTrue(checkpoints.afterBatch(learner, new byte[] {2}, 3).isPresent(), "the next step saves the missed checkpoint");
+            assertFalse(checkpoints.due(3));
+        }
     }
 
     private void resumeReproducesTheNextStep(double beta) throws Exception {

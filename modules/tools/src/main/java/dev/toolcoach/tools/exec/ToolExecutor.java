@@ -1,12 +1,10 @@
 package dev.toolcoach.tools.exec;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolcoach.agent.OutputCap;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.tools.schema.SchemaValidator;
-import dev.toolcoach.tools.schema.ToolJson;
 import dev.toolcoach.tools.spi.InvalidArgumentsException;
 import dev.toolcoach.tools.spi.Tool;
 import dev.toolcoach.tools.spi.ToolException;
@@ -41,13 +39,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one suite's tool calls: validates arguments against the tool's schema, executes on a bounded
- * pool with a per-call timeout, caps the output, keeps per-trajectory plugin state until the
+ * pool with a per-call deadline, caps the output (text and structured), keeps per-trajectory plugin state until the
  * trajectory finishes or idles out, and counts outcomes and latencies.
  *
  * <p>Every call yields exactly one {@link ToolResult}: an unknown tool, invalid arguments, a throwing
  * or hanging tool, a full queue, or a shut-down executor each become a result with its status and a
- * message for the model. A timed-out call is interrupted; a tool that ignores interrupts keeps its
- * thread until it returns, so tools should block interruptibly.
+ * message for the model. The deadline counts from submission, so a call that waits behind busy threads times out
+ * too. A call still running at its deadline is interrupted and abandoned: its thread is replaced by a new one (up to
+ * {@code maxAbandonedThreads} at a time, {@link #abandonedThreads()}), so tools that ignore interrupts cannot take
+ * the whole pool; the thread rejoins the pool, and the pool shrinks back, when the tool finally returns.
  */
 public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
 
@@ -64,6 +64,9 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     private final Map<String, TrajectoryState> trajectories = new ConcurrentHashMap<>();
     private final Set<Execution> pending = ConcurrentHashMap.newKeySet();
     private final ToolMetrics metrics = new ToolMetrics();
+    /** Guards the pool's size and {@link #abandoned}. */
+    private final Object poolSize = new Object();
+    private int abandoned;
 
     public ToolExecutor(ToolSuite suite, ExecutorSettings settings) {
         this.suite = suite;
@@ -129,6 +132,7 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         pending.add(execution);
         try {
             pool.execute(execution.task);
+            execution.deadline = timer.schedule(execution::deadlinePassed, settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             execution.result.complete(failed(call, ToolResult.Status.UNAVAILABLE, pool.isShutdown()
                     ? "tool server of suite '" + suite.name() + "' is shut down"
@@ -173,6 +177,13 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         return pool.getQueue().size();
     }
 
+    /** Threads of calls that overran their deadline and still run, each replaced by a new pool thread. */
+    public int abandonedThreads() {
+        synchronized (poolSize) {
+            return abandoned;
+        }
+    }
+
     public ToolMetrics metrics() {
         return metrics;
     }
@@ -203,23 +214,7 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     }
 
     private ToolResult succeeded(ToolCall call, ToolOutput output, long startNanos) {
-        String text = outputCap.truncate(output.text());
-        boolean truncated = output.text().length() > settings.outputCapChars();
-        return new ToolResult(call, ToolResult.Status.OK, text, cappedStructured(output, text), null,
-                millisSince(startNanos), truncated);
-    }
-
-    /** Structured output larger than the cap would defeat the cap; it is replaced by the capped text. */
-    private Object cappedStructured(ToolOutput output, String cappedText) {
-        Object structured = output.structured();
-        if (structured == null || structured instanceof Number || structured instanceof Boolean) return structured;
-        if (structured instanceof String s) return outputCap.truncate(s);
-        try {
-            int size = ToolJson.mapper().writeValueAsString(structured).length();
-            return size <= settings.outputCapChars() ? structured : cappedText;
-        } catch (JsonProcessingException e) {
-            return cappedText;
-        }
+        return outputCap.apply(ToolResult.ok(call, output.text(), output.structured(), millisSince(startNanos), false));
     }
 
     private static long millisSince(long startNanos) {
@@ -235,8 +230,33 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         };
     }
 
-    /** One accepted call: runs the tool under the timeout and completes {@link #result} exactly once. */
+    /** Gives the pool one more thread in place of an abandoned one, unless as many as allowed are abandoned already. */
+    private boolean replaceThread() {
+        synchronized (poolSize) {
+            if (abandoned >= settings.maxAbandonedThreads() || pool.isShutdown()) return false;
+            abandoned++;
+            pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+            pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            return true;
+        }
+    }
+
+    /** An abandoned thread came back: the pool shrinks to its size again (the spare thread ends when idle). */
+    private void threadReturned() {
+        synchronized (poolSize) {
+            abandoned--;
+            if (pool.isShutdown()) return;
+            pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+            pool.setMaximumPoolSize(pool.getMaximumPoolSize() - 1);
+        }
+    }
+
+    /** One accepted call: runs the tool and completes {@link #result} exactly once, by its deadline at the latest. */
     private final class Execution implements Runnable {
+        private static final int WAITING = 0;
+        private static final int RUNNING = 1;
+        private static final int ENDED = 2;
+
         final Tool tool;
         final ToolCall call;
         final ToolInvocation invocation;
@@ -244,6 +264,10 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         final CompletableFuture<ToolResult> result = new CompletableFuture<>();
         // cancel(true) on a FutureTask interrupts only while this very task runs, never a later one on the same thread
         final FutureTask<Void> task = new FutureTask<>(this, null);
+        volatile ScheduledFuture<?> deadline;
+        /** WAITING → RUNNING → ENDED, or WAITING → ENDED when the deadline passed before a thread took it; guarded by this. */
+        private int state = WAITING;
+        private boolean replaced;
 
         Execution(Tool tool, ToolCall call, ToolInvocation invocation, long startNanos) {
             this.tool = tool;
@@ -254,18 +278,49 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
 
         @Override
         public void run() {
-            long timeoutMillis = settings.callTimeout().toMillis();
-            ScheduledFuture<?> timeout = timer.schedule(() -> {
-                if (result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name()
-                        + "' did not finish within " + timeoutMillis + " ms and was interrupted", startNanos))) {
-                    task.cancel(true);
-                }
-            }, timeoutMillis, TimeUnit.MILLISECONDS);
+            synchronized (this) {
+                if (state != WAITING) return;
+                state = RUNNING;
+            }
             try {
                 result.complete(invoke());
             } finally {
-                timeout.cancel(false);
+                ScheduledFuture<?> d = deadline;
+                if (d != null) d.cancel(false);
+                boolean returned;
+                synchronized (this) {
+                    state = ENDED;
+                    returned = replaced;
+                }
+                if (returned) threadReturned();
             }
+        }
+
+        /** The call's time is up: it is answered TIMEOUT; a running tool is interrupted and its thread abandoned. */
+        void deadlinePassed() {
+            long timeoutMillis = settings.callTimeout().toMillis();
+            synchronized (this) {
+                if (state == ENDED) return;
+                if (state == WAITING) {
+                    state = ENDED;
+                    pool.remove(task);
+                    result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name() + "' did not finish within "
+                            + timeoutMillis + " ms: it waited for a free thread all that time (the tool server is busy)", startNanos));
+                    return;
+                }
+                if (result.isDone()) return; // answered just now, or the executor closed
+                replaced = replaceThread(); // before the answer, so whoever hears it finds the pool whole again
+                if (!result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name()
+                        + "' did not finish within " + timeoutMillis + " ms and was interrupted", startNanos))) {
+                    if (replaced) threadReturned(); // the tool answered first: its thread is not lost
+                    replaced = false;
+                    return;
+                }
+                task.cancel(true);
+            }
+            if (replaced) LOG.warn("tool '{}' overran its {} ms deadline; its thread is abandoned and replaced", tool.name(), timeoutMillis);
+            else LOG.warn("tool '{}' overran its {} ms deadline; {} threads are abandoned already, so its thread is not replaced",
+                    tool.name(), timeoutMillis, settings.maxAbandonedThreads());
         }
 
         private ToolResult invoke() {

@@ -19,10 +19,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code sql} suite: read-only queries against an embedded database, each under a statement
- * timeout and returning at most a fixed number of rows.
+ * The {@code sql} suite: read-only queries against an embedded database, each checked first
+ * ({@link ReadOnlyStatementCheck}: one query, allowed functions only), run under a statement timeout the database
+ * enforces (its session timeout, JDBC's {@code setQueryTimeout}, and a {@code Statement.cancel} from another thread
+ * shortly after, should the query not be stopped by the first two), and returning at most a fixed number of rows and
+ * {@value #MAX_RESULT_CHARS} characters of values.
  */
 public final class SqlTools {
 
@@ -31,6 +38,16 @@ public final class SqlTools {
     private static final int SCHEMA_LISTING_CAP = 10_000;
     /** H2's SQL state for a statement cancelled by its timeout. */
     private static final String CANCELLED = "57014";
+    /** Characters of values a result holds at most; rows past it are cut like rows past the row cap. */
+    static final int MAX_RESULT_CHARS = 20_000;
+    /** How long after the statement timeout the statement is cancelled from outside, if it still runs. */
+    private static final Duration CANCEL_GRACE = Duration.ofMillis(200);
+    /** Cancels statements that outlive their timeout: one daemon thread for every database of the process. */
+    private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sql-statement-cancel");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final SqlDatabase database;
     private final Duration statementTimeout;
@@ -79,9 +96,14 @@ public final class SqlTools {
         try (Connection connection = database.readerConnection(); Statement statement = connection.createStatement()) {
             // H2's session setting counts milliseconds; JDBC's setQueryTimeout only whole seconds
             statement.execute("SET QUERY_TIMEOUT " + statementTimeout.toMillis());
+            statement.setQueryTimeout((int) Math.max(1, (statementTimeout.toMillis() + 999) / 1000));
             statement.setMaxRows(rowCap + 1);
+            ScheduledFuture<?> cancel = CANCELLER.schedule(() -> cancelQuietly(statement),
+                    statementTimeout.plus(CANCEL_GRACE).toMillis(), TimeUnit.MILLISECONDS);
             try (ResultSet rs = statement.executeQuery(sql)) {
                 return read(rs, rowCap);
+            } finally {
+                cancel.cancel(false);
             }
         } catch (SQLException e) {
             if (CANCELLED.equals(e.getSQLState())) {
@@ -92,19 +114,36 @@ public final class SqlTools {
         }
     }
 
+    private static void cancelQuietly(Statement statement) {
+        try {
+            statement.cancel();
+        } catch (SQLException e) {
+            // closed in the meantime: nothing left to cancel
+        }
+    }
+
     private static QueryResult read(ResultSet rs, int rowCap) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         List<String> columns = new ArrayList<>();
         for (int c = 1; c <= meta.getColumnCount(); c++) columns.add(meta.getColumnLabel(c).toLowerCase());
         List<List<Object>> rows = new ArrayList<>();
         boolean truncated = false;
+        long chars = 0;
         while (rs.next()) {
             if (rows.size() == rowCap) {
                 truncated = true;
                 break;
             }
             List<Object> row = new ArrayList<>(columns.size());
-            for (int c = 1; c <= columns.size(); c++) row.add(jsonValue(rs.getObject(c)));
+            for (int c = 1; c <= columns.size(); c++) {
+                Object value = jsonValue(rs.getObject(c));
+                chars += value == null ? 4 : value.toString().length();
+                row.add(value);
+            }
+            if (chars > MAX_RESULT_CHARS && !rows.isEmpty()) {
+                truncated = true;
+                break;
+            }
             rows.add(row);
         }
         return new QueryResult(columns, rows, truncated);
@@ -116,7 +155,7 @@ public final class SqlTools {
         if (value instanceof java.sql.Date d) return d.toLocalDate().toString();
         if (value instanceof Timestamp t) return t.toLocalDateTime().toString();
         if (value instanceof TemporalAccessor) return value.toString();
-        if (value instanceof Clob clob) return clob.getSubString(1, (int) Math.min(Integer.MAX_VALUE, clob.length()));
+        if (value instanceof Clob clob) return clob.getSubString(1, (int) Math.min(MAX_RESULT_CHARS, clob.length()));
         if (value instanceof byte[] bytes) return "<" + bytes.length + " bytes>";
         return value.toString();
     }
@@ -128,7 +167,7 @@ public final class SqlTools {
             text.append(String.join(" | ", cells)).append('\n');
         }
         text.append(result.truncated()
-                ? "(first " + maxRows + " rows shown; the query returned more, narrow it down or aggregate)"
+                ? "(first " + result.rows().size() + " rows shown; the query returned more, narrow it down or aggregate)"
                 : "(" + result.rows().size() + (result.rows().size() == 1 ? " row)" : " rows)"));
         return text.toString();
     }

@@ -72,6 +72,21 @@ class ToolExecutorTest {
             }
         }
 
+        final AtomicInteger stubbornRunning = new AtomicInteger();
+
+        @ToolMethod(description = "ignores interrupts until the test lets it go")
+        public String stubborn() {
+            stubbornRunning.incrementAndGet();
+            try {
+                while (release.getCount() > 0) {
+                    LockSupport.parkNanos(1_000_000); // an interrupt does not stop this loop
+                }
+                return "released";
+            } finally {
+                stubbornRunning.decrementAndGet();
+            }
+        }
+
         @ToolMethod(description = "returns this many characters")
         public String flood(@Param("characters") int chars) {
             StringBuilder s = new StringBuilder(chars);
@@ -211,6 +226,50 @@ class ToolExecutorTest {
         assertTrue(misbehaving.interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the hung tool was interrupted");
         // the pool thread is free again for the next call
         assertEquals("again", await(executor.call("t1", new ToolCall("echo", Map.of("text", "again")))).text());
+    }
+
+    @Test
+    void toolsThatIgnoreInterruptsAreAbandonedAndReplacedSoTheSuiteKeepsAnswering() throws Exception {
+        ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults().withConcurrency(2, 16)
+                .withCallTimeout(Duration.ofMillis(300)));
+        List<CompletableFuture<ToolResult>> stuck = new ArrayList<>();
+        for (int i = 0; i < 2; i++) stuck.add(executor.call("t" + i, new ToolCall("stubborn", Map.of())));
+        for (CompletableFuture<ToolResult> f : stuck) {
+            ToolResult r = await(f);
+            assertEquals(ToolResult.Status.TIMEOUT, r.status());
+            assertTrue(r.error().contains("did not finish within 300 ms and was interrupted"), r.error());
+        }
+        assertEquals(2, misbehaving.stubbornRunning.get(), "both still run: they ignore the interrupt");
+        assertEquals(2, executor.abandonedThreads());
+
+        // every thread of the pool is stuck, yet the next calls run on the threads that replaced them
+        assertEquals("still here", await(executor.call("t2", new ToolCall("echo", Map.of("text", "still here")))).text());
+        assertEquals("again", await(executor.call("t3", new ToolCall("echo", Map.of("text", "again")))).text());
+
+        misbehaving.release.countDown();
+        pollUntil(() -> executor.abandonedThreads() == 0 && misbehaving.stubbornRunning.get() == 0, "the stuck threads come back");
+        assertEquals("after", await(executor.call("t4", new ToolCall("echo", Map.of("text", "after")))).text());
+    }
+
+    @Test
+    void abandonedThreadsAreReplacedOnlyUpToTheBoundAndACallWaitingThatLongTimesOutFromSubmission() throws Exception {
+        ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults().withConcurrency(1, 16)
+                .withCallTimeout(Duration.ofMillis(300)).withMaxAbandonedThreads(1));
+        assertEquals(ToolResult.Status.TIMEOUT, await(executor.call("t0", new ToolCall("stubborn", Map.of()))).status());
+        assertEquals(1, executor.abandonedThreads());
+        assertEquals(ToolResult.Status.TIMEOUT, await(executor.call("t1", new ToolCall("stubborn", Map.of()))).status());
+        assertEquals(1, executor.abandonedThreads(), "the bound: the second stuck thread keeps its slot");
+
+        long start = System.nanoTime();
+        ToolResult waited = await(executor.call("t2", new ToolCall("echo", Map.of("text", "never runs"))));
+        assertEquals(ToolResult.Status.TIMEOUT, waited.status());
+        assertTrue(waited.error().contains("waited for a free thread"), waited.error());
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "answered at its deadline, not never");
+        assertEquals(0, executor.queuedCalls(), "taken out of the queue");
+
+        misbehaving.release.countDown();
+        pollUntil(() -> executor.abandonedThreads() == 0, "the stuck threads come back");
+        assertEquals("works", await(executor.call("t3", new ToolCall("echo", Map.of("text", "works")))).text());
     }
 
     @Test

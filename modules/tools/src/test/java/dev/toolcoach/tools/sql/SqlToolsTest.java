@@ -90,9 +90,50 @@ class SqlToolsTest {
 
     @Test
     void aRunawayQueryIsCancelledAtTheStatementTimeout() {
-        ToolException e = assertThrows(ToolException.class, () -> sql.runSql(
-                "SELECT COUNT(*) FROM SYSTEM_RANGE(1, 100000) a, SYSTEM_RANGE(1, 100000) b WHERE a.x + b.x = 7"));
+        long start = System.nanoTime();
+        ToolException e = assertThrows(ToolException.class, () -> sql.runSql("SELECT COUNT(*) FROM employees a, employees b,"
+                + " employees c, employees d, employees e, employees f, employees g, employees h WHERE a.id + b.id + c.id + d.id"
+                + " + e.id + f.id + g.id + h.id = 7"));
         assertEquals("query cancelled: it ran longer than the 300 ms statement timeout; narrow it down", e.getMessage());
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(3).toNanos(), "stopped near its timeout");
+    }
+
+    @Test
+    void queriesThatBuildHugeValuesOrRunRegularExpressionsAreRefusedByName() {
+        String repeat = assertThrows(ToolException.class, () -> sql.runSql("SELECT LENGTH(REPEAT('x', 1000000000))")).getMessage();
+        assertTrue(repeat.startsWith("function REPEAT is not allowed: only functions whose results stay small"), repeat);
+        assertTrue(repeat.contains("COUNT") && repeat.contains("UPPER"), "the allowed functions are named: " + repeat);
+        String regex = assertThrows(ToolException.class, () -> sql.runSql(
+                "SELECT REGEXP_LIKE(REPEAT('a', 30) || 'b', '^(a+)+$') FROM employees")).getMessage();
+        assertTrue(regex.startsWith("function REGEXP_LIKE is not allowed"), regex);
+        assertEquals("REGEXP is not allowed: regular expressions can run without end inside one row", assertThrows(ToolException.class,
+                () -> sql.runSql("SELECT name FROM employees WHERE name REGEXP '(a|aa)+$'")).getMessage());
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("select lpad('x', 999999999, 'y')")).getMessage()
+                .startsWith("function LPAD is not allowed"));
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("SELECT CAST('x' AS CHAR(1000000000))")).getMessage()
+                .startsWith("function CHAR is not allowed"), "a padded type is a way to build a huge value too");
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("SELECT * FROM \"SYSTEM_RANGE\"(1, 10)")).getMessage()
+                .startsWith("function X is not allowed"), "a quoted name is not a way around the list");
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1"
+                + " FROM t) SELECT n FROM t")).getMessage().startsWith("RECURSIVE is not allowed"));
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("SELECT '" + "y".repeat(5_000) + "'")).getMessage()
+                .startsWith("the query is 5009 characters long"));
+    }
+
+    @Test
+    void everydayQueriesWithFunctionsSubqueriesWindowsAndCtesStillRun() throws ToolException {
+        ToolOutput out = sql.runSql("WITH staff(dept, n) AS (SELECT department_id, COUNT(*) FROM employees GROUP BY department_id)"
+                + " SELECT UPPER(LEFT(d.name, 3)) AS code, s.n, RANK() OVER (ORDER BY s.n DESC) AS r,"
+                + " ROUND(AVG(CAST(e.salary AS DECIMAL(12, 2))), 0) AS mean, COALESCE(MAX(YEAR(e.hire_date)), 0) AS newest"
+                + " FROM departments d JOIN staff s ON (s.dept = d.id) JOIN employees e ON e.department_id = d.id"
+                + " WHERE d.id IN (SELECT department_id FROM employees WHERE salary > 0) AND e.name LIKE '%a%'"
+                + " GROUP BY d.name, s.n ORDER BY r, code");
+        assertTrue(out.text().startsWith("code | n | r | mean | newest\n"), out.text());
+        ToolOutput two = sql.runSql("WITH a(x) AS (SELECT id FROM employees), b(y) AS (SELECT x FROM a WHERE x < 3)"
+                + " SELECT COUNT(*) AS n FROM b");
+        assertEquals("n\n2\n(1 row)", two.text(), "the second query's column list is not a function call");
+        assertTrue(assertThrows(ToolException.class, () -> sql.runSql("WITH a(x) AS (SELECT REPEAT('x', 9) FROM employees)"
+                + " SELECT x FROM a")).getMessage().startsWith("function REPEAT is not allowed"));
     }
 
     @Test

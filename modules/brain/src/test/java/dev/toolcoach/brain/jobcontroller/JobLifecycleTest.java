@@ -1,0 +1,150 @@
+package dev.toolcoach.brain.jobcontroller;
+
+import akka.actor.ExtendedActorSystem;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Adapter;
+import akka.management.javadsl.AkkaManagement;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.brain.run.RunFolderLock;
+import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.cluster.node.NodeConfigLoader;
+import dev.toolcoach.cluster.node.NodeLauncher;
+import dev.toolcoach.cluster.node.NodeOverrides;
+import dev.toolcoach.cluster.node.NodeProgram;
+import dev.toolcoach.cluster.node.NodeSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every job ends: one that throws an {@code Error} ends failed and frees the controller, a cancelled one ends
+ * cancelled, and a run folder another job holds is refused. The controller runs on a real coach node; the job body is
+ * the test's, so the failure it needs happens on cue.
+ */
+class JobLifecycleTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration END_DEADLINE = Duration.ofSeconds(30);
+
+    @TempDir
+    Path runs;
+    private ActorSystem<?> coach;
+
+    @BeforeEach
+    void startCoach() {
+        NodeOverrides overrides = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.of("127.0.0.1"),
+                Optional.of(0), Optional.of(List.of()), Optional.of("127.0.0.1"), Optional.of(0),
+                Optional.of(1), Optional.of(List.of("finance")));
+        Config config = ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
+                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString()))
+                .withFallback(NodeConfigLoader.load(NodeProgram.COACH, overrides, Map.of()));
+        coach = NodeLauncher.start(config, NodeSettings.fromConfig(config));
+    }
+
+    @AfterEach
+    void stopCoach() {
+        coach.terminate();
+        coach.getWhenTerminated().toCompletableFuture().join();
+    }
+
+    @Test
+    void aJobThatThrowsAnErrorEndsFailedAndTheNextJobIsAccepted() throws Exception {
+        JobController controller = controller((options, listener, lock) -> {
+            listener.phase("train");
+            throw new StackOverflowError();
+        });
+        controller.submit(request("deep"));
+        JobStatus failed = awaitEnd(controller);
+        assertEquals("failed", failed.state());
+        assertEquals("java.lang.StackOverflowError", failed.error());
+        assertEquals("failed", JSON.readTree(runs.resolve("deep/job.json").toFile()).get("state").asText());
+
+        assertEquals("running", controller.submit(request("next")).state(), "the controller is free again");
+        assertEquals("failed", awaitEnd(controller).state());
+    }
+
+    @Test
+    void aCancelledJobStopsAndEndsCancelledAndItsFolderIsFreeAgain() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Boolean> interrupted = new AtomicReference<>(false);
+        JobController controller = controller((options, listener, lock) -> {
+            listener.phase("train");
+            started.countDown();
+            try {
+                new CountDownLatch(1).await(); // a job that never ends by itself
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw new IllegalStateException("interrupted while training", e);
+            }
+        });
+        assertEquals(Optional.empty(), controller.cancel("slow"), "no such job yet");
+        controller.submit(request("slow"));
+        assertTrue(started.await(END_DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(Optional.empty(), controller.cancel("other"), "only the job named");
+
+        assertEquals("cancelling", controller.cancel("slow").orElseThrow().phase());
+        JobStatus cancelled = awaitEnd(controller);
+        assertEquals("cancelled", cancelled.state());
+        assertTrue(interrupted.get(), "the job's thread was interrupted");
+        assertEquals("cancelled", JSON.readTree(runs.resolve("slow/job.json").toFile()).get("state").asText());
+        RunFolderLock.acquire(runs.resolve("slow")).close(); // released
+    }
+
+    @Test
+    void aRunFolderAnotherJobHoldsIsRefusedWithOneLine() throws Exception {
+        JobController controller = controller((options, listener, lock) -> listener.phase("train"));
+        try (RunFolderLock held = RunFolderLock.acquire(runs.resolve("shared"))) {
+            JobController.Rejected rejected = assertThrows(JobController.Rejected.class, () -> controller.submit(request("shared")));
+            assertTrue(rejected.conflict());
+            assertEquals("run folder " + runs.resolve("shared") + " is in use by another job (" + runs.resolve("shared/.lock")
+                    + " is locked)", rejected.getMessage());
+        }
+        controller.submit(request("shared"));
+        assertEquals("finished", awaitEnd(controller).state());
+    }
+
+    @Test
+    void theCancelRouteAnswers404ForAJobThatIsNotRunning() throws Exception {
+        String url = AkkaManagement.get(coach).start().toCompletableFuture().join() + "/jobs/nothing/cancel";
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, response.statusCode());
+        assertEquals("no job named 'nothing' is running", JSON.readTree(response.body()).get("error").asText());
+    }
+
+    private JobController controller(JobController.JobWork work) {
+        return new JobController((ExtendedActorSystem) Adapter.toClassic(coach), work);
+    }
+
+    private JobRequest request(String name) {
+        return new JobRequest("finance", name, null, null, 1, 0, 1, 1L, 1, null, runs.toString(), "../shared/data", null);
+    }
+
+    private static JobStatus awaitEnd(JobController controller) throws InterruptedException {
+        long deadline = System.nanoTime() + END_DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            JobStatus status = controller.status().orElseThrow();
+            if (!status.state().equals("running")) return status;
+            Thread.sleep(20); // polling the controller's status with a deadline: the job ends on its own thread
+        }
+        throw new AssertionError("the job did not end within " + END_DEADLINE);
+    }
+}
