@@ -54,7 +54,8 @@ class JobLifecycleTest {
                 Optional.of(0), Optional.of(List.of()), Optional.of("127.0.0.1"), Optional.of(0),
                 Optional.of(1), Optional.of(List.of("finance")));
         Config config = ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
-                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString()))
+                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString(),
+                        "akka.management.http.route-providers-read-only", "off"))
                 .withFallback(NodeConfigLoader.load(NodeProgram.COACH, overrides, Map.of()));
         coach = NodeLauncher.start(config, NodeSettings.fromConfig(config));
     }
