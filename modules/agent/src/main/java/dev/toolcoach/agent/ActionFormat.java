@@ -3,6 +3,7 @@ package dev.toolcoach.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -85,6 +86,12 @@ public enum ActionFormat {
         }
 
         @Override
+        public Optional<String> templateSystemPrompt() {
+            return Optional.of("You are a helpful assistant that solves the user's task with the tools offered."
+                    + " When you have the final answer, reply with it as plain text.");
+        }
+
+        @Override
         public String reminder() {
             return "Call a tool with <tool_call>{\"name\": ..., \"arguments\": {...}}</tool_call> or reply with the answer.";
         }
@@ -103,6 +110,15 @@ public enum ActionFormat {
 
     /** The system prompt offering {@code tools}. */
     public abstract String systemPrompt(List<ToolSpec> tools);
+
+    /**
+     * For a model family's native format: the system prompt when the model's own chat template offers the tools
+     * (it writes their schemas and how to call them), renders the calls and carries the results in its tool role.
+     * Empty for a format the templates do not know, whose {@link #systemPrompt} lists the tools itself.
+     */
+    public Optional<String> templateSystemPrompt() {
+        return Optional.empty();
+    }
 
     /** One line telling the model how a valid reply looks, appended to parse-error observations. */
     public abstract String reminder();

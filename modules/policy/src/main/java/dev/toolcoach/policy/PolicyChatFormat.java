@@ -1,6 +1,10 @@
 package dev.toolcoach.policy;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ChatFormat;
+import dev.toolcoach.agent.ConversationTemplate;
+import dev.toolcoach.model.chat.ChatRequest;
 import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
@@ -20,11 +24,18 @@ import java.util.stream.Collectors;
  * template writes. The end-of-turn marker also names the stop token: when it starts with a special
  * token (ChatML's {@code <|im_end|>}, Llama 3's {@code <|eot_id|>}) generation stops on that token
  * and {@link #closeReply(boolean) closeReply(true)} returns only what follows it.
+ *
+ * <p>For a native action format it also hands the agent the {@link #template() template itself}: whole
+ * conversations with the tools as OpenAI function schemas, the assistant's {@code tool_calls} and the
+ * {@code tool} role, exactly as Transformers' {@code apply_chat_template} receives them.
  */
 public final class PolicyChatFormat implements ChatFormat {
 
     private static final List<Message> PROBE = List.of(Message.system("S"), Message.user("U"));
     private static final String PROBE_REPLY = "R";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> SCHEMA = new TypeReference<>() {
+    };
 
     private final dev.toolcoach.model.chat.ChatTemplate template;
     private final String probeText;
@@ -91,6 +102,13 @@ public final class PolicyChatFormat implements ChatFormat {
         return Message.tool(outputs.stream()
                 .map(o -> "<tool_response>\n" + o + "\n</tool_response>")
                 .collect(Collectors.joining("\n")));
+    }
+
+    @Override
+    public Optional<ConversationTemplate> template() {
+        return Optional.of((messages, tools, addGenerationPrompt) -> template.render(new ChatRequest(messages,
+                tools.stream().map(t -> JSON.convertValue(t.functionSchema(), SCHEMA)).toList(), addGenerationPrompt,
+                Map.of())));
     }
 
     /** The whole first prompt through the model's own template (it may add a BOS marker or defaults). */
