@@ -1,14 +1,17 @@
 package dev.toolcoach.policy;
 
 import dev.toolcoach.model.chat.ChatMlTemplate;
+import dev.toolcoach.model.chat.JinjaChatTemplate;
 import dev.toolcoach.model.chat.Llama3Template;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.trace.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +63,25 @@ class PolicyChatFormatTest {
             longer.add(observation);
             assertEquals(chat.renderPrompt(longer), incremental);
         }
+    }
+
+    /** The real Qwen2.5-Instruct template (tokenizer_config.json's, with its indentation) cuts into the same pieces. */
+    @Test
+    void qwen25InstructFolderTemplateIsAppendOnlyAndCutsIntoChatMlPieces() throws IOException {
+        String qwen = Files.readString(SharedData.require("chat_templates/templates/qwen2.5-instruct.jinja"));
+        PolicyChatFormat chat = new PolicyChatFormat(new JinjaChatTemplate(qwen, "", "<|im_end|>"), CHATML, Set.of(258));
+        assertEquals("<|im_start|>assistant\n", chat.generationPrefix());
+        assertEquals("<|im_end|>\n", chat.closeReply(false));
+        assertEquals(Set.of(257), chat.stopTokenIds());
+        assertEquals("<|im_start|>user\nhi<|im_end|>\n", chat.renderMessage(Message.user("hi")));
+        Message observation = chat.toolResponses(List.of("5"));
+        String incremental = chat.renderPrompt(CONVERSATION) + "<think>add</think>" + chat.closeReply(false)
+                + chat.renderMessage(observation) + chat.generationPrefix();
+        List<Message> longer = new ArrayList<>(CONVERSATION);
+        longer.add(Message.assistant("<think>add</think>"));
+        longer.add(observation);
+        assertEquals(chat.renderPrompt(longer), incremental);
+        assertTrue(incremental.startsWith("<|im_start|>system\nYou add numbers.<|im_end|>\n<|im_start|>user\n2+3?<|im_end|>\n"), incremental);
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.toolcoach.model.chat;
 
 import dev.toolcoach.trace.Message;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +19,8 @@ public record ChatRequest(List<Message> messages, List<Map<String, Object>> tool
     public ChatRequest {
         messages = List.copyOf(messages);
         tools = tools == null ? List.of() : List.copyOf(tools);
-        templateKwargs = templateKwargs == null ? Map.of() : Map.copyOf(templateKwargs);
+        // kept in order and null-tolerant: kwargs are JSON values, and None is one
+        templateKwargs = templateKwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(templateKwargs));
     }
 
     public static ChatRequest of(List<Message> messages, boolean addGenerationPrompt) {

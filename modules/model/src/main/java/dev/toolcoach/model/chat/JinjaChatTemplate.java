@@ -2,6 +2,11 @@ package dev.toolcoach.model.chat;
 
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
+import com.hubspot.jinjava.interpret.JinjavaInterpreter;
+import com.hubspot.jinjava.lib.filter.Filter;
+import dev.toolcoach.model.chat.jinja.PythonJson;
+import java.util.LinkedHashMap;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
@@ -20,7 +25,12 @@ public final class JinjaChatTemplate implements ChatTemplate {
         this.template = template;
         this.bosToken = bosToken;
         this.eosToken = eosToken;
-        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false).build());
+        // as Transformers configures jinja2: trim_blocks, lstrip_blocks, and jinja2's own whitespace control
+        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+                .withTrimBlocks(true).withLstripBlocks(true)
+                .withLegacyOverrides(LegacyOverrides.Builder.from(LegacyOverrides.ALL).withWhitespaceRequiredWithinTokens(false).build())
+                .build());
+        jinjava.getGlobalContext().registerFilter(new ToJson());
         // HF templates call raise_exception(msg) to reject conversations they cannot render
         jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                 JinjaChatTemplate.class, "raiseException", String.class));
@@ -43,10 +53,51 @@ public final class JinjaChatTemplate implements ChatTemplate {
         return message;
     }
 
+    /** A message as apply_chat_template receives it: tool calls and the answered tool's name only when present. */
+    static Map<String, Object> openAi(Message m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("role", m.role());
+        out.put("content", m.content());
+        if (!m.toolCalls().isEmpty()) {
+            out.put("tool_calls", m.toolCalls().stream().map(c -> {
+                Map<String, Object> function = new LinkedHashMap<>();
+                function.put("name", c.name());
+                function.put("arguments", c.arguments());
+                Map<String, Object> call = new LinkedHashMap<>();
+                call.put("type", "function");
+                call.put("function", function);
+                return call;
+            }).toList());
+        }
+        if (m.name() != null) {
+            out.put("name", m.name());
+        }
+        return out;
+    }
+
+    /** Transformers' tojson: json.dumps with ensure_ascii=False and an optional indent. */
+    private static final class ToJson implements Filter {
+        @Override
+        public String getName() {
+            return "tojson";
+        }
+
+        @Override
+        public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
+            return PythonJson.dumps(var, -1);
+        }
+
+        @Override
+        public Object filter(Object var, JinjavaInterpreter interpreter, Object[] args, Map<String, Object> kwargs) {
+            Object indent = kwargs.getOrDefault("indent", args.length > 0 ? args[0] : null);
+            return PythonJson.dumps(var, indent == null ? -1 : ((Number) indent).intValue());
+        }
+    }
+
     @Override
     public String render(ChatRequest request) {
         Map<String, Object> context = new HashMap<>(request.templateKwargs());
-        context.put("messages", request.messages().stream().map(m -> Map.of("role", m.role(), "content", m.content())).toList());
+        context.put("messages", request.messages().stream().map(JinjaChatTemplate::openAi).toList());
         if (!request.tools().isEmpty()) {
             context.put("tools", request.tools());
         }
