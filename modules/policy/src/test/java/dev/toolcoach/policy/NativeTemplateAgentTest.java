@@ -1,0 +1,175 @@
+package dev.toolcoach.policy;
+
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.RolloutRequest;
+import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.testkit.SharedData;
+import dev.toolcoach.testkit.TinyChatModel;
+import dev.toolcoach.tools.arithmetic.ArithmeticTools;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.TokenRecord;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.TraceWarnings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A native action format through a model folder's own chat template: the template offers the tools, renders the
+ * reply's parsed calls and carries the results in its tool role; the agent appends what each rendering adds, or
+ * starts a new context where the template rewrote what the model saw.
+ */
+class NativeTemplateAgentTest {
+
+    private static final String QUERY = "What is 17 times 23?";
+    private static final String CALL = "<tool_call>\n{\"name\": \"multiply\", \"arguments\": {\"a\": 17, \"b\": 23}}\n</tool_call>";
+
+    /**
+     * Qwen2.5's layout (tools in the system turn, calls as {@code <tool_call>} blocks, results as a user turn of
+     * {@code <tool_response>} blocks) that, like Qwen3-style reasoning templates, keeps an assistant turn's
+     * thinking only while it is the last message: once results follow, the reply is re-rendered without it (here
+     * the text beside the calls is only the thinking, so it is dropped whole; kept to what jinja2 and Jinjava agree on).
+     */
+    static final String DROPS_EARLIER_THINKING = """
+            {%- if tools %}{{- '<|im_start|>system\\n' + messages[0].content + '\\n\\n# Tools\\n<tools>' }}\
+            {%- for tool in tools %}{{- '\\n' }}{{- tool | tojson }}{%- endfor %}{{- '\\n</tools><|im_end|>\\n' }}\
+            {%- endif %}
+            {%- for message in messages %}
+            {%- if message.role == 'user' %}{{- '<|im_start|>user\\n' + message.content + '<|im_end|>\\n' }}
+            {%- elif message.role == 'assistant' %}
+            {%- set content = message.content %}
+            {%- if not loop.last and '</think>' in content %}{%- set content = '' %}{%- endif %}
+            {{- '<|im_start|>assistant' }}{%- if content %}{{- '\\n' + content }}{%- endif %}
+            {%- for call in message.tool_calls %}{{- '\\n<tool_call>\\n{"name": "' + call.function.name + '", "arguments": ' }}\
+            {{- call.function.arguments | tojson }}{{- '}\\n</tool_call>' }}{%- endfor %}{{- '<|im_end|>\\n' }}
+            {%- elif message.role == 'tool' %}{{- '<|im_start|>user\\n<tool_response>\\n' + message.content + '\\n</tool_response><|im_end|>\\n' }}
+            {%- endif %}
+            {%- endfor %}
+            {%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}""";
+
+    @TempDir
+    static Path dir;
+    private static ToolExecutor tools;
+
+    @BeforeAll
+    static void setUp() {
+        tools = new ToolExecutor(ArithmeticTools.suite(), ExecutorSettings.defaults());
+    }
+
+    @AfterAll
+    static void tearDown() {
+        tools.close();
+    }
+
+    private static Path folder(String name, String template) throws Exception {
+        Path model = TinyChatModel.write(dir.resolve(name), 11);
+        Files.writeString(model.resolve("chat_template.jinja"), template);
+        return model;
+    }
+
+    private static AgentConfig hermes() {
+        return new AgentConfig(ActionFormat.HERMES, SamplingParams.greedy(256), 4, 4096, Duration.ofSeconds(10), 2000);
+    }
+
+    private static Trace run(LocalPolicy policy, ScriptedGenerator generator) throws Exception {
+        AgentLoop loop = new AgentLoop(policy.tokenizer(), policy.chatFormat(), generator, tools, hermes());
+        return loop.run(new RolloutRequest("r1", "g1", "q1", QUERY, Map.of())).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void qwenTemplateOffersTheToolsAndCarriesTheResultsInItsToolRoleAsOneContext() throws Exception {
+        Path template = SharedData.require("chat_templates").resolve("templates/qwen2.5-instruct.jinja");
+        try (LocalPolicy policy = LocalPolicy.load(folder("qwen25", Files.readString(template)), null, null, 1)) {
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END,
+                    List.of(CALL, "17 times 23 is 391."), 0, 5L);
+            Trace trace = run(policy, generator);
+
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            assertEquals("17 times 23 is 391.", trace.finalAnswer());
+            assertEquals(1, trace.tokens().contextCount(), "Qwen2.5's template only appends");
+            String prompt = policy.tokenizer().decode(generator.requests().get(0).context());
+            assertTrue(prompt.contains("# Tools") && prompt.contains("\"name\": \"multiply\""), "the template offers the tools: " + prompt);
+            assertEquals(prompt.indexOf("# Tools"), prompt.lastIndexOf("# Tools"), "the tools are offered once, by the template");
+
+            List<Message> conversation = trace.turns().get(1).formattedConversation();
+            Message reply = conversation.get(2);
+            assertEquals(List.of(new ToolCall("multiply", Map.of("a", 17, "b", 23))), reply.toolCalls());
+            assertEquals(Message.toolResult("multiply", "391"), conversation.get(3));
+            // appending the template's additions equals rendering the whole conversation again
+            String rendered = policy.chatFormat().template().orElseThrow().render(conversation.subList(0, 4),
+                    tools.specs(), true);
+            assertEquals(rendered, policy.tokenizer().decode(generator.requests().get(1).context()));
+            assertTrue(rendered.endsWith(CALL + "<|im_end|>\n<|im_start|>user\n<tool_response>\n391\n</tool_response><|im_end|>\n"
+                    + "<|im_start|>assistant\n"), rendered);
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
+        }
+    }
+
+    @Test
+    void aTemplateThatDropsEarlierThinkingStartsANewContextHoldingItsRendering() throws Exception {
+        try (LocalPolicy policy = LocalPolicy.load(folder("thinking", DROPS_EARLIER_THINKING), null, null, 1)) {
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END,
+                    List.of("<think>I multiply.</think>\n" + CALL, "<think>Done.</think>\n391"), 0, 5L);
+            Trace trace = run(policy, generator);
+
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            TokenRecord record = trace.tokens();
+            assertEquals(2, record.contextCount(), "the second turn was generated in a new context");
+            String second = policy.tokenizer().decode(generator.requests().get(1).context());
+            assertFalse(second.contains("I multiply."), "the template dropped the earlier thinking: " + second);
+            assertTrue(second.contains("<|im_start|>assistant\n" + CALL + "<|im_end|>\n<|im_start|>user\n<tool_response>\n391\n"), second);
+            assertEquals(record.contextStarts()[0], trace.turns().get(0).tokenEnd(), "turn 1 ends with its context");
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
+            assertTrue(TraceWarnings.of(trace).isEmpty(), TraceWarnings.of(trace).toString());
+        }
+    }
+
+    /**
+     * Each request's context is exactly its context in the record (from the context's start up to the reply), each
+     * reply follows it with mask 1 and its log-probs and versions, and nothing else is marked generated.
+     */
+    private static void assertRecordIsExactlyWhatTheModelSawAndSaid(Trace trace, ScriptedGenerator generator) {
+        TokenRecord record = trace.tokens();
+        List<GenerationRequest> requests = generator.requests();
+        List<Generation> replies = generator.replies();
+        int[] contexts = record.contextNumbers();
+        int generated = 0;
+        for (int r = 0; r < replies.size(); r++) {
+            int start = trace.turns().get(r).tokenStart();
+            int[] context = requests.get(r).context();
+            int contextStart = start - context.length;
+            assertTrue(contextStart == 0 || record.startsContext(contextStart), "request " + r + " saw a whole context");
+            assertArrayEquals(context, Arrays.copyOfRange(record.tokenIds(), contextStart, start), "request " + r);
+            assertEquals(contexts[contextStart], contexts[start + replies.get(r).length() - 1], "reply " + r + " stays in its context");
+            Generation reply = replies.get(r);
+            assertArrayEquals(reply.tokenIds(), Arrays.copyOfRange(record.tokenIds(), start, start + reply.length()));
+            assertArrayEquals(reply.logprobs(), Arrays.copyOfRange(record.behaviorLogprobs(), start, start + reply.length()));
+            for (int i = start; i < start + reply.length(); i++) assertEquals(1, record.lossMask()[i]);
+            generated += reply.length();
+        }
+        assertEquals(generated, record.generatedCount(), "only the replies are marked generated");
+    }
+}
