@@ -2,22 +2,23 @@ package dev.toolcoach.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The action formats a model can be asked to act in: each is a system prompt and the {@link ToolCallCodec}
- * that reads and writes its replies. A model family's native format is one more constant here.
- *
- * <p>The formats so far share the tagged codec, which accepts both call layouts ({@code [..]} lists and one
- * object per tag); they differ in the instructions of the system prompt and in whether a plain-text reply
- * counts as the answer.
+ * The action formats a model can be asked to act in: each is a system prompt, the {@link ToolCallCodec} that
+ * reads and writes its replies, and how tool results go back. Tool-N1 is the project's own format (any model
+ * can be taught it by its system prompt); the others are model families' native formats, each exactly as the
+ * family's chat template teaches it. Each has a {@link #formatName() name} users and configs choose it by.
  */
 public enum ActionFormat {
 
     /** Nemotron Tool-N1: think, then a list of calls or an {@code <answer>}; plain text is no action. */
-    TOOL_N1(TaggedActionCodec.TOOL_N1) {
+    TOOL_N1("tool-n1", TaggedActionCodec.TOOL_N1, false) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
             return """
@@ -45,7 +46,7 @@ public enum ActionFormat {
      * rollout and training row pays for the prompt, and a schema is several times longer. Replies and
      * parsing are exactly {@link #TOOL_N1}'s; the full schemas still drive argument validation.
      */
-    TOOL_N1_COMPACT(TaggedActionCodec.TOOL_N1) {
+    TOOL_N1_COMPACT("tool-n1-compact", TaggedActionCodec.TOOL_N1, false) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
             return """
@@ -62,45 +63,101 @@ public enum ActionFormat {
         }
     },
 
-    /** Hermes / Qwen: one {@code <tool_call>} object per call; a reply without calls is the answer. */
-    HERMES(TaggedActionCodec.HERMES) {
+    /**
+     * Hermes, native to Qwen2.5 and Qwen3 ({@link HermesCodec}). The system prompt is the Qwen templates' own tools
+     * section word for word, so a client's system message followed by it renders as the template renders tools.
+     * Results go back as a user turn of {@code <tool_response>} blocks: exactly what Qwen's templates make of
+     * tool messages, and still readable through a template without a tool role.
+     */
+    HERMES("hermes", HermesCodec.INSTANCE, false) {
         @Override
         public String systemPrompt(List<ToolSpec> tools) {
-            return """
-                    You are a helpful assistant that solves the user's task with the tools below.
-
-                    # Tools
-
-                    You may call one or more functions to assist with the user query.
-
-                    You are provided with function signatures within <tools></tools> XML tags:
-                    <tools>
-                    %s
-                    </tools>
-
-                    For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:
-                    <tool_call>
-                    {"name": <function-name>, "arguments": <args-json-object>}
-                    </tool_call>
-                    When you have the final answer, reply with it as plain text or inside <answer></answer>.""".formatted(toolLines(tools, true));
+            return "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+                    + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
+                    + toolLines(tools, true)
+                    + "\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+                    + "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
+                    + "<args-json-object>}\n</tool_call>";
         }
 
         @Override
         public Optional<String> templateSystemPrompt() {
-            return Optional.of("You are a helpful assistant that solves the user's task with the tools offered."
-                    + " When you have the final answer, reply with it as plain text.");
+            return Optional.of(NATIVE_SYSTEM_PROMPT);
         }
 
         @Override
         public String reminder() {
-            return "Call a tool with <tool_call>{\"name\": ..., \"arguments\": {...}}</tool_call> or reply with the answer.";
+            return "Call a tool with <tool_call>\n{\"name\": ..., \"arguments\": {...}}\n</tool_call> or reply with the answer.";
+        }
+    },
+
+    /**
+     * Llama 3.x JSON calls ({@link Llama3JsonCodec}); the system prompt is the Llama 3.1/3.2 templates' wording for
+     * tools in the system message. Results go back in the template's own tool role (rendered as {@code ipython}).
+     */
+    LLAMA3_JSON("llama3-json", Llama3JsonCodec.INSTANCE, true) {
+        @Override
+        public String systemPrompt(List<ToolSpec> tools) {
+            return "You have access to the following functions. To call a function, please respond with JSON for a "
+                    + "function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of "
+                    + "argument name and its value}.Do not use variables.\n\n"
+                    + tools.stream().map(t -> functionJson(t) + "\n\n").collect(Collectors.joining());
+        }
+
+        @Override
+        public Optional<String> templateSystemPrompt() {
+            return Optional.of(NATIVE_SYSTEM_PROMPT);
+        }
+
+        @Override
+        public String reminder() {
+            return "Call a function with one JSON object {\"name\": ..., \"parameters\": {...}} and nothing else, "
+                    + "or reply with the answer as plain text.";
         }
     };
 
+    /** A native format's system message: the model's own template adds the tools and how to call them. */
+    private static final String NATIVE_SYSTEM_PROMPT = "You are a helpful assistant that solves the user's task with"
+            + " the tools offered. When you have the final answer, reply with it as plain text.";
+
+    private final String formatName;
+    private final boolean resultsInToolRole;
     private final ToolCallCodec codec;
 
-    ActionFormat(ToolCallCodec codec) {
+    ActionFormat(String formatName, ToolCallCodec codec, boolean resultsInToolRole) {
+        this.formatName = formatName;
         this.codec = codec;
+        this.resultsInToolRole = resultsInToolRole;
+    }
+
+    /** The name users and configs choose this format by, e.g. {@code hermes}. */
+    public String formatName() {
+        return formatName;
+    }
+
+    /**
+     * The format called {@code name} (as {@link #formatName()} gives it).
+     *
+     * @throws IllegalArgumentException naming the known formats when there is none of that name
+     */
+    public static ActionFormat named(String name) {
+        for (ActionFormat f : values()) {
+            if (f.formatName.equals(name)) return f;
+        }
+        throw new IllegalArgumentException("unknown action format '" + name + "'; known: " + knownNames());
+    }
+
+    /** Every format's name, comma-separated, for messages and help texts. */
+    public static String knownNames() {
+        return Arrays.stream(values()).map(ActionFormat::formatName).collect(Collectors.joining(", "));
+    }
+
+    /**
+     * Whether tool results go back as the chat template's own tool messages (one per result, named by its
+     * tool), rather than as one user-side message of {@code <tool_response>} blocks.
+     */
+    public boolean resultsInToolRole() {
+        return resultsInToolRole;
     }
 
     /** How replies in this format are read and written. */
@@ -137,11 +194,18 @@ public enum ActionFormat {
         return type.equals("array") ? typeName(schema.path("items")) + "[]" : type;
     }
 
-    private static String toolLines(List<ToolSpec> tools, boolean wrapAsFunction) {
+    /** One tool per line: its schema as Jackson writes it (Tool-N1), or as the templates' {@code tojson} writes the OpenAI function object. */
+    private static String toolLines(List<ToolSpec> tools, boolean asTemplateFunction) {
         return tools.stream()
-                .map(t -> wrapAsFunction
-                        ? "{\"type\": \"function\", \"function\": " + t.toJson() + "}"
-                        : t.toJson().toString())
+                .map(t -> asTemplateFunction ? functionJson(t) : t.toJson().toString())
                 .collect(Collectors.joining("\n"));
+    }
+
+    /** {@code {"type": "function", "function": {"name", "description", "parameters"}}} as a template's {@code tojson} writes it. */
+    private static String functionJson(ToolSpec tool) {
+        Map<String, Object> function = new LinkedHashMap<>();
+        function.put("type", "function");
+        function.put("function", tool.toJson());
+        return TemplateJson.write(function);
     }
 }

@@ -48,4 +48,14 @@ public enum ActionTag {
         }
         return text.substring(start, end).strip();
     }
+
+    /** {@code text} without a trailing beginning of one of {@code openings} (a tag still being generated). */
+    static String withoutPartialOpening(String text, String... openings) {
+        for (String opening : openings) {
+            for (int k = Math.min(opening.length() - 1, text.length()); k > 0; k--) {
+                if (text.endsWith(opening.substring(0, k))) return text.substring(0, text.length() - k);
+            }
+        }
+        return text;
+    }
 }

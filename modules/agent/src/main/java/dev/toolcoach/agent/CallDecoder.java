@@ -15,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the JSON inside one {@code <tool_call>} block: an array of calls (Tool-N1) or a single call
- * object (Hermes/Qwen), each {@code {"name": ..., "arguments": {...}}}.
+ * Reads call JSON strictly: the inside of one Tool-N1 {@code <tool_call>} block (an array of calls, or one
+ * call object), or one call object of a native format (a Hermes block, a Llama 3 reply), each
+ * {@code {"name": ..., "arguments": {...}}} with the format's own key for the arguments.
  */
 final class CallDecoder {
 
@@ -34,24 +35,42 @@ final class CallDecoder {
     private CallDecoder() {
     }
 
+    /** A Tool-N1 block: a list of calls, or one call. */
     static List<RawCall> decode(String blockContent) throws ActionRejected {
+        String where = "the <tool_call> block";
         if (blockContent.isBlank()) {
-            throw new ActionRejected(ParseError.Kind.EMPTY_CALL, "the <tool_call> block is empty");
+            throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " is empty");
         }
-        JsonNode root = readJson(blockContent);
+        JsonNode root = readJson(blockContent, where);
         List<RawCall> calls = new ArrayList<>();
         if (root.isArray()) {
             if (root.isEmpty()) {
-                throw new ActionRejected(ParseError.Kind.EMPTY_CALL, "the <tool_call> block holds an empty list of calls");
+                throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " holds an empty list of calls");
             }
-            for (int i = 0; i < root.size(); i++) calls.add(toCall(root.get(i), "call " + (i + 1)));
+            for (int i = 0; i < root.size(); i++) calls.add(toCall(root.get(i), "call " + (i + 1), "arguments"));
         } else if (root.isObject()) {
-            calls.add(toCall(root, "the call"));
+            calls.add(toCall(root, "the call", "arguments"));
         } else {
             throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "a <tool_call> block must hold a call object "
                     + "{\"name\": ..., \"arguments\": {...}} or a list of them, not a JSON " + kind(root));
         }
         return calls;
+    }
+
+    /**
+     * Exactly one call object, as native formats write each call.
+     *
+     * @param where        what holds the JSON, for messages ("the <tool_call> block", "the reply")
+     * @param argumentsKey the format's name for the arguments ("arguments", Llama 3's "parameters")
+     */
+    static RawCall decodeOne(String json, String where, String argumentsKey) throws ActionRejected {
+        if (json.isBlank()) throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " is empty");
+        JsonNode root = readJson(json, where);
+        if (!root.isObject()) {
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, where + " must hold one call object {\"name\": ..., \""
+                    + argumentsKey + "\": {...}}, not a JSON " + kind(root));
+        }
+        return toCall(root, "the call", argumentsKey);
     }
 
     /** Arguments as plain Java values (String, Integer, Long, Double, Boolean, List, Map, null). */
@@ -60,48 +79,48 @@ final class CallDecoder {
         return STRICT.convertValue(arguments, Map.class);
     }
 
-    private static JsonNode readJson(String text) throws ActionRejected {
+    private static JsonNode readJson(String text, String where) throws ActionRejected {
         JsonNode root;
         try {
             root = STRICT.readTree(text);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? ""
+            String at = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "the <tool_call> block is not valid JSON: "
-                    + firstLine(e.getOriginalMessage()) + where);
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, where + " is not valid JSON: "
+                    + firstLine(e.getOriginalMessage()) + at);
         }
         if (root == null || root.isMissingNode()) {
-            throw new ActionRejected(ParseError.Kind.EMPTY_CALL, "the <tool_call> block holds no JSON value");
+            throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " holds no JSON value");
         }
         if (depth(root) > MAX_DEPTH) {
-            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "the <tool_call> JSON is nested deeper than "
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "the JSON of " + where + " is nested deeper than "
                     + MAX_DEPTH + " levels");
         }
         return root;
     }
 
-    private static RawCall toCall(JsonNode node, String which) throws ActionRejected {
+    private static RawCall toCall(JsonNode node, String which, String argumentsKey) throws ActionRejected {
         if (!node.isObject()) {
             throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, which + " must be an object "
-                    + "{\"name\": ..., \"arguments\": {...}}, not a JSON " + kind(node));
+                    + "{\"name\": ..., \"" + argumentsKey + "\": {...}}, not a JSON " + kind(node));
         }
         Iterator<String> fields = node.fieldNames();
         while (fields.hasNext()) {
             String field = fields.next();
-            if (!field.equals("name") && !field.equals("arguments")) {
+            if (!field.equals("name") && !field.equals(argumentsKey)) {
                 throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, which + " has the field \"" + field
-                        + "\"; a call has only \"name\" and \"arguments\"");
+                        + "\"; a call has only \"name\" and \"" + argumentsKey + "\"");
             }
         }
         JsonNode name = node.get("name");
         if (name == null || !name.isTextual() || name.asText().isBlank()) {
             throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, which + " needs a non-empty string \"name\"");
         }
-        JsonNode arguments = node.get("arguments");
+        JsonNode arguments = node.get(argumentsKey);
         if (arguments == null) {
-            arguments = STRICT.createObjectNode(); // a tool without parameters may be called without "arguments"
+            arguments = STRICT.createObjectNode(); // a tool without parameters may be called without arguments
         } else if (!arguments.isObject()) {
-            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "\"arguments\" of " + which + " ('"
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, "\"" + argumentsKey + "\" of " + which + " ('"
                     + name.asText() + "') must be a JSON object, not a JSON " + kind(arguments));
         }
         return new RawCall(name.asText(), arguments);

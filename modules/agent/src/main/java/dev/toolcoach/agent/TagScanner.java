@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits a completion into its {@code <think>}, {@code <tool_call>} and {@code <answer>} blocks.
+ * Splits a completion into its tagged blocks: {@code <think>}, {@code <tool_call>} and, where the format has
+ * it, {@code <answer>}.
  *
  * <p>Inside a block only its own closing tag ends it, so a thought may mention {@code <answer>} and
  * a JSON string may contain angle brackets. Outside blocks, a closing tag without an opening one, or
@@ -17,20 +18,23 @@ final class TagScanner {
     static final String THINK = ActionTag.THINK.tagName();
     static final String TOOL_CALL = ActionTag.TOOL_CALL.tagName();
     static final String ANSWER = ActionTag.ANSWER.tagName();
-    private static final List<String> TAGS = List.of(THINK, TOOL_CALL, ANSWER);
+    /** Tool-N1's blocks. */
+    static final List<String> WITH_ANSWER = List.of(THINK, TOOL_CALL, ANSWER);
+    /** Hermes' blocks: its answer is the plain text, so an {@code <answer>} there is just text. */
+    static final List<String> WITHOUT_ANSWER = List.of(THINK, TOOL_CALL);
 
-    /** One tagged block: its tag, its raw content, and where the whole block ends in the text. */
-    record Block(String tag, String content, int end) {
+    /** One tagged block: its tag, its raw content, and where the whole block starts and ends in the text. */
+    record Block(String tag, String content, int start, int end) {
     }
 
     private TagScanner() {
     }
 
-    static List<Block> scan(String text) throws ActionRejected {
+    static List<Block> scan(String text, List<String> tags) throws ActionRejected {
         List<Block> blocks = new ArrayList<>();
         int pos = 0;
         while (true) {
-            TagAt next = nextTag(text, pos);
+            TagAt next = nextTag(text, pos, tags);
             if (next == null) return blocks;
             if (next.closing) {
                 throw new ActionRejected(ParseError.Kind.UNCLOSED_TAG, "</" + next.tag + "> at character "
@@ -44,16 +48,16 @@ final class TagScanner {
                         + next.index + " is never closed with " + close);
             }
             pos = closeAt + close.length();
-            blocks.add(new Block(next.tag, text.substring(contentStart, closeAt), pos));
+            blocks.add(new Block(next.tag, text.substring(contentStart, closeAt), next.index, pos));
         }
     }
 
     private record TagAt(String tag, int index, boolean closing) {
     }
 
-    private static TagAt nextTag(String text, int from) {
+    private static TagAt nextTag(String text, int from, List<String> tags) {
         TagAt best = null;
-        for (String tag : TAGS) {
+        for (String tag : tags) {
             best = earlier(best, tag, text.indexOf("<" + tag + ">", from), false);
             best = earlier(best, tag, text.indexOf("</" + tag + ">", from), true);
         }

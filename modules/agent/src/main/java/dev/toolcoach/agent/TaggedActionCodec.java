@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Tagged action text: {@code <think>…</think>}, then {@code <tool_call>…</tool_call>} blocks holding a
- * list of calls (Tool-N1) or one call object (Hermes/Qwen), or an {@code <answer>…</answer>}. The two
- * instances differ only in a reply without any action: no action for Tool-N1, the answer for Hermes.
+ * Tool-N1's tagged action text: {@code <think>…</think>}, then {@code <tool_call>…</tool_call>} blocks holding a
+ * list of calls (one call object per block is read too), or an {@code <answer>…</answer>}; a reply with neither
+ * is no action.
  *
  * <p>Strict reading checks from structure to content: tags, then answer rules, then the call JSON, then each
  * call against the tool specs; the first failure is reported. A {@code <think>} block is optional
@@ -27,18 +27,14 @@ import java.util.stream.Collectors;
  */
 public final class TaggedActionCodec implements ToolCallCodec {
 
-    public static final TaggedActionCodec TOOL_N1 = new TaggedActionCodec(false);
-    public static final TaggedActionCodec HERMES = new TaggedActionCodec(true);
+    public static final TaggedActionCodec TOOL_N1 = new TaggedActionCodec();
 
     private static final int MAX_DEPTH = CallDecoder.MAX_DEPTH;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern THINK_BLOCK = Pattern.compile("<think>(.*?)</think>", Pattern.DOTALL);
     private static final Pattern CALL_BLOCK = Pattern.compile("<tool_call>(.*?)</tool_call>", Pattern.DOTALL);
 
-    private final boolean plainReplyIsAnswer;
-
-    private TaggedActionCodec(boolean plainReplyIsAnswer) {
-        this.plainReplyIsAnswer = plainReplyIsAnswer;
+    private TaggedActionCodec() {
     }
 
     // ---- strict reading
@@ -48,7 +44,7 @@ public final class TaggedActionCodec implements ToolCallCodec {
         String text = completion == null ? "" : completion;
         List<TagScanner.Block> blocks;
         try {
-            blocks = TagScanner.scan(text);
+            blocks = TagScanner.scan(text, TagScanner.WITH_ANSWER);
         } catch (ActionRejected e) {
             return ParsedCompletion.error(null, null, e.error());
         }
@@ -84,7 +80,8 @@ public final class TaggedActionCodec implements ToolCallCodec {
             return new ParsedCompletion(thought, List.of(), null, answer.content().strip(), null);
         }
         if (calls.isEmpty()) {
-            return plainReply(text, thought, blocks);
+            throw new ActionRejected(ParseError.Kind.NO_ACTION, text.isBlank() ? "the reply is empty"
+                    : "the reply has neither a <tool_call> nor an <answer>");
         }
         List<ToolCall> toolCalls = new ArrayList<>();
         for (TagScanner.Block block : calls) {
@@ -94,19 +91,6 @@ public final class TaggedActionCodec implements ToolCallCodec {
             }
         }
         return new ParsedCompletion(thought, toolCalls, toolCode, null, null);
-    }
-
-    private ParsedCompletion plainReply(String text, String thought, List<TagScanner.Block> blocks) throws ActionRejected {
-        String outsideThought = text;
-        if (thought != null) {
-            TagScanner.Block think = blocks.stream().filter(b -> b.tag().equals(TagScanner.THINK)).findFirst().orElseThrow();
-            outsideThought = text.substring(think.end());
-        }
-        if (plainReplyIsAnswer && !outsideThought.isBlank()) {
-            return new ParsedCompletion(thought, List.of(), null, outsideThought.strip(), null);
-        }
-        throw new ActionRejected(ParseError.Kind.NO_ACTION, text.isBlank() ? "the reply is empty"
-                : "the reply has neither a <tool_call> nor an <answer>");
     }
 
     private static String first(List<TagScanner.Block> blocks, String tag) {
@@ -162,7 +146,7 @@ public final class TaggedActionCodec implements ToolCallCodec {
     }
 
     /** Deepest bracket nesting outside string literals. */
-    private static int nestingDepth(String json) {
+    static int nestingDepth(String json) {
         int depth = 0;
         int max = 0;
         boolean inString = false;
@@ -195,6 +179,11 @@ public final class TaggedActionCodec implements ToolCallCodec {
 
     @Override
     public String textOutsideThinking(String text) {
+        return outsideThinking(text);
+    }
+
+    /** The text without its closed thinking blocks, cut where an unclosed one begins, stripped. */
+    static String outsideThinking(String text) {
         String rest = THINK_BLOCK.matcher(text).replaceAll("");
         int unclosed = rest.indexOf(ActionTag.THINK.open());
         return (unclosed < 0 ? rest : rest.substring(0, unclosed)).strip();
@@ -208,9 +197,10 @@ public final class TaggedActionCodec implements ToolCallCodec {
 
     // ---- writing
 
+    /** The block and a newline before what follows. */
     @Override
     public String writeThinking(String thinking) {
-        return ActionTag.THINK.wrap(thinking);
+        return ActionTag.THINK.wrap(thinking) + "\n";
     }
 
     @Override

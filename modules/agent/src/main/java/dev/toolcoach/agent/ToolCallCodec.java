@@ -39,16 +39,17 @@ public interface ToolCallCodec {
         return readCalls(text).blocks().isEmpty() ? text.strip() : "";
     }
 
+    /** The thinking and what separates it from the rest of the reply ("" in a format without thinking). */
     String writeThinking(String thinking);
 
     String writeAnswer(String answer);
 
-    /** The calls as one call block, each {@code {"name": ..., "arguments": {...}}} with arguments in their given order. */
+    /** The calls as the format lays them out, arguments in their given order. */
     String writeCalls(List<ToolCall> calls);
 
     /**
-     * The calls as one call block, arguments as given (even when they are not an object, so a strict
-     * reader reports it); {@code ownLine} puts the JSON on a line of its own between the tags.
+     * The calls, arguments as given (even when they are not an object, so a strict reader reports it);
+     * {@code ownLine} puts the JSON on a line of its own between the tags where the format leaves that open.
      */
     String writeCalls(List<WrittenCall> calls, boolean ownLine);
 

@@ -61,7 +61,10 @@ class ToolSpecTest {
         assertTrue(n1.contains(tools.get(0).toJson().toString() + "\n" + tools.get(1).toJson().toString()), n1);
         assertTrue(n1.contains("<tool_call>[{\"name\""), n1);
         String hermes = ActionFormat.HERMES.systemPrompt(tools);
-        assertTrue(hermes.contains("<tools>\n{\"type\": \"function\", \"function\": " + tools.get(0).toJson() + "}"), hermes);
+        assertTrue(hermes.contains("<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"add\", \"description\": "
+                + "\"Adds.\", \"parameters\": {\"type\": \"object\""), hermes);
+        assertTrue(hermes.contains("\n{\"type\": \"function\", \"function\": {\"name\": \"now\", \"description\": \"Time.\", "
+                + "\"parameters\": {}}}\n</tools>"), hermes);
     }
 
     @Test

@@ -9,29 +9,43 @@ import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Maps between OpenAI chat messages and the Tool-N1 action text, through the Tool-N1 codec
- * ({@code <think>…</think>} then {@code <tool_call>[{"name", "arguments"}…]</tool_call>} or
- * {@code <answer>…</answer>}).
+ * Maps between OpenAI chat messages and the action text of the model's format, through the format's codec:
+ * earlier assistant turns are written as the model would have written them (Tool-N1's {@code <think>},
+ * {@code <tool_call>[...]</tool_call>} and {@code <answer>}; Hermes' call blocks; Llama 3's JSON call), and a
+ * generated turn is read back into content, reasoning and tool calls. Tool messages carry the name of the tool
+ * they answer (from the assistant call their {@code tool_call_id} names), for templates that render results in
+ * their own tool role.
  *
  * <p>Replies are read leniently where the agent reads strictly: the server must always answer,
  * so text that is not a valid action is passed through as plain content rather than rejected.
  */
 final class ActionMessages {
 
-    private final ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
+    private final ToolCallCodec codec;
     private final ObjectMapper mapper = OpenAiJson.mapper();
+
+    ActionMessages(ActionFormat format) {
+        this.codec = format.codec();
+    }
 
     /** The conversation as the backend sees it; a malformed message is rejected naming its index. */
     List<Message> toActionMessages(List<ChatMessage> messages) {
         List<Message> out = new ArrayList<>(messages.size());
+        Map<String, String> toolByCallId = new HashMap<>();
         for (int i = 0; i < messages.size(); i++) {
             ChatMessage m = messages.get(i);
             String content = m.content() == null ? "" : m.content();
+            m.calls().forEach(c -> {
+                if (c.id() != null && c.function() != null) toolByCallId.put(c.id(), c.function().name());
+            });
             switch (m.role()) {
-                case "system", "user", "tool" -> out.add(new Message(m.role(), content));
+                case "system", "user" -> out.add(new Message(m.role(), content));
+                case "tool" -> out.add(Message.toolResult(m.name() != null ? m.name() : toolByCallId.get(m.toolCallId()), content));
                 case "assistant" -> out.add(Message.assistant(assistantText(m, i)));
                 default -> throw RejectedRequest.invalid("messages[" + i + "].role '" + m.role()
                         + "' is not one of system, user, assistant, tool");
@@ -43,7 +57,7 @@ final class ActionMessages {
     private String assistantText(ChatMessage m, int index) {
         StringBuilder text = new StringBuilder();
         if (m.reasoningContent() != null && !m.reasoningContent().isBlank()) {
-            text.append(codec.writeThinking(m.reasoningContent().strip())).append('\n');
+            text.append(codec.writeThinking(m.reasoningContent().strip()));
         }
         String content = m.content() == null ? "" : m.content().strip();
         if (m.calls().isEmpty()) {
@@ -73,17 +87,21 @@ final class ActionMessages {
     }
 
     /**
-     * Reads a generated turn: the answer if there is one, else the tool calls if their blocks parse,
-     * else the plain text. A block cut off by the token limit counts up to where it stops, as it
-     * does while streaming.
+     * Reads a generated turn: its tool calls if their blocks parse (a block cut off by the token limit counts
+     * up to where it stops, as it does while streaming), with the format's content beside them (Hermes' text
+     * before its calls); without calls, the answer, or the whole text outside thinking when that holds more
+     * than the answer streamed so far (a malformed call is passed through as text, never dropped).
      */
     AssistantTurn readReply(String text) {
         ToolCallCodec.TextSoFar soFar = codec.readSoFar(text);
         List<FunctionCall> calls = toolCalls(text);
         String content;
-        if (soFar.answer() != null) content = soFar.answer();
-        else if (!calls.isEmpty()) content = null;
-        else content = codec.textOutsideThinking(text);
+        if (!calls.isEmpty()) {
+            content = soFar.answer();
+        } else {
+            String outside = codec.textOutsideThinking(text);
+            content = soFar.answer() == null || outside.startsWith(soFar.answer()) ? outside : soFar.answer();
+        }
         return new AssistantTurn(soFar.thinking(), content, calls);
     }
 

@@ -1,6 +1,5 @@
 package dev.toolcoach.openai;
 
-import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolCallCodec;
 
 import java.util.ArrayList;
@@ -14,13 +13,14 @@ import java.util.List;
 final class ActionStreamer {
 
     private final ActionMessages messages;
-    private final ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
+    private final ToolCallCodec codec;
     private final StringBuilder text = new StringBuilder();
     private String sentReasoning = "";
     private String sentContent = "";
 
-    ActionStreamer(ActionMessages messages) {
+    ActionStreamer(ActionMessages messages, ToolCallCodec codec) {
         this.messages = messages;
+        this.codec = codec;
     }
 
     /** Deltas made visible by one more piece of text. */

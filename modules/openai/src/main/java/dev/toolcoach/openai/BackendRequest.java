@@ -5,9 +5,9 @@ import dev.toolcoach.trace.Message;
 import java.util.List;
 
 /**
- * What a backend generates from: the conversation in the action format (assistant turns carry
- * {@code <think>}, {@code <tool_call>} and {@code <answer>} blocks; tool messages hold the raw tool
- * output for the chat format to wrap in {@code <tool_response>}), the tools on offer, and sampling.
+ * What a backend generates from: the conversation in the backend's action format (assistant turns as the
+ * model writes them; tool messages hold the raw tool output and the name of the tool, for the chat format to
+ * carry back as the format says), the tools on offer, and sampling.
  *
  * @param jsonReply true when the client asked for a JSON reply (response_format)
  */

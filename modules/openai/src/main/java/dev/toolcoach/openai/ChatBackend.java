@@ -1,5 +1,7 @@
 package dev.toolcoach.openai;
 
+import dev.toolcoach.agent.ActionFormat;
+
 import java.util.function.Consumer;
 
 /**
@@ -11,6 +13,9 @@ public interface ChatBackend {
 
     /** The id served at {@code /v1/models} and expected in requests. */
     String modelId();
+
+    /** The format the model writes its turns in: the server writes earlier turns and reads replies with its codec. */
+    ActionFormat actionFormat();
 
     /**
      * Generates the next assistant turn.

@@ -8,18 +8,19 @@ import java.util.function.Consumer;
 
 /**
  * The chat-completions logic of the server, free of HTTP: validates a request, hands the
- * conversation to the backend in the action format, and maps the generated turn back to an OpenAI
+ * conversation to the backend in its model's action format, and maps the generated turn back to an OpenAI
  * reply (whole, or as chunks).
  */
 final class ChatCompletions {
 
     private final ChatBackend backend;
-    private final ActionMessages actionMessages = new ActionMessages();
+    private final ActionMessages actionMessages;
     private final Clock clock;
     private final AtomicLong sequence = new AtomicLong();
 
     ChatCompletions(ChatBackend backend, Clock clock) {
         this.backend = backend;
+        this.actionMessages = new ActionMessages(backend.actionFormat());
         this.clock = clock;
     }
 
@@ -66,7 +67,7 @@ final class ChatCompletions {
     void stream(BackendRequest request, Consumer<ChatChunk> out) {
         String id = nextId();
         long created = created();
-        ActionStreamer streamer = new ActionStreamer(actionMessages);
+        ActionStreamer streamer = new ActionStreamer(actionMessages, backend.actionFormat().codec());
         out.accept(chunk(id, created, new ChatDelta("assistant", null, null, null), null));
         BackendReply reply = backend.generate(request,
                 piece -> streamer.accept(piece).forEach(d -> out.accept(chunk(id, created, d, null))));

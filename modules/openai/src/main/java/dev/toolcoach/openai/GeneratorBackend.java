@@ -47,6 +47,11 @@ public final class GeneratorBackend implements ChatBackend {
         return modelId;
     }
 
+    @Override
+    public ActionFormat actionFormat() {
+        return actionFormat;
+    }
+
     /** Generation requests served so far. */
     public long requests() {
         return requests.get();
@@ -71,7 +76,11 @@ public final class GeneratorBackend implements ChatBackend {
                 reply.finishReason().cutOff());
     }
 
-    /** System prompt (client's, then the tools and the action format), then the turns, tool outputs grouped. */
+    /**
+     * System prompt (client's, then the tools and the action format), then the turns; tool outputs stay one
+     * message each where the format sends results in the template's tool role, else are grouped into one
+     * message of the chat format.
+     */
     List<Message> conversation(BackendRequest request) {
         List<Message> in = request.messages();
         List<String> system = new ArrayList<>();
@@ -84,7 +93,7 @@ public final class GeneratorBackend implements ChatBackend {
         if (!system.isEmpty()) out.add(Message.system(String.join("\n\n", system)));
         List<String> pendingOutputs = new ArrayList<>();
         for (Message m : in.subList(first, in.size())) {
-            if (m.role().equals("tool")) {
+            if (m.role().equals("tool") && !actionFormat.resultsInToolRole()) {
                 pendingOutputs.add(m.content());
                 continue;
             }

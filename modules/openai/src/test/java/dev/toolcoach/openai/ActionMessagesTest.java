@@ -1,5 +1,6 @@
 package dev.toolcoach.openai;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.trace.Message;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ActionMessagesTest {
 
-    private final ActionMessages format = new ActionMessages();
+    private final ActionMessages format = new ActionMessages(ActionFormat.TOOL_N1);
 
     @Test
     void readsToolCallsWithThinking() {
@@ -51,7 +52,7 @@ class ActionMessagesTest {
         assertEquals(new Message("user", "weather?"), out.get(0));
         assertEquals("<think>look it up</think>\n<tool_call>\n[{\"name\":\"weather\",\"arguments\":{\"city\":\"Oslo\"}}]\n</tool_call>",
                 out.get(1).content());
-        assertEquals(new Message("tool", "sunny"), out.get(2));
+        assertEquals(Message.toolResult("weather", "sunny"), out.get(2), "named by the call its tool_call_id answers");
         assertEquals("<answer>It is sunny.</answer>", out.get(3).content());
     }
 
@@ -70,7 +71,7 @@ class ActionMessagesTest {
     @Test
     void streamedDeltasAddUpToTheWholeReply() {
         String text = "<think> weigh it </think>\n<answer>The answer is 42.</answer>";
-        ActionStreamer streamer = new ActionStreamer(format);
+        ActionStreamer streamer = new ActionStreamer(format, ActionFormat.TOOL_N1.codec());
         StringBuilder content = new StringBuilder();
         StringBuilder reasoning = new StringBuilder();
         int contentDeltas = 0;
@@ -90,7 +91,7 @@ class ActionMessagesTest {
     @Test
     void replyCutOffByTheTokenLimitReadsTheSameStreamedOrWhole() {
         for (String text : List.of("<think>still weighing the opt", "<think>done</think><answer>The answer is 4", "plain words <thi")) {
-            ActionStreamer streamer = new ActionStreamer(format);
+            ActionStreamer streamer = new ActionStreamer(format, ActionFormat.TOOL_N1.codec());
             StringBuilder content = new StringBuilder();
             StringBuilder reasoning = new StringBuilder();
             for (int i = 0; i < text.length(); i += 2) {

@@ -117,9 +117,13 @@ public final class PolicyChatFormat implements ChatFormat {
         return template.render(conversation.stream().map(PolicyChatFormat::asTemplateRole).toList(), true);
     }
 
-    /** Tool outputs are already wrapped in their blocks; templates know them as user turns. */
+    /**
+     * Tool outputs wrapped in their blocks ({@link #toolResponses}) are user turns to a template; a result named
+     * by its tool ({@code Message.toolResult}, as formats with results in the tool role send it) goes to the
+     * template's own tool role.
+     */
     private static Message asTemplateRole(Message m) {
-        return m.role().equals("tool") ? Message.user(m.content()) : m;
+        return m.role().equals("tool") && m.name() == null ? Message.user(m.content()) : m;
     }
 
     private static String suffixAfter(String prefix, String whole, String what) {

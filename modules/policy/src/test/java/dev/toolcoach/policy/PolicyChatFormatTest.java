@@ -49,6 +49,10 @@ class PolicyChatFormatTest {
         assertEquals("<|eot_id|>", chat.closeReply(false));
         assertTrue(chat.renderPrompt(CONVERSATION).startsWith("<|begin_of_text|><|start_header_id|>system"));
         assertEquals("<|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|>", chat.renderMessage(Message.user("hi")));
+        assertEquals("<|start_header_id|>tool<|end_header_id|>\n\nsunny<|eot_id|>",
+                chat.renderMessage(Message.toolResult("weather", "sunny")), "a result named by its tool keeps the template's tool role");
+        assertEquals("<|start_header_id|>user<|end_header_id|>\n\n<tool_response>\n5\n</tool_response><|eot_id|>",
+                chat.renderMessage(chat.toolResponses(List.of("5"))), "wrapped outputs are a user turn");
     }
 
     @Test

@@ -35,7 +35,7 @@ public record OracleStep(String thought, List<ToolCall> calls, String answer) {
     /** The turn as model text in the Tool-N1 format. */
     public String completion() {
         ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
-        String think = codec.writeThinking(thought) + "\n";
+        String think = codec.writeThinking(thought);
         return think + (answer == null ? codec.writeCalls(calls) : codec.writeAnswer(answer));
     }
 }

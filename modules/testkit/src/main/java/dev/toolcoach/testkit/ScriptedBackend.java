@@ -1,5 +1,6 @@
 package dev.toolcoach.testkit;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.openai.BackendReply;
 import dev.toolcoach.openai.BackendRequest;
 import dev.toolcoach.openai.ChatBackend;
@@ -24,6 +25,7 @@ public final class ScriptedBackend implements ChatBackend {
     private static final int PIECE_CHARS = 3;
 
     private final String modelId;
+    private final ActionFormat actionFormat;
     private final Deque<Step> script = new ArrayDeque<>();
     private final List<BackendRequest> requests = new ArrayList<>();
     private final AtomicInteger active = new AtomicInteger();
@@ -64,8 +66,15 @@ public final class ScriptedBackend implements ChatBackend {
         }
     }
 
+    /** A scripted model writing Tool-N1 (the format the project's own teachers and judges are asked for). */
     public ScriptedBackend(String modelId) {
+        this(modelId, ActionFormat.TOOL_N1);
+    }
+
+    /** A scripted model writing {@code actionFormat}, e.g. a native Hermes or Llama 3 model. */
+    public ScriptedBackend(String modelId, ActionFormat actionFormat) {
         this.modelId = modelId;
+        this.actionFormat = actionFormat;
     }
 
     public synchronized ScriptedBackend reply(String text) {
@@ -111,6 +120,11 @@ public final class ScriptedBackend implements ChatBackend {
     @Override
     public String modelId() {
         return modelId;
+    }
+
+    @Override
+    public ActionFormat actionFormat() {
+        return actionFormat;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.toolcoach.testkit;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
@@ -22,9 +23,14 @@ public final class ScriptedServer implements AutoCloseable, AfterAllCallback {
         this.server = server;
     }
 
-    /** Starts serving a scripted model of that id. */
+    /** Starts serving a scripted model of that id, writing Tool-N1. */
     public static ScriptedServer start(String model) {
-        ScriptedBackend backend = new ScriptedBackend(model);
+        return start(model, ActionFormat.TOOL_N1);
+    }
+
+    /** Starts serving a scripted model of that id that writes {@code format}. */
+    public static ScriptedServer start(String model, ActionFormat format) {
+        ScriptedBackend backend = new ScriptedBackend(model, format);
         return new ScriptedServer(backend, OpenAiServer.start(backend, ServerSettings.loopback(0)));
     }
 

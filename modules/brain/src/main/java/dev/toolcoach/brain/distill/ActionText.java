@@ -32,7 +32,7 @@ final class ActionText {
             return content;
         }
         String reasoning = reply.reasoningContent() == null ? "" : reply.reasoningContent().strip();
-        String thinking = CODEC.writeThinking(reasoning) + "\n";
+        String thinking = CODEC.writeThinking(reasoning);
         if (reply.calls().isEmpty()) return thinking + CODEC.writeAnswer(content);
         List<ToolCallCodec.WrittenCall> calls = new ArrayList<>();
         for (var call : reply.calls()) {
