@@ -8,6 +8,10 @@ import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.nn.ModelWeights;
+import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
@@ -70,6 +74,21 @@ class NativeTemplateAgentTest {
             {%- endfor %}
             {%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}""";
 
+    /** Llama 3.2's layout: tools in the system turn, a call as a bare {"name", "parameters"} object, results under ipython. */
+    static final String LLAMA3_STYLE = """
+            {{- bos_token }}
+            {%- if messages[0].role == 'system' %}{%- set system_message = messages[0].content %}{%- set messages = messages[1:] %}            {%- else %}{%- set system_message = '' %}{%- endif %}
+            {{- '<|start_header_id|>system<|end_header_id|>\n\n' }}{%- if tools %}{{- 'Environment: ipython\n\n' }}            {%- for t in tools %}{{- t | tojson }}{{- '\n\n' }}{%- endfor %}{%- endif %}{{- system_message + '<|eot_id|>' }}
+            {%- for message in messages %}
+            {%- if message.role == 'assistant' and message.tool_calls %}{{- '<|start_header_id|>assistant<|end_header_id|>\n\n' }}            {%- for call in message.tool_calls %}{{- '{"name": "' + call.function.name + '", "parameters": ' }}            {{- call.function.arguments | tojson }}{{- '}' }}{%- endfor %}{{- '<|eot_id|>' }}
+            {%- elif message.role == 'tool' or message.role == 'ipython' %}            {{- '<|start_header_id|>ipython<|end_header_id|>\n\n' + message.content + '<|eot_id|>' }}
+            {%- else %}{{- '<|start_header_id|>' + message.role + '<|end_header_id|>\n\n' + message.content | trim + '<|eot_id|>' }}
+            {%- endif %}
+            {%- endfor %}
+            {%- if add_generation_prompt %}{{- '<|start_header_id|>assistant<|end_header_id|>\n\n' }}{%- endif %}""";
+    private static final List<String> LLAMA_SPECIALS = List.of("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>");
+    private static final int EOT_ID = ByteLevelTokenizerJson.firstSpecialId(List.of()) + 3;
+
     @TempDir
     static Path dir;
     private static ToolExecutor tools;
@@ -90,12 +109,26 @@ class NativeTemplateAgentTest {
         return model;
     }
 
-    private static AgentConfig hermes() {
-        return new AgentConfig(ActionFormat.HERMES, SamplingParams.greedy(256), 4, 4096, Duration.ofSeconds(10), 2000);
+    /** A tiny random Llama with Llama 3's header tokens, whose replies end with {@code <|eot_id|>}. */
+    private static Path llamaFolder(String name, String template) throws Exception {
+        Path model = dir.resolve(name);
+        ModelConfig config = new ModelConfig("llama", 32, 48, 2, 4, 2, ByteLevelTokenizerJson.vocabSize(LLAMA_SPECIALS, List.of()),
+                4096, 1e-5f, 500_000f, false, false);
+        Files.createDirectories(model);
+        HfModelFolder.write(model, config, ModelWeights.randomHf(config, 13));
+        ByteLevelTokenizerJson.write(model.resolve("tokenizer.json"), LLAMA_SPECIALS, List.of());
+        Files.writeString(model.resolve("generation_config.json"), "{\"eos_token_id\": [" + EOT_ID + "]}");
+        Files.writeString(model.resolve("chat_template.jinja"), template);
+        return model;
     }
 
     private static Trace run(LocalPolicy policy, ScriptedGenerator generator) throws Exception {
-        AgentLoop loop = new AgentLoop(policy.tokenizer(), policy.chatFormat(), generator, tools, hermes());
+        return run(policy, generator, ActionFormat.HERMES);
+    }
+
+    private static Trace run(LocalPolicy policy, ScriptedGenerator generator, ActionFormat format) throws Exception {
+        AgentConfig config = new AgentConfig(format, SamplingParams.greedy(256), 4, 4096, Duration.ofSeconds(10), 2000);
+        AgentLoop loop = new AgentLoop(policy.tokenizer(), policy.chatFormat(), generator, tools, config);
         return loop.run(new RolloutRequest("r1", "g1", "q1", QUERY, Map.of())).toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
 
@@ -144,6 +177,26 @@ class NativeTemplateAgentTest {
             assertEquals(record.contextStarts()[0], trace.turns().get(0).tokenEnd(), "turn 1 ends with its context");
             assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
             assertTrue(TraceWarnings.of(trace).isEmpty(), TraceWarnings.of(trace).toString());
+        }
+    }
+
+    @Test
+    void llamaJsonCallsRoundTripWithTheirResultsUnderIpython() throws Exception {
+        try (LocalPolicy policy = LocalPolicy.load(llamaFolder("llama", LLAMA3_STYLE), null, null, 1)) {
+            String call = "{\"name\": \"multiply\", \"parameters\": {\"a\": 17, \"b\": 23}}";
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), EOT_ID, List.of(call, "It is 391."), 0, 5L);
+            Trace trace = run(policy, generator, ActionFormat.LLAMA3_JSON);
+
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            assertEquals("It is 391.", trace.finalAnswer());
+            assertEquals(List.of(new ToolCall("multiply", Map.of("a", 17, "b", 23))), trace.turns().get(0).parsedCompletion().toolCalls());
+            assertEquals(1, trace.tokens().contextCount(), "the template renders the call as the model wrote it");
+            String prompt = policy.tokenizer().decode(generator.requests().get(0).context());
+            assertTrue(prompt.contains("Environment: ipython") && prompt.contains("\"name\": \"multiply\""), prompt);
+            String second = policy.tokenizer().decode(generator.requests().get(1).context());
+            assertTrue(second.endsWith("<|start_header_id|>assistant<|end_header_id|>\n\n" + call + "<|eot_id|>"
+                    + "<|start_header_id|>ipython<|end_header_id|>\n\n391<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"), second);
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
         }
     }
 
