@@ -173,6 +173,9 @@ final class Episode {
             record(turn, toolOutput, results);
         } else {
             record(turn, toolOutput, results); // the turn ends with the context it was generated in
+            if (turns.size() >= config.maxTurns()) {
+                return done(Termination.MAX_TURNS, null); // a context the model would never generate in
+            }
             ledger.startContext(ids);
         }
         contextText.setLength(0);
