@@ -5,6 +5,7 @@ import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.stream.Collectors;
 
 /**
  * Runs agents: think, call tools, observe, until an answer or a limit. Talks to the model through
@@ -59,9 +61,19 @@ public final class AgentLoop {
         // a native format renders through the model's own template when the chat format has one; else its
         // system prompt lists the tools and its pieces are appended as for any other format
         this.nativeTemplate = config.actionFormat().templateSystemPrompt().isPresent() ? chat.template() : Optional.empty();
+        if (nativeTemplate.isEmpty() && !chat.appendsTurns()) {
+            throw new IllegalArgumentException("the model's chat template rewrites an assistant reply, so the "
+                    + config.actionFormat().formatName() + " format's pieces cannot be appended to what the model saw;"
+                    + " use a native format (" + nativeFormatNames() + "), which the template renders whole");
+        }
         this.systemPrompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemPrompt().get()
                 : config.actionFormat().systemPrompt(toolSpecs);
         this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    private static String nativeFormatNames() {
+        return Arrays.stream(ActionFormat.values()).filter(f -> f.templateSystemPrompt().isPresent())
+                .map(ActionFormat::formatName).collect(Collectors.joining(", "));
     }
 
     /** The system prompt every run starts with. */

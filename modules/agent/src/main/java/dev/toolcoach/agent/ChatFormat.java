@@ -35,6 +35,15 @@ public interface ChatFormat {
     /** The message that carries one turn's tool outputs back to the model. */
     Message toolResponses(List<String> outputs);
 
+    /**
+     * Whether the pieces above reproduce the model's own rendering of a longer conversation. False for a template
+     * that rewrites a reply (e.g. Qwen3 writes a thinking block into it): only native formats, which render through
+     * {@link #template()}, can run on such a format.
+     */
+    default boolean appendsTurns() {
+        return true;
+    }
+
     /** The model's own whole-conversation template, when this format is cut from one. */
     default Optional<ConversationTemplate> template() {
         return Optional.empty();

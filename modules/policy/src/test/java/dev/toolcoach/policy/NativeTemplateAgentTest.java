@@ -35,11 +35,13 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -143,6 +145,40 @@ class NativeTemplateAgentTest {
             assertEquals(record.contextStarts()[0], trace.turns().get(0).tokenEnd(), "turn 1 ends with its context");
             assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
             assertTrue(TraceWarnings.of(trace).isEmpty(), TraceWarnings.of(trace).toString());
+        }
+    }
+
+    /**
+     * Like Qwen3's template, it writes an (empty) thinking block into the last reply, so a reply does not render as
+     * the generation prompt followed by what the model wrote and the format's pieces cannot be cut from it: only a
+     * native format can run on it, rendering whole conversations, where results follow the reply.
+     */
+    @Test
+    void aTemplateThatRewritesTheReplyRunsNativeFormatsOnlyAndSaysSo() throws Exception {
+        String rewrites = """
+                {%- for message in messages %}
+                {%- if message.role == 'assistant' %}{{- '<|im_start|>assistant\n' }}                {%- if loop.last %}{{- '<think>\n\n</think>\n\n' }}{%- endif %}{{- message.content }}\
+                {%- for call in message.tool_calls %}{{- '<tool_call>\n{"name": "' + call.function.name + '", "arguments": ' }}\
+                {{- call.function.arguments | tojson }}{{- '}\n</tool_call>' }}{%- endfor %}{{- '<|im_end|>\n' }}
+                {%- elif message.role == 'tool' %}{{- '<|im_start|>user\n<tool_response>\n' + message.content + '\n</tool_response><|im_end|>\n' }}
+                {%- else %}{{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}{%- endif %}
+                {%- endfor %}
+                {%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %}""";
+        try (LocalPolicy policy = LocalPolicy.load(folder("rewrites", rewrites), null, null, 1)) {
+            assertFalse(policy.chatFormat().appendsTurns());
+            assertEquals(Set.of(TinyChatModel.IM_END), policy.chatFormat().stopTokenIds());
+            AgentConfig toolN1 = new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(8), 2, 4096, Duration.ofSeconds(10), 2000);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AgentLoop(policy.tokenizer(),
+                    policy.chatFormat(), new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(), 0, 5L), tools, toolN1));
+            assertTrue(e.getMessage().contains("tool-n1") && e.getMessage().contains("hermes, llama3-json"), e.getMessage());
+
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(CALL, "391"), 0, 5L);
+            Trace trace = run(policy, generator);
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            assertEquals(1, trace.tokens().contextCount(), "once results follow it, the reply renders as the model wrote it");
+            assertTrue(policy.tokenizer().decode(generator.requests().get(1).context())
+                    .endsWith("<|im_start|>assistant\n" + CALL + "<|im_end|>\n<|im_start|>user\n<tool_response>\n391\n</tool_response><|im_end|>\n<|im_start|>assistant\n"));
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
         }
     }
 
