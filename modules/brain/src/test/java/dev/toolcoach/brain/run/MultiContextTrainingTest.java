@@ -23,9 +23,13 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
-import dev.toolcoach.tools.arithmetic.ArithmeticTools;
-import dev.toolcoach.tools.exec.ExecutorSettings;
-import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.io.HfNames;
+import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.nn.ModelWeights;
+import dev.toolcoach.testkit.FunctionTools;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.TokenRecord;
 import dev.toolcoach.trace.Trace;
@@ -37,11 +41,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,18 +61,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MultiContextTrainingTest {
 
-    private static final String CALL = "<tool_call>\n{\"name\": \"multiply\", \"arguments\": {\"a\": 17, \"b\": 23}}\n</tool_call>";
+    private static final String CALL = "<tool_call>\n{\"name\": \"mul\", \"arguments\": {\"a\": 17, \"b\": 23}}\n</tool_call>";
+    /** Scales the output head's HF init (std 0.02): near-uniform next-token distributions hardly depend on the context. */
+    private static final float HEAD_SCALE = 200f;
 
     @Test
     void theLearnerScoresEachContextOfAnAgentTraceAsItWasGenerated(@TempDir Path dir) throws Exception {
-        Path folder = TinyChatModel.write(dir.resolve("model"), 11);
-        Files.writeString(folder.resolve("chat_template.jinja"), StyleTemplates.QWEN_DROPPING_EARLIER_THINKING);
+        Path folder = peakedModel(dir.resolve("model"));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        FunctionTools tools = new FunctionTools(pool).add(ToolSpec.of("mul", "Multiply.",
+                        "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}}"),
+                args -> String.valueOf(((Number) args.get("a")).longValue() * ((Number) args.get("b")).longValue()));
         try (LocalPolicy policy = LocalPolicy.load(folder, null, null, 1);
-             ToolExecutor tools = new ToolExecutor(ArithmeticTools.suite(), ExecutorSettings.defaults());
              NDManager scope = NDManager.newBaseManager()) {
             LoraAdapter adapter = policy.model().addLora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 3);
             AdapterWeights fresh = policy.model().snapshotAdapter();
-            AgentConfig config = new AgentConfig(ActionFormat.HERMES, SamplingParams.greedy(64), 3, 4096, Duration.ofSeconds(10), 2000);
+            AgentConfig config = new AgentConfig(ActionFormat.HERMES, SamplingParams.greedy(256), 3, 4096, Duration.ofSeconds(10), 2000);
             List<ScoredTrace> group = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
                 ForcedReplies replies = new ForcedReplies(policy, scope,
@@ -84,8 +95,24 @@ class MultiContextTrainingTest {
             policy.model().restoreAdapter(fresh);
             List<ScoredTrace> joined = group.stream().map(t -> new ScoredTrace(oneContext(t.trace()), t.reward())).toList();
             GrpoMetrics asOne = firstStep(policy, adapter, joined);
-            assertTrue(Math.abs(asOne.meanRatio() - 1.0) > 1e-3, "scored in a context they were not generated in: " + asOne);
+            assertTrue(Math.abs(asOne.meanRatio() - 1.0) > 1e-2, "scored in a context they were not generated in: " + asOne);
+        } finally {
+            pool.shutdown();
         }
+    }
+
+    /** TinyChatModel's folder with a sharper output head and the template that drops earlier thinking. */
+    private static Path peakedModel(Path dir) throws Exception {
+        ModelConfig config = TinyChatModel.config();
+        Map<String, HostTensor> weights = new HashMap<>(ModelWeights.randomHf(config, 11));
+        HostTensor head = weights.get(HfNames.LM_HEAD);
+        float[] scaled = head.data().clone();
+        for (int i = 0; i < scaled.length; i++) scaled[i] *= HEAD_SCALE;
+        weights.put(HfNames.LM_HEAD, new HostTensor(head.shape(), scaled));
+        TinyChatModel.write(dir, config, 11);
+        HfModelFolder.write(dir, config, weights);
+        Files.writeString(dir.resolve("chat_template.jinja"), StyleTemplates.QWEN_DROPPING_EARLIER_THINKING);
+        return dir;
     }
 
     private static GrpoMetrics firstStep(LocalPolicy policy, LoraAdapter adapter, List<ScoredTrace> group) {
