@@ -3,6 +3,7 @@ package dev.toolcoach.deploy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
 import dev.toolcoach.cluster.node.NodeOverrides;
@@ -31,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KubernetesManifestsTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final String SHARED = "/var/lib/toolcoach";
+    private static final String KEY_STORE = "/etc/toolcoach/tls/node.p12";
     private static final List<JsonNode> resources = new ArrayList<>();
 
     @BeforeAll
@@ -54,7 +57,8 @@ class KubernetesManifestsTest {
 
     @Test
     void everyResourceHasApiVersionKindNameAndTheAppLabel() {
-        assertEquals(Map.of("ServiceAccount", 1L, "Role", 1L, "RoleBinding", 1L, "ConfigMap", 1L, "Deployment", 3L),
+        assertEquals(Map.of("ServiceAccount", 1L, "Role", 1L, "RoleBinding", 1L, "ConfigMap", 1L, "Deployment", 3L,
+                        "NetworkPolicy", 2L, "PersistentVolumeClaim", 1L),
                 resources.stream().collect(Collectors.groupingBy(r -> r.path("kind").asText(), Collectors.counting())));
         for (JsonNode r : resources) {
             assertFalse(r.path("apiVersion").asText().isEmpty(), r.toString());
@@ -88,6 +92,17 @@ class KubernetesManifestsTest {
             String configDir = container.at("/volumeMounts/0/mountPath").asText();
             assertTrue(env.get("TOOLCOACH_CONFIG").path("value").asText().startsWith(configDir + "/"));
             named("ConfigMap", spec.at("/volumes/0/configMap/name").asText());
+            assertEquals("toolcoach-tls", env.get("TOOLCOACH_TLS_PASSWORD").at("/valueFrom/secretKeyRef/name").asText());
+            Map<String, JsonNode> volumes = new HashMap<>();
+            spec.path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));
+            Map<String, JsonNode> mounts = new HashMap<>();
+            container.path("volumeMounts").forEach(m -> mounts.put(m.path("name").asText(), m));
+            assertEquals("toolcoach-tls", volumes.get("tls").at("/secret/secretName").asText());
+            assertEquals("/etc/toolcoach/tls", mounts.get("tls").path("mountPath").asText());
+            named("PersistentVolumeClaim", volumes.get("shared").at("/persistentVolumeClaim/claimName").asText());
+            assertEquals(SHARED, mounts.get("shared").path("mountPath").asText(), name + ": models and runs at one path everywhere");
+            assertEquals(!name.equals("toolcoach-coach"), mounts.get("shared").path("readOnly").asBoolean(),
+                    name + ": only the coach writes runs");
             replicas.put(podLabels.path("component").asText(), deployment.at("/spec/replicas").asInt());
         }
         assertEquals(Map.of("coach", 1, "athlete", 2, "tool", 1), replicas);
@@ -109,17 +124,44 @@ class KubernetesManifestsTest {
     void configMapIsAValidNodeConfigThatJoinsThroughBootstrap() throws IOException {
         String hocon = named("ConfigMap", "toolcoach-config").at("/data/kubernetes.conf").asText();
         Path file = Files.createTempFile("kubernetes", ".conf");
+        Path keyStore = Files.createTempFile("node", ".p12"); // stands in for the mounted Secret
+        System.setProperty("TOOLCOACH_TLS_PASSWORD", "from-the-secret"); // as the environment gives it in the pod
+        ConfigFactory.invalidateCaches();
         try {
-            Files.writeString(file, hocon);
-            NodeSettings settings = NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.ATHLETE, NodeOverrides.none(),
-                    Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_HOST", "10.1.2.3")));
+            assertTrue(hocon.contains(KEY_STORE), "the key store is read from the Secret's mount");
+            Files.writeString(file, hocon.replace(KEY_STORE, keyStore.toString()));
+            Config config = NodeConfigLoader.load(NodeProgram.ATHLETE, NodeOverrides.none(),
+                    Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_HOST", "10.1.2.3"));
+            assertEquals("tls-tcp", config.getString("akka.remote.artery.transport"), "Artery over TLS");
+            assertEquals("from-the-secret", config.getString("akka.remote.artery.ssl.config-ssl-engine.key-store-password"));
+            assertTrue(config.getBoolean("akka.remote.artery.ssl.config-ssl-engine.require-mutual-authentication"));
+            assertTrue(config.getString("toolcoach.jobs.runs-dir").startsWith(SHARED + "/"), "runs on the shared volume");
+            NodeSettings settings = NodeSettings.fromConfig(config);
             assertTrue(settings.bootstrap(), "no seeds needed: bootstrap on");
             assertEquals(Set.of(NodeRole.ATHLETE), settings.roles());
             assertEquals("10.1.2.3", settings.host());
             assertEquals("kubernetes-api", ConfigFactory.parseString(hocon)
                     .getString("akka.management.cluster.bootstrap.contact-point-discovery.discovery-method"));
         } finally {
+            System.clearProperty("TOOLCOACH_TLS_PASSWORD");
+            ConfigFactory.invalidateCaches();
             Files.delete(file);
+            Files.delete(keyStore);
         }
+    }
+
+    @Test
+    void onlyToolCoachPodsReachTheClusterPortsAndOnlyClientsTheCoachsManagement() {
+        JsonNode members = named("NetworkPolicy", "toolcoach-members-only");
+        assertEquals("toolcoach", members.at("/spec/podSelector/matchLabels/app").asText());
+        assertEquals("toolcoach", members.at("/spec/ingress/0/from/0/podSelector/matchLabels/app").asText());
+        Set<Integer> ports = new java.util.HashSet<>();
+        members.at("/spec/ingress/0/ports").forEach(p -> ports.add(p.path("port").asInt()));
+        assertEquals(Set.of(25520, 8558), ports);
+        JsonNode clients = named("NetworkPolicy", "toolcoach-clients-to-coach");
+        assertEquals("coach", clients.at("/spec/podSelector/matchLabels/component").asText());
+        assertEquals(8558, clients.at("/spec/ingress/0/ports/0/port").asInt());
+        assertEquals(1, clients.at("/spec/ingress/0/ports").size(), "clients reach management only");
+        assertEquals("ReadWriteMany", named("PersistentVolumeClaim", "toolcoach-shared").at("/spec/accessModes/0").asText());
     }
 }

@@ -10,15 +10,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes a tiny random model as an HF folder with a WordLevel tokenizer.json ("<unk>", "<s>", "</s>", "w3" … ). */
-final class TinyHfFolder {
+public final class TinyHfFolder {
     private TinyHfFolder() {
     }
 
     static Path write(Path dir, ModelConfig config, long seed) throws IOException {
         HfModelFolder.write(dir, config, ModelWeights.randomHf(config, seed));
-        writeTokenizer(dir.resolve("tokenizer.json"), config.vocabSize());
-        Files.writeString(dir.resolve("generation_config.json"), "{\"bos_token_id\": 1, \"eos_token_id\": [2], \"temperature\": 0.7}");
+        writeTokenizerFiles(dir, config.vocabSize());
         return dir;
+    }
+
+    /** tokenizer.json (see {@link #writeTokenizer}) and a generation_config.json (bos 1, eos [2], temperature 0.7). */
+    public static void writeTokenizerFiles(Path dir, int vocab) throws IOException {
+        writeTokenizer(dir.resolve("tokenizer.json"), vocab);
+        Files.writeString(dir.resolve("generation_config.json"), "{\"bos_token_id\": 1, \"eos_token_id\": [2], \"temperature\": 0.7}");
     }
 
     static void writeTokenizer(Path file, int vocab) throws IOException {

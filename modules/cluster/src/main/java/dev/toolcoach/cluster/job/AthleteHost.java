@@ -8,6 +8,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.cluster.athlete.AthleteActor;
@@ -33,7 +34,8 @@ import java.util.Set;
  * The athlete side of a node: idle athletes (registered, answering echoes) until a job is announced; then
  * the job's model is loaded into one inference engine shared by the node's athletes, an adapter receiver
  * keeps the engine on the learner's latest version, the tools are reached through the cluster, and the
- * athletes pull rollouts from the job's coach. When the job's announcer goes away the job's actors stop,
+ * athletes pull rollouts from the job's coach. A join that fails (the model not yet on this node's disk, the
+ * tools not yet up) is tried again with a doubling back-off. When the job's announcer goes away the job's actors stop,
  * the engine is freed and the idle athletes come back. A node that joins mid-run finds the job the same way.
  */
 public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
@@ -51,13 +53,23 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private record Ready(ActorRef<JobCommand> announcer, JobSpec spec, JobResources resources, Throwable failure) implements Command {
     }
 
+    /** Try again to join the announced job after a failed attempt (its model not there yet, say). */
+    private enum RetryJoin implements Command {
+        INSTANCE
+    }
+
     private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
+    /** First wait before joining again after a failure; doubled per failure up to the maximum. */
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY = Duration.ofSeconds(30);
     private static final Duration CATCH_UP = Duration.ofSeconds(2);
 
     private final int athletes;
     private final ClusterToolSettings toolSettings;
     private final DeliverySettings delivery;
+    private final TimerScheduler<Command> timers;
     private final List<ActorRef<?>> children = new ArrayList<>();
+    private Duration nextRetry = FIRST_RETRY;
     private Set<ActorRef<JobCommand>> announcers = Set.of();
     /** The announcer of the job being joined or run, null when idle. */
     private ActorRef<JobCommand> current;
@@ -65,11 +77,14 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private int generation;
 
     public static Behavior<Command> create(int athletes, ClusterToolSettings toolSettings, DeliverySettings delivery) {
-        return Behaviors.setup(context -> new AthleteHost(context, athletes, toolSettings, delivery));
+        return Behaviors.setup(context -> Behaviors.withTimers(
+                timers -> new AthleteHost(context, timers, athletes, toolSettings, delivery)));
     }
 
-    private AthleteHost(ActorContext<Command> context, int athletes, ClusterToolSettings toolSettings, DeliverySettings delivery) {
+    private AthleteHost(ActorContext<Command> context, TimerScheduler<Command> timers, int athletes,
+                        ClusterToolSettings toolSettings, DeliverySettings delivery) {
         super(context);
+        this.timers = timers;
         this.athletes = athletes;
         this.toolSettings = toolSettings;
         this.delivery = delivery;
@@ -85,6 +100,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
                 .onMessage(AnnouncersChanged.class, this::onAnnouncers)
                 .onMessage(SpecReceived.class, this::onSpec)
                 .onMessage(Ready.class, this::onReady)
+                .onMessage(RetryJoin.class, retry -> onAnnouncers(new AnnouncersChanged(announcers)))
                 .onSignal(PostStop.class, stop -> {
                     release();
                     return this;
@@ -112,8 +128,10 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private Behavior<Command> onSpec(SpecReceived received) {
         if (received.announcer() != current) return this; // the job ended while we asked
         if (received.failure() != null) {
-            getContext().getLog().warn("the job's announcer did not answer ({}); trying again on the next change", received.failure().toString());
+            getContext().getLog().warn("the job's announcer did not answer ({}); trying again in {} s",
+                    received.failure().toString(), nextRetry.toSeconds());
             current = null;
+            retryLater();
             return this;
         }
         JobSpec spec = received.spec();
@@ -125,10 +143,15 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
 
     private Behavior<Command> onReady(Ready ready) {
         if (ready.failure() != null) {
-            getContext().getLog().error("cannot join job {}: {}", ready.spec().jobId(), ready.failure().toString());
-            if (ready.announcer() == current) current = null;
+            getContext().getLog().error("cannot join job {}: {}; trying again in {} s", ready.spec().jobId(),
+                    ready.failure().toString(), nextRetry.toSeconds());
+            if (ready.announcer() == current) {
+                current = null;
+                retryLater();
+            }
             return this;
         }
+        nextRetry = FIRST_RETRY;
         if (ready.announcer() != current) { // the job ended while loading
             ready.resources().close();
             return this;
@@ -150,6 +173,12 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         }
         getContext().getLog().info("job {}: {} athletes working", spec.jobId(), athletes);
         return this;
+    }
+
+    /** A model that is not on this node's disk yet, or tools not up yet, may be there soon: back off and retry. */
+    private void retryLater() {
+        timers.startSingleTimer(RetryJoin.INSTANCE, nextRetry);
+        nextRetry = nextRetry.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : nextRetry.multipliedBy(2);
     }
 
     private void spawnIdleAthletes() {

@@ -14,7 +14,7 @@ import java.util.Optional;
  * Builds a node's configuration from its layers, highest precedence first: command line, JVM system
  * properties, {@code TOOLCOACH_*} environment variables, the HOCON file given by {@code --config} (or
  * {@code TOOLCOACH_CONFIG}), the program's default roles, {@code toolcoach-node.conf}, and the
- * {@code reference.conf} of every library.
+ * {@code reference.conf} of every library; then the TLS switch ({@link ArteryTls}).
  */
 public final class NodeConfigLoader {
 
@@ -30,14 +30,14 @@ public final class NodeConfigLoader {
         NodeOverrides environment = EnvironmentOverrides.from(env);
         Optional<Path> file = commandLine.configFile().or(environment::configFile);
         try {
-            return commandLine.toConfig()
+            return ArteryTls.apply(commandLine.toConfig()
                     .withFallback(ConfigFactory.systemProperties())
                     .withFallback(environment.toConfig())
                     .withFallback(file.map(NodeConfigLoader::parseFile).orElse(ConfigFactory.empty()))
                     .withFallback(program.defaults())
                     .withFallback(ConfigFactory.parseResources(NODE_DEFAULTS, ConfigParseOptions.defaults().setAllowMissing(false)))
                     .withFallback(ConfigFactory.defaultReference())
-                    .resolve();
+                    .resolve());
         } catch (ConfigException e) {
             throw new NodeConfigException("configuration problem: " + e.getMessage());
         }
