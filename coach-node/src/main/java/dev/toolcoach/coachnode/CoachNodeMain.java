@@ -13,7 +13,8 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "coach-node", mixinStandardHelpOptions = true,
         description = "ToolCoach coach node: runs the coach and the learner (roles coach, learner).",
         subcommands = {CoachNodeMain.Run.class, GenerateCommand.class, ServeCommand.class, BfclEvalCommand.class,
-                GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, EvalCommand.class, HelpCommand.class})
+                GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, EvalCommand.class, RenderCommand.class,
+                HelpCommand.class})
 public final class CoachNodeMain extends NodeRunCommand {
 
     /** Logs go to stderr (coach-node-logback.xml) unless the user picked a configuration. */

@@ -1,5 +1,6 @@
 package dev.toolcoach.model;
 
+import dev.toolcoach.model.chat.JinjaChatTemplate;
 import java.util.Optional;
 import java.util.Set;
 
@@ -8,9 +9,9 @@ import java.util.Set;
  *
  * @param eosTokenIds  from generation_config.json / config.json (empty when unknown)
  * @param bosTokenId   -1 when unknown
- * @param chatTemplate the folder's own Jinja chat template, when it has one
+ * @param chatTemplate the folder's own Jinja chat template (with its special tokens), when it has one
  */
-public record ModelSource(Set<Integer> eosTokenIds, int bosTokenId, Optional<String> chatTemplate,
+public record ModelSource(Set<Integer> eosTokenIds, int bosTokenId, Optional<JinjaChatTemplate> chatTemplate,
                           Optional<Float> temperature, Optional<Float> topP, Optional<Integer> topK) {
     public ModelSource {
         eosTokenIds = Set.copyOf(eosTokenIds);

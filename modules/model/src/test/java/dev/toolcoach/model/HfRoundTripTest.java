@@ -137,7 +137,7 @@ class HfRoundTripTest {
         Files.writeString(dir.resolve("tokenizer_config.json"),
                 "{\"chat_template\": \"{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\\n{% endfor %}\"}");
         try (PolicyModel m = ModelLoader.load(dir, null, root)) {
-            assertEquals("[user] hi\n", ChatTemplates.forModel(m, "", "").render(List.of(Message.user("hi")), true));
+            assertEquals("[user] hi\n", ChatTemplates.forModel(m).render(List.of(Message.user("hi")), true));
         }
     }
 

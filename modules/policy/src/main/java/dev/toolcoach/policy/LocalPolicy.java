@@ -80,7 +80,7 @@ public final class LocalPolicy implements AutoCloseable {
     private static LocalPolicy of(PolicyModel model, int maxBatch, NDManager ownedManager) {
         ModelTokenizer tok = model.tokenizer();
         PolicyChatFormat chat = new PolicyChatFormat(
-                ChatTemplates.forModel(model, tokenText(tok, model.source().bosTokenId()), tokenText(tok, tok.eosId())),
+                ChatTemplates.forModel(model),
                 tok.specialTokens(), eosIds(model));
         return new LocalPolicy(model, new InferenceEngine(model.transformer(), tok, maxBatch), chat, ownedManager);
     }
@@ -89,11 +89,6 @@ public final class LocalPolicy implements AutoCloseable {
         Set<Integer> ids = new HashSet<>(model.source().eosTokenIds());
         if (model.tokenizer().eosId() >= 0) ids.add(model.tokenizer().eosId());
         return ids;
-    }
-
-    /** The text of one special token for a Jinja template's {@code bos_token}/{@code eos_token}, "" when unknown. */
-    private static String tokenText(ModelTokenizer tok, int id) {
-        return id >= 0 ? tok.decode(new int[]{id}) : "";
     }
 
     public PolicyModel model() {

@@ -88,6 +88,15 @@ class PolicyChatFormatTest {
         assertTrue(incremental.startsWith("<|im_start|>system\nYou add numbers.<|im_end|>\n<|im_start|>user\n2+3?<|im_end|>\n"), incremental);
     }
 
+    /** Qwen3's template drops an earlier turn's reasoning, so its pieces cannot be cut by appending: refused by name. */
+    @Test
+    void qwen3TemplateIsRefusedAsNotAppendOnly() throws IOException {
+        String qwen3 = Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new PolicyChatFormat(new JinjaChatTemplate(qwen3, "", "<|im_end|>"), CHATML, Set.of(258)));
+        assertTrue(e.getMessage().contains("does not render an assistant reply by appending"), e.getMessage());
+    }
+
     @Test
     void plainTextEndOfTurnFallsBackToTheModelsEosAndWithoutOneIsRejected() {
         PolicyChatFormat chat = new PolicyChatFormat(new ChatMlTemplate(), Map.of(), Set.of(2));

@@ -1,56 +1,102 @@
 package dev.toolcoach.model.chat;
 
-import com.hubspot.jinjava.Jinjava;
-import com.hubspot.jinjava.JinjavaConfig;
-import com.hubspot.jinjava.LegacyOverrides;
-import com.hubspot.jinjava.interpret.JinjavaInterpreter;
-import com.hubspot.jinjava.lib.filter.Filter;
-import dev.toolcoach.model.chat.jinja.PythonJson;
-import java.util.LinkedHashMap;
-import com.hubspot.jinjava.interpret.RenderResult;
-import com.hubspot.jinjava.interpret.TemplateError;
-import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import dev.toolcoach.model.chat.jinja.JinjaTemplate;
+import dev.toolcoach.model.chat.jinja.TemplateError;
 import dev.toolcoach.trace.Message;
+import java.time.Clock;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A model folder's own {@code chat_template} (Jinja, as HF transformers renders it) through Jinjava. */
+/**
+ * A model's own Jinja chat template, rendered exactly as Transformers' {@code apply_chat_template} renders it:
+ * messages in OpenAI's layout, {@code tools} (None when there are none), {@code documents} (None),
+ * {@code add_generation_prompt}, the tokenizer's special tokens ({@code bos_token}, {@code eos_token}, ...),
+ * the request's extra kwargs, and Transformers' globals {@code raise_exception} and {@code strftime_now}.
+ *
+ * <p>A folder may name several templates (tokenizer_config.json's list form): as Transformers does, the
+ * {@code tool_use} one renders requests that offer tools, {@code default} the others.
+ */
 public final class JinjaChatTemplate implements ChatTemplate {
-    private final Jinjava jinjava;
-    private final String template;
-    private final String bosToken;
-    private final String eosToken;
+    private final Map<String, JinjaTemplate> templates;
+    private final Map<String, Object> specialTokens;
+    private final Clock clock;
 
-    public JinjaChatTemplate(String template, String bosToken, String eosToken) {
-        this.template = template;
-        this.bosToken = bosToken;
-        this.eosToken = eosToken;
-        // as Transformers configures jinja2: trim_blocks, lstrip_blocks, and jinja2's own whitespace control
-        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
-                .withTrimBlocks(true).withLstripBlocks(true)
-                .withLegacyOverrides(LegacyOverrides.Builder.from(LegacyOverrides.ALL).withWhitespaceRequiredWithinTokens(false).build())
-                .build());
-        jinjava.getGlobalContext().registerFilter(new ToJson());
-        // HF templates call raise_exception(msg) to reject conversations they cannot render
-        jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
-                JinjaChatTemplate.class, "raiseException", String.class));
-    }
-
-    public static String raiseException(String message) {
-        throw new IllegalArgumentException("chat template rejected the conversation: " + message);
-    }
-
-    /** Jinjava wraps exceptions thrown inside functions; the innermost message is the template's own. */
-    private static String rootMessage(TemplateError error) {
-        Throwable t = error.getException();
-        String message = error.getMessage();
-        while (t != null) {
-            if (t.getMessage() != null) {
-                message = t.getMessage();
-            }
-            t = t.getCause();
+    /**
+     * @param templates     Jinja sources by name; a single template is named {@code default}
+     * @param specialTokens the tokenizer's special tokens as the template sees them ({@code bos_token}, ...)
+     * @param clock         the clock {@code strftime_now} reads
+     * @throws IllegalArgumentException when a template does not parse, naming it and the problem
+     */
+    public JinjaChatTemplate(Map<String, String> templates, Map<String, ?> specialTokens, Clock clock) {
+        if (templates.isEmpty()) {
+            throw new IllegalArgumentException("no chat template given");
         }
-        return message;
+        Map<String, JinjaTemplate> parsed = new LinkedHashMap<>();
+        templates.forEach((name, source) -> {
+            try {
+                parsed.put(name, JinjaTemplate.parse(source));
+            } catch (TemplateError e) {
+                throw new IllegalArgumentException("chat template" + (templates.size() > 1 ? " '" + name + "'" : "")
+                        + " does not parse: " + e.getMessage());
+            }
+        });
+        this.templates = Map.copyOf(parsed);
+        this.specialTokens = new LinkedHashMap<>(specialTokens);
+        this.clock = clock;
+    }
+
+    /** One template with the given BOS and EOS texts, on the system clock. */
+    public JinjaChatTemplate(String template, String bosToken, String eosToken) {
+        this(Map.of("default", template), tokens(bosToken, eosToken), Clock.systemDefaultZone());
+    }
+
+    private static Map<String, Object> tokens(String bos, String eos) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("bos_token", bos);
+        t.put("eos_token", eos);
+        return t;
+    }
+
+    /** The same templates reading another clock (tests fix it; the shared renderings use 26 Jul 2024). */
+    public JinjaChatTemplate withClock(Clock other) {
+        return new JinjaChatTemplate(this, other);
+    }
+
+    private JinjaChatTemplate(JinjaChatTemplate base, Clock clock) {
+        this.templates = base.templates;
+        this.specialTokens = base.specialTokens;
+        this.clock = clock;
+    }
+
+    @Override
+    public String render(ChatRequest request) {
+        JinjaTemplate template = choose(!request.tools().isEmpty());
+        Map<String, Object> vars = new HashMap<>();
+        vars.putAll(JinjaTemplate.transformersGlobals(clock));
+        vars.put("messages", request.messages().stream().map(JinjaChatTemplate::openAi).toList());
+        vars.put("tools", request.tools().isEmpty() ? null : request.tools());
+        vars.put("documents", null);
+        vars.put("add_generation_prompt", request.addGenerationPrompt());
+        vars.putAll(specialTokens);
+        vars.putAll(request.templateKwargs());
+        try {
+            return template.render(vars);
+        } catch (TemplateError e) {
+            throw new IllegalArgumentException("chat template: " + e.getMessage());
+        }
+    }
+
+    private JinjaTemplate choose(boolean tools) {
+        if (tools && templates.containsKey("tool_use")) {
+            return templates.get("tool_use");
+        }
+        JinjaTemplate t = templates.get("default");
+        if (t == null) {
+            throw new IllegalArgumentException("the model has chat templates " + templates.keySet().stream().sorted().toList()
+                    + " but none named 'default'" + (tools ? "" : " for a request without tools"));
+        }
+        return t;
     }
 
     /** A message as apply_chat_template receives it: tool calls and the answered tool's name only when present. */
@@ -73,41 +119,5 @@ public final class JinjaChatTemplate implements ChatTemplate {
             out.put("name", m.name());
         }
         return out;
-    }
-
-    /** Transformers' tojson: json.dumps with ensure_ascii=False and an optional indent. */
-    private static final class ToJson implements Filter {
-        @Override
-        public String getName() {
-            return "tojson";
-        }
-
-        @Override
-        public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
-            return PythonJson.dumps(var, -1);
-        }
-
-        @Override
-        public Object filter(Object var, JinjavaInterpreter interpreter, Object[] args, Map<String, Object> kwargs) {
-            Object indent = kwargs.getOrDefault("indent", args.length > 0 ? args[0] : null);
-            return PythonJson.dumps(var, indent == null ? -1 : ((Number) indent).intValue());
-        }
-    }
-
-    @Override
-    public String render(ChatRequest request) {
-        Map<String, Object> context = new HashMap<>(request.templateKwargs());
-        context.put("messages", request.messages().stream().map(JinjaChatTemplate::openAi).toList());
-        if (!request.tools().isEmpty()) {
-            context.put("tools", request.tools());
-        }
-        context.put("add_generation_prompt", request.addGenerationPrompt());
-        context.put("bos_token", bosToken);
-        context.put("eos_token", eosToken);
-        RenderResult result = jinjava.renderForResult(template, context);
-        if (!result.getErrors().isEmpty()) {
-            throw new IllegalArgumentException("chat template failed: " + rootMessage(result.getErrors().get(0)));
-        }
-        return result.getOutput();
     }
 }

@@ -3,12 +3,16 @@ package dev.toolcoach.model.io;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.ModelSource;
+import dev.toolcoach.model.chat.JinjaChatTemplate;
 import dev.toolcoach.model.config.ModelConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -81,29 +85,97 @@ public final class HfModelFolder {
                 gen.has("top_k") ? Optional.of(gen.get("top_k").asInt()) : Optional.empty());
     }
 
-    private static Optional<String> chatTemplate(Path dir) {
-        Path jinja = dir.resolve("chat_template.jinja");
-        if (Files.isRegularFile(jinja)) {
-            try {
-                return Optional.of(Files.readString(jinja));
-            } catch (IOException e) {
-                throw new ModelLoadException(jinja, "cannot read (" + e.getMessage() + ")", e);
+    /**
+     * The folder's own chat template as Transformers finds it: {@code chat_template.jinja} (v5 layout, with named
+     * extras in {@code additional_chat_templates/}), else tokenizer_config.json's {@code chat_template} (a string,
+     * or a list of {@code {name, template}}); its special tokens come from tokenizer_config.json.
+     */
+    public static Optional<JinjaChatTemplate> chatTemplate(Path dir) {
+        Path tokConfigFile = dir.resolve("tokenizer_config.json");
+        JsonNode tokConfig = Files.isRegularFile(tokConfigFile) ? json(tokConfigFile) : JSON.createObjectNode();
+        Map<String, String> templates = new LinkedHashMap<>();
+        Path source = dir.resolve("chat_template.jinja");
+        if (Files.isRegularFile(source)) {
+            templates.put("default", readText(source));
+            Path extras = dir.resolve("additional_chat_templates");
+            if (Files.isDirectory(extras)) {
+                try (var files = Files.list(extras)) {
+                    for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".jinja")).sorted().toList()) {
+                        templates.put(f.getFileName().toString().replaceFirst("\\.jinja$", ""), readText(f));
+                    }
+                } catch (IOException e) {
+                    throw new ModelLoadException(extras, "cannot list (" + e.getMessage() + ")", e);
+                }
+            }
+        } else {
+            source = tokConfigFile;
+            JsonNode t = tokConfig.path("chat_template");
+            if (t.isTextual()) {
+                templates.put("default", t.asText());
+            } else if (t.isArray()) {
+                for (JsonNode named : t) {
+                    if (!named.path("name").isTextual() || !named.path("template").isTextual()) {
+                        throw new ModelLoadException(tokConfigFile, "chat_template: each entry needs a string 'name' and 'template'");
+                    }
+                    templates.put(named.get("name").asText(), named.get("template").asText());
+                }
+            } else if (!t.isMissingNode() && !t.isNull()) {
+                throw new ModelLoadException(tokConfigFile, "chat_template: expected a string or a list of {name, template}");
             }
         }
-        Path tokConfig = dir.resolve("tokenizer_config.json");
-        if (!Files.isRegularFile(tokConfig)) {
+        if (templates.isEmpty()) {
             return Optional.empty();
         }
-        JsonNode t = json(tokConfig).path("chat_template");
-        if (t.isTextual()) {
-            return Optional.of(t.asText());
+        try {
+            return Optional.of(new JinjaChatTemplate(templates, specialTokens(tokConfig, tokConfigFile), Clock.systemDefaultZone()));
+        } catch (IllegalArgumentException e) {
+            throw new ModelLoadException(source, e.getMessage(), e);
         }
-        for (JsonNode named : t) { // [{name, template}, ...]: the default one
-            if (named.path("name").asText().equals("default")) {
-                return Optional.of(named.path("template").asText());
+    }
+
+    /**
+     * The special tokens a template sees ({@code bos_token}, {@code eos_token}, ...) from a JSON file that names
+     * them as tokenizer_config.json does.
+     */
+    public static Map<String, Object> specialTokens(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ModelLoadException(file, "file not found");
+        }
+        JsonNode tokens = json(file);
+        if (!tokens.isObject()) {
+            throw new ModelLoadException(file, "expected a JSON object of special tokens");
+        }
+        return specialTokens(tokens, file);
+    }
+
+    /** The special tokens a template sees, as Transformers' special_tokens_map holds them (unset ones absent). */
+    private static Map<String, Object> specialTokens(JsonNode tokConfig, Path file) {
+        Map<String, Object> tokens = new LinkedHashMap<>();
+        for (String key : List.of("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")) {
+            JsonNode v = tokConfig.path(key);
+            if (v.isTextual()) {
+                tokens.put(key, v.asText());
+            } else if (v.path("content").isTextual()) { // a serialized AddedToken
+                tokens.put(key, v.get("content").asText());
+            } else if (!v.isMissingNode() && !v.isNull()) {
+                throw new ModelLoadException(file, key + ": expected a string or an object with 'content'");
             }
         }
-        return Optional.empty();
+        JsonNode extra = tokConfig.path("additional_special_tokens");
+        if (extra.isArray() && !extra.isEmpty()) {
+            List<String> texts = new ArrayList<>();
+            extra.forEach(n -> texts.add(n.isTextual() ? n.asText() : n.path("content").asText()));
+            tokens.put("additional_special_tokens", texts);
+        }
+        return tokens;
+    }
+
+    private static String readText(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new ModelLoadException(file, "cannot read (" + e.getMessage() + ")", e);
+        }
     }
 
     /** Writes config.json and model.safetensors (f32); the tokenizer files are the caller's to copy. */

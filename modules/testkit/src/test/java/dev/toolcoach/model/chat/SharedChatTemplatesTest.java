@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.testkit.SharedData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +25,8 @@ import org.junit.jupiter.api.TestFactory;
  * (configured as Transformers configures it), byte for byte; where jinja2 raised, the same message.
  */
 class SharedChatTemplatesTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    /** Pairs the Jinjava engine cannot render yet (Qwen3's step slicing and string methods, Llama's tool cases). */
-    private static final List<String> NOT_YET = List.of("qwen3 / plain", "qwen3 / with-tools", "qwen3 / tool-round-trip",
-            "llama-3.2-instruct / with-tools", "llama-3.2-instruct / tool-round-trip");
+    /** The day the shared renderings were made for (strftime_now). */
+    private static final Clock JULY_26 = Clock.fixed(Instant.parse("2024-07-26T12:00:00Z"), ZoneOffset.UTC);
 
     @TestFactory
     Stream<DynamicTest> everyCaseThroughEveryTemplateMatchesJinja2() throws IOException {
@@ -38,9 +39,6 @@ class SharedChatTemplatesTest {
             String name = templateFile.getFileName().toString().replace(".jinja", "");
             for (Path caseFile : cases) {
                 String caseName = caseFile.getFileName().toString().replace(".json", "");
-                if (NOT_YET.contains(name + " / " + caseName)) {
-                    continue;
-                }
                 tests.add(DynamicTest.dynamicTest(name + " / " + caseName, () -> check(root, templateFile, name, caseFile, caseName)));
             }
         }
@@ -48,10 +46,8 @@ class SharedChatTemplatesTest {
     }
 
     private static void check(Path root, Path templateFile, String name, Path caseFile, String caseName) throws IOException {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> tokens = JSON.readValue(root.resolve("templates/" + name + ".tokens.json").toFile(), Map.class);
-        ChatTemplate template = new JinjaChatTemplate(Files.readString(templateFile),
-                (String) tokens.get("bos_token"), (String) tokens.get("eos_token"));
+        Map<String, Object> tokens = HfModelFolder.specialTokens(root.resolve("templates/" + name + ".tokens.json"));
+        ChatTemplate template = new JinjaChatTemplate(Map.of("default", Files.readString(templateFile)), tokens, JULY_26);
         ChatRequest request = ConversationFile.read(caseFile);
         Path expected = root.resolve("expected/" + name + "/" + caseName + ".txt");
         Path error = root.resolve("expected/" + name + "/" + caseName + ".error");

@@ -10,22 +10,39 @@ import java.util.Map;
  * Transformers' chat-template {@code tojson} filter calls: {@code ", "} and {@code ": "} separators (just
  * {@code ","} between items when indenting), non-ASCII kept, map order kept, floats as Python's {@code repr}.
  */
-public final class PythonJson {
+final class PythonJson {
     private PythonJson() {
     }
 
-    /** @param indent spaces per level, or -1 for one line */
-    public static String dumps(Object value, int indent) {
-        StringBuilder sb = new StringBuilder();
-        write(sb, value, indent, 0);
-        return sb.toString();
+    /**
+     * json.dumps' options as Transformers' {@code tojson} passes them on.
+     *
+     * @param indent       spaces per level, or -1 for one line
+     * @param itemSep      null for the default ({@code ", "}, or {@code ","} when indenting)
+     * @param keySep       null for the default {@code ": "}
+     * @param ensureAscii  escape non-ASCII (as json.dumps' default does)
+     */
+    record Options(int indent, String itemSep, String keySep, boolean sortKeys, boolean ensureAscii) {
+        String dumps(Object value) {
+            StringBuilder sb = new StringBuilder();
+            write(sb, value, this, 0);
+            return sb.toString();
+        }
+
+        String items() {
+            return itemSep != null ? itemSep : indent < 0 ? ", " : ",";
+        }
+
+        String keys() {
+            return keySep != null ? keySep : ": ";
+        }
     }
 
-    private static void write(StringBuilder sb, Object v, int indent, int level) {
+    private static void write(StringBuilder sb, Object v, Options o, int level) {
         if (v == null) {
             sb.append("null");
         } else if (v instanceof String s) {
-            quote(sb, s);
+            quote(sb, s, o.ensureAscii());
         } else if (v instanceof Boolean b) {
             sb.append(b ? "true" : "false");
         } else if (v instanceof Double || v instanceof Float) {
@@ -39,14 +56,18 @@ public final class PythonJson {
             }
             sb.append('{');
             boolean first = true;
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                separator(sb, first, indent, level + 1);
-                first = false;
-                quote(sb, key(e.getKey()));
-                sb.append(": ");
-                write(sb, e.getValue(), indent, level + 1);
+            List<? extends Map.Entry<?, ?>> entries = new java.util.ArrayList<>(m.entrySet());
+            if (o.sortKeys()) {
+                entries.sort((a, b) -> key(a.getKey()).compareTo(key(b.getKey())));
             }
-            close(sb, indent, level).append('}');
+            for (Map.Entry<?, ?> e : entries) {
+                separator(sb, first, o, level + 1);
+                first = false;
+                quote(sb, key(e.getKey()), o.ensureAscii());
+                sb.append(o.keys());
+                write(sb, e.getValue(), o, level + 1);
+            }
+            close(sb, o.indent(), level).append('}');
         } else if (v instanceof List<?> list) {
             if (list.isEmpty()) {
                 sb.append("[]");
@@ -55,13 +76,13 @@ public final class PythonJson {
             sb.append('[');
             boolean first = true;
             for (Object item : list) {
-                separator(sb, first, indent, level + 1);
+                separator(sb, first, o, level + 1);
                 first = false;
-                write(sb, item, indent, level + 1);
+                write(sb, item, o, level + 1);
             }
-            close(sb, indent, level).append(']');
+            close(sb, o.indent(), level).append(']');
         } else {
-            throw new IllegalArgumentException("tojson: " + v.getClass().getSimpleName() + " is not JSON serializable");
+            throw new TemplateError("Object of type " + Py.typeName(v) + " is not JSON serializable");
         }
     }
 
@@ -76,15 +97,15 @@ public final class PythonJson {
         if (k instanceof Boolean || k instanceof Number) {
             return k instanceof Double d ? floatRepr(d, true) : k.toString();
         }
-        throw new IllegalArgumentException("tojson: keys must be str, int, float, bool or None, not " + k.getClass().getSimpleName());
+        throw new TemplateError("keys must be str, int, float, bool or None, not " + Py.typeName(k));
     }
 
-    private static void separator(StringBuilder sb, boolean first, int indent, int level) {
+    private static void separator(StringBuilder sb, boolean first, Options o, int level) {
         if (!first) {
-            sb.append(indent < 0 ? ", " : ",");
+            sb.append(o.items());
         }
-        if (indent >= 0) {
-            sb.append('\n').append(" ".repeat(indent * level));
+        if (o.indent() >= 0) {
+            sb.append('\n').append(" ".repeat(o.indent() * level));
         }
     }
 
@@ -95,7 +116,7 @@ public final class PythonJson {
         return sb;
     }
 
-    static void quote(StringBuilder sb, String s) {
+    static void quote(StringBuilder sb, String s, boolean ensureAscii) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -108,7 +129,7 @@ public final class PythonJson {
                 case '\b' -> sb.append("\\b");
                 case '\f' -> sb.append("\\f");
                 default -> {
-                    if (c < 0x20) {
+                    if (c < 0x20 || (ensureAscii && c > 0x7f)) {
                         sb.append(String.format("\\u%04x", (int) c));
                     } else {
                         sb.append(c);
@@ -124,7 +145,7 @@ public final class PythonJson {
      * scientific ({@code 1e-05}, {@code 1.5e+16}) outside; {@code json=true} spells non-finite values as
      * json.dumps does ({@code NaN}, {@code Infinity}), else as repr does ({@code nan}, {@code inf}).
      */
-    public static String floatRepr(double d, boolean json) {
+    static String floatRepr(double d, boolean json) {
         if (Double.isNaN(d)) {
             return json ? "NaN" : "nan";
         }
