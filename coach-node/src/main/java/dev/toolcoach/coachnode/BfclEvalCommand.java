@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.tasks.calling.CallEvaluation;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.datasets.BfclLoader;
@@ -47,6 +50,14 @@ public final class BfclEvalCommand implements Callable<Integer> {
     @Option(names = "--require-think", description = "count outputs without a <think> block before the calls as format errors")
     boolean requireThink;
 
+    @Option(names = "--model", paramLabel = "DIR", description = "the model that wrote the predictions: they are read "
+            + "in its native tool-call format (its family's, when it has its own chat template; else tool-n1)")
+    Path model;
+
+    @Option(names = "--action-format", paramLabel = "NAME", description = "the tool-call format of the predictions: "
+            + "tool-n1, tool-n1-compact, hermes, llama3-json (default: --model's native format, else tool-n1)")
+    String actionFormat;
+
     @Spec
     CommandSpec spec;
 
@@ -57,6 +68,17 @@ public final class BfclEvalCommand implements Callable<Integer> {
         for (Path p : List.of(questions, answers, predictions)) {
             if (!Files.isReadable(p)) return inputError("cannot read " + p);
         }
+        ActionFormat format = ActionFormat.TOOL_N1;
+        try {
+            if (actionFormat != null) format = ActionFormat.named(actionFormat);
+        } catch (IllegalArgumentException e) {
+            return inputError("--action-format: " + e.getMessage());
+        }
+        try {
+            if (actionFormat == null && model != null) format = NativeActionFormat.forModel(model);
+        } catch (ModelLoadException | IllegalArgumentException e) {
+            return inputError("--model: " + e.getMessage());
+        }
         LoadResult<CallingExample> data;
         PredictionLoader.Predictions outputs;
         try {
@@ -65,9 +87,10 @@ public final class BfclEvalCommand implements Callable<Integer> {
         } catch (DatasetException e) {
             return inputError(e.getMessage());
         }
-        CallEvaluation.Summary s = new CallEvaluation(requireThink).evaluate(data.items(), outputs.outputs());
+        CallEvaluation.Summary s = new CallEvaluation(format, requireThink).evaluate(data.items(), outputs.outputs());
         ObjectNode out = JSON.createObjectNode();
         out.put("questions", questions.toString());
+        out.put("action_format", format.formatName());
         out.put("total", s.total());
         out.put("correct", s.correct());
         out.put("accuracy", s.accuracy());

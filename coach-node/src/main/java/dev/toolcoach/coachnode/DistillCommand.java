@@ -1,5 +1,6 @@
 package dev.toolcoach.coachnode;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
@@ -104,8 +105,21 @@ public final class DistillCommand implements Callable<Integer> {
     @Option(names = "--out", description = "also write the kept traces to this JSON Lines file")
     Path out;
 
+    @Option(names = "--action-format", paramLabel = "NAME", description = "the tool-call format the student learns: "
+            + "tool-n1, tool-n1-compact, hermes, llama3-json (default: the student family's native format when it has "
+            + "its own chat template, else tool-n1)")
+    String actionFormat;
+
     @Spec
     CommandSpec spec;
+
+    private static ActionFormat namedFormat(String name) {
+        try {
+            return ActionFormat.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--action-format: " + e.getMessage());
+        }
+    }
 
     @Override
     public Integer call() {
@@ -117,7 +131,9 @@ public final class DistillCommand implements Callable<Integer> {
             if (teacher == TeacherChoice.ORACLE && source.data().examples().stream().anyMatch(e -> e.solution().isEmpty())) {
                 throw new UsageException("the oracle teacher needs examples with solutions; " + source.data().id() + " has some without");
             }
-            Brain brain = Brain.builder().model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
+            Brain.Builder builder = Brain.builder();
+            if (actionFormat != null) builder.actionFormat(namedFormat(actionFormat));
+            Brain brain = builder.model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(source.data().id(), source.data().reward()))
                     .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
                             .withSeed(taskOptions.seedOr(1)))
@@ -128,7 +144,7 @@ public final class DistillCommand implements Callable<Integer> {
                 Files.deleteIfExists(out);
                 TraceJson.append(out, report.kept().stream().map(ScoredTrace::trace).toList());
             }
-            return CommandOutput.summary(spec, summary(report, brain.model()));
+            return CommandOutput.summary(spec, summary(report, brain.model(), brain.actionFormat()));
         } catch (UsageException | IllegalArgumentException | DatasetException | ModelLoadException | TeacherUnavailableException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         } catch (UncheckedIOException e) {
@@ -222,8 +238,9 @@ public final class DistillCommand implements Callable<Integer> {
         };
     }
 
-    private static Map<String, Object> summary(DistillReport report, Path distilled) {
+    private static Map<String, Object> summary(DistillReport report, Path distilled, ActionFormat format) {
         Map<String, Object> s = new LinkedHashMap<>();
+        s.put("action_format", format.formatName());
         s.put("collected", report.collected());
         s.put("from_cache", report.fromCache());
         s.put("kept", report.keptCount());

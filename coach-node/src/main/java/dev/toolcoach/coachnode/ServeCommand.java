@@ -1,11 +1,12 @@
 package dev.toolcoach.coachnode;
 
-import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.openai.GeneratorBackend;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.policy.LocalPolicy;
+import dev.toolcoach.policy.NativeActionFormat;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -52,6 +53,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--model-id", description = "model name clients use (default: the model file or folder name)")
     String modelId;
 
+    @Option(names = "--action-format", paramLabel = "NAME", description = "the tool-call format the model writes: "
+            + "tool-n1, tool-n1-compact, hermes, llama3-json (default: the model family's native format when the model "
+            + "has its own chat template, else tool-n1)")
+    String actionFormat;
+
     @Spec
     CommandSpec spec;
 
@@ -67,17 +73,24 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return fail(INPUT_ERROR, e.getMessage());
         }
+        ActionFormat chosen;
+        try {
+            chosen = actionFormat == null ? null : ActionFormat.named(actionFormat);
+        } catch (IllegalArgumentException e) {
+            return fail(INPUT_ERROR, "--action-format: " + e.getMessage());
+        }
         LocalPolicy policy;
         try {
             policy = LocalPolicy.load(model, tokenizer, adapter, maxBatch);
         } catch (ModelLoadException | IllegalArgumentException e) {
             return fail(INPUT_ERROR, e.getMessage());
         }
-        try (policy; OpenAiServer server = OpenAiServer.start(backend(policy), settings)) {
+        ActionFormat format = chosen != null ? chosen : NativeActionFormat.of(policy.model());
+        try (policy; OpenAiServer server = OpenAiServer.start(backend(policy, format), settings)) {
             Thread hook = new Thread(this::stopAndWait, "serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             PrintWriter out = spec.commandLine().getOut();
-            out.println("serving " + id() + " at " + server.baseUrl());
+            out.println("serving " + id() + " at " + server.baseUrl() + " (tool calls: " + format.formatName() + ")");
             out.flush();
             stopRequested.join();
             removeHook(hook);
@@ -112,9 +125,8 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    private GeneratorBackend backend(LocalPolicy policy) {
-        return new GeneratorBackend(id(), policy.generator(), policy.tokenizer(), policy.chatFormat(),
-                AgentConfig.defaults().actionFormat());
+    private GeneratorBackend backend(LocalPolicy policy, ActionFormat format) {
+        return new GeneratorBackend(id(), policy.generator(), policy.tokenizer(), policy.chatFormat(), format);
     }
 
     private String id() {

@@ -74,6 +74,44 @@ class BfclEvalCommandTest {
     }
 
     @Test
+    void predictionsAreReadInTheChosenActionFormat() throws Exception {
+        Path bfcl = SharedData.require("bfcl");
+        Path questions = bfcl.resolve("BFCL_v3_parallel.json");
+        Path answers = bfcl.resolve("possible_answer/BFCL_v3_parallel.json");
+        for (ActionFormat format : List.of(ActionFormat.HERMES, ActionFormat.LLAMA3_JSON)) {
+            List<String> lines = new ArrayList<>();
+            for (CallingExample ex : new BfclLoader().load(questions, answers).items()) {
+                lines.add(JSON.writeValueAsString(Map.of("id", ex.id(), "output", format.codec().writeCalls(ex.oracleCalls()))));
+            }
+            Path predictions = Files.write(dir.resolve(format.formatName() + ".jsonl"), lines);
+            String[] args = {"--questions", questions.toString(), "--answers", answers.toString(), "--predictions", predictions.toString()};
+
+            out.getBuffer().setLength(0);
+            assertEquals(0, run(concat(args, "--action-format", format.formatName())), err.toString());
+            JsonNode native_ = JSON.readTree(out.toString());
+            assertEquals(format.formatName(), native_.get("action_format").asText());
+            assertEquals(200, native_.get("correct").asInt(), native_.toString());
+
+            out.getBuffer().setLength(0);
+            assertEquals(0, run(args), err.toString());
+            JsonNode asToolN1 = JSON.readTree(out.toString());
+            assertEquals("tool-n1", asToolN1.get("action_format").asText(), "without a model or a format: Tool-N1");
+            assertEquals(format == ActionFormat.HERMES ? 200 : 0, asToolN1.get("correct").asInt(),
+                    "Tool-N1's reading takes Hermes blocks, never a bare Llama 3 object");
+        }
+        assertEquals(BfclEvalCommand.INPUT_ERROR, run("--questions", questions.toString(), "--answers", answers.toString(),
+                "--predictions", questions.toString(), "--action-format", "json"));
+        assertEquals("bfcl-eval: --action-format: unknown action format 'json'; known: tool-n1, tool-n1-compact, hermes, llama3-json",
+                err.toString().strip());
+    }
+
+    private static String[] concat(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
+    }
+
+    @Test
     void unreadableInputIsAClearErrorNotAStackTrace() {
         int code = run("--questions", dir.resolve("absent.json").toString(), "--answers", "a", "--predictions", "p");
         assertEquals(BfclEvalCommand.INPUT_ERROR, code);

@@ -84,6 +84,28 @@ class DistillSubcommandTest {
     }
 
     @Test
+    void anUnknownActionFormatIsRejected(@TempDir Path tmp) {
+        Path work = tmp.resolve("work");
+        assertRejected("distill: --action-format: unknown action format 'xml'; known: tool-n1, tool-n1-compact, hermes, llama3-json",
+                work, args(work, "--oracle", "--action-format", "xml"));
+    }
+
+    @Test
+    void theOracleTeachesInTheChosenNativeFormat(@TempDir Path tmp) throws Exception {
+        Path work = tmp.resolve("work");
+        Path kept = tmp.resolve("kept.jsonl");
+        CliRun run = new CliRun();
+        assertEquals(0, run.execute(args(work, "--oracle", "--action-format", "hermes", "--epochs", "1", "--batch", "2",
+                "--max-new-tokens", "256", "--out", kept.toString())), run.err.toString());
+        JsonNode s = JSON.readTree(run.out.toString());
+        assertEquals("hermes", s.get("action_format").asText());
+        assertEquals(2, s.get("kept").asInt(), s.toString());
+        String traces = Files.readString(kept);
+        assertTrue(traces.contains("<tool_call>\\n{\\\"name\\\": "), "the student learns Hermes calls: " + traces);
+        assertFalse(traces.contains("<answer>"), "and plain-text answers");
+    }
+
+    @Test
     void theOracleTeachesTheStudentAndASecondRunReadsTheCache(@TempDir Path tmp) throws Exception {
         Path work = tmp.resolve("work");
         String[] args = args(work, "--oracle", "--epochs", "1", "--batch", "2", "--learning-rate", "1e-2",
@@ -94,6 +116,7 @@ class DistillSubcommandTest {
         JsonNode s = JSON.readTree(first.out.toString());
 
         assertEquals(2, s.get("collected").asInt());
+        assertEquals("tool-n1", s.get("action_format").asText(), "a student without its own chat template learns Tool-N1");
         assertEquals(2, s.get("kept").asInt());
         assertFalse(s.get("from_cache").asBoolean());
         assertEquals(0, s.get("skipped").get("NO_ANSWER").asInt() + s.get("skipped").get("BELOW_THRESHOLD").asInt()

@@ -28,6 +28,12 @@ class ServeBadInputTest {
     }
 
     @Test
+    void anUnknownActionFormatIsRejectedNamingTheKnownOnes() {
+        assertOneLineError(ServeCommand.INPUT_ERROR, "serve: --action-format: unknown action format 'qwen'; known: "
+                + "tool-n1, tool-n1-compact, hermes, llama3-json", "serve", "--model", "/nonexistent", "--action-format", "qwen");
+    }
+
+    @Test
     void aNonNumericPortIsAUsageError() {
         CliRun run = new CliRun();
         assertEquals(2, run.execute("serve", "--model", "m", "--port", "eighty"));

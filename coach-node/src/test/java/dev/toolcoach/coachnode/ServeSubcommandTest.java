@@ -69,6 +69,8 @@ class ServeSubcommandTest {
     @Test
     void listsTheServedModel() {
         assertEquals(List.of("tiny"), client.models().data().stream().map(ModelCard::id).toList());
+        assertTrue(serve.out.toString().contains("(tool calls: tool-n1)"),
+                "a model without its own chat template is served in Tool-N1: " + serve.out);
     }
 
     @Test

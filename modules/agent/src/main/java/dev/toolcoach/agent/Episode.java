@@ -103,7 +103,8 @@ final class Episode {
         ledger.appendGenerated(reply);
         contextText.append(agent.tokenizer().decode(reply.tokenIds()));
         ParsedCompletion parsed = agent.parser().parse(reply.text());
-        conversation.add(template == null ? Message.assistant(reply.text())
+        // for the template, calls it can render go as tool_calls beside the rest of the text; anything else as written
+        conversation.add(template == null || parsed.toolCalls().isEmpty() ? Message.assistant(reply.text())
                 : Message.assistantCalls(config.actionFormat().codec().contentBesideCalls(reply.text()), parsed.toolCalls()));
         PendingTurn turn = new PendingTurn(prompt, reply, parsed, turnStart);
         pending = turn;

@@ -30,6 +30,7 @@ import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.policy.LocalPolicy;
+import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
@@ -73,7 +74,8 @@ import java.util.function.Consumer;
 public final class Brain {
 
     private Path modelDir;
-    private final ActionFormat actionFormat;
+    /** The chosen format, or the model's native one once it has been looked up (see {@link #actionFormat()}). */
+    private ActionFormat actionFormat;
     private final List<String> suites;
     private final BuiltinSuites.Options toolOptions;
     private final Reward reward;
@@ -114,7 +116,7 @@ public final class Brain {
      * @param jobId names this run of the job on the cluster; unique per call
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward,
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, dataset, steps, reward,
                 workDir.resolve("checkpoints"), jobId);
         TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
         adapter = result.adapter();
@@ -129,7 +131,7 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat), score)
+            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat()), score)
                     .evaluate(examples);
         }
     }
@@ -152,6 +154,16 @@ public final class Brain {
     /** The adapter trained last, if any. */
     public Optional<AdapterWeights> adapter() {
         return Optional.ofNullable(adapter);
+    }
+
+    /**
+     * The action format the agent is asked to act in: the one given to the builder, else the model's native
+     * tool-call format ({@link NativeActionFormat}: its family's when it has its own chat template, else Tool-N1),
+     * looked up when first needed.
+     */
+    public synchronized ActionFormat actionFormat() {
+        if (actionFormat == null) actionFormat = NativeActionFormat.forModel(modelDir);
+        return actionFormat;
     }
 
     /** The base model the Brain trains on (after {@link #distill}, the distilled one). */
@@ -180,7 +192,7 @@ public final class Brain {
              LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
                     policy.chatFormat().stopTokenIds().iterator().next());
-            Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat)),
+            Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat())),
                     new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
             DistillReport report;
             Teacher made = teacher.create(who, tools.specs());
@@ -225,7 +237,7 @@ public final class Brain {
     /** Builds a {@link Brain}; model, tool, reward and work folder are required. */
     public static final class Builder {
         private Path modelDir;
-        private ActionFormat actionFormat = ActionFormat.TOOL_N1;
+        private ActionFormat actionFormat;
         private List<String> suites = List.of();
         private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
         private Reward reward;
@@ -253,6 +265,7 @@ public final class Brain {
             return this;
         }
 
+        /** The action format (default: the model's native one, see {@link Brain#actionFormat()}). */
         public Builder actionFormat(ActionFormat format) {
             this.actionFormat = Objects.requireNonNull(format, "format");
             return this;

@@ -149,6 +149,36 @@ class NativeTemplateAgentTest {
     }
 
     /**
+     * The real Qwen3 template keeps a reply's thinking while no user turn follows it: a reply it cannot use gets
+     * feedback as a user turn, after which the template renders that reply without its thinking, so the next turn
+     * runs in a new context; the call and its result after that append to it.
+     */
+    @Test
+    void qwen3TemplateDropsThinkingBeforeALaterUserTurnSoTheRunGoesOnInANewContext() throws Exception {
+        Path template = SharedData.require("chat_templates").resolve("templates/qwen3.jinja");
+        try (LocalPolicy policy = LocalPolicy.load(folder("qwen3", Files.readString(template)), null, null, 1)) {
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(
+                    "<think>\nI should call it.\n</think>\n\n<tool_call>\n{\"name\": \"multiply\"\n</tool_call>",
+                    "<think>\nRetry.\n</think>\n\n" + CALL,
+                    "<think>\nDone.\n</think>\n\n391"), 0, 5L);
+            Trace trace = run(policy, generator);
+
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            assertEquals("391", trace.finalAnswer());
+            assertTrue(trace.turns().get(0).parsedCompletion().parseError() != null, "the first reply is unusable");
+            assertEquals(2, trace.tokens().contextCount(), "one new context, after the feedback");
+            String second = policy.tokenizer().decode(generator.requests().get(1).context());
+            assertFalse(second.contains("I should call it."), "the template dropped the thinking before the feedback: " + second);
+            assertTrue(second.contains("<|im_start|>user\nError: "), second);
+            String third = policy.tokenizer().decode(generator.requests().get(2).context());
+            assertTrue(third.startsWith(second) && third.contains("<think>\nRetry.\n</think>\n\n" + CALL
+                    + "<|im_end|>\n<|im_start|>user\n<tool_response>\n391\n</tool_response><|im_end|>\n"), third);
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
+            assertTrue(TraceWarnings.of(trace).stream().noneMatch(w -> w.contains("token")), TraceWarnings.of(trace).toString());
+        }
+    }
+
+    /**
      * Like Qwen3's template, it writes an (empty) thinking block into the last reply, so a reply does not render as
      * the generation prompt followed by what the model wrote and the format's pieces cannot be cut from it: only a
      * native format can run on it, rendering whole conversations, where results follow the reply.

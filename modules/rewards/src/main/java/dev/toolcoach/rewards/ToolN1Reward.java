@@ -1,5 +1,6 @@
 package dev.toolcoach.rewards;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.calling.CallMatchReward;
@@ -23,7 +24,7 @@ public final class ToolN1Reward implements TraceReward {
 
     /** @param requireThinking whether a {@code <think>} block before the calls is part of the format */
     public ToolN1Reward(boolean requireThinking) {
-        this.checker = new CallMatchReward(requireThinking);
+        this.checker = new CallMatchReward(ActionFormat.TOOL_N1, requireThinking);
     }
 
     /** The reward context of a function-calling example (gold calls: the oracle's calls). */

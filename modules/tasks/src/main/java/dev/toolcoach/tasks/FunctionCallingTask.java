@@ -26,7 +26,8 @@ public final class FunctionCallingTask implements Task {
     private final LoadResult<CallingExample> data;
     private final Map<String, CallingExample> byId = new LinkedHashMap<>();
     private final List<TaskExample> examples;
-    private final CallMatchReward callReward = new CallMatchReward(true);
+    // the task's gold and oracle turns are Tool-N1 text, so its rollouts are scored in Tool-N1 too
+    private final CallMatchReward callReward = new CallMatchReward(ActionFormat.TOOL_N1, true);
 
     public FunctionCallingTask(String name, LoadResult<CallingExample> data) {
         this.name = Objects.requireNonNull(name, "name");

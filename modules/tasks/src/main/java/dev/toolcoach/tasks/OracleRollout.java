@@ -22,7 +22,7 @@ public final class OracleRollout {
 
     public static CompletionStage<Trace> run(TaskExample example, ToolEnvironment tools, AgentConfig config) {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator teacher = ScriptedGenerator.chatMl(tokenizer, example.oracleCompletions());
+        ScriptedGenerator teacher = ScriptedGenerator.chatMl(tokenizer, example.oracleCompletions(config.actionFormat()));
         AgentLoop agent = new AgentLoop(tokenizer, new ChatMlFormat(), teacher, tools, config);
         return agent.run(new RolloutRequest(example.id() + "-oracle", example.id(), example.id(), example.query(), example.gold()));
     }

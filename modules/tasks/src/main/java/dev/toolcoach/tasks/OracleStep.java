@@ -32,9 +32,9 @@ public record OracleStep(String thought, List<ToolCall> calls, String answer) {
         return new OracleStep(thought, List.of(), answer);
     }
 
-    /** The turn as model text in the Tool-N1 format. */
-    public String completion() {
-        ToolCallCodec codec = ActionFormat.TOOL_N1.codec();
+    /** The turn as model text in {@code format}. */
+    public String completion(ActionFormat format) {
+        ToolCallCodec codec = format.codec();
         String think = codec.writeThinking(thought);
         return think + (answer == null ? codec.writeCalls(calls) : codec.writeAnswer(answer));
     }

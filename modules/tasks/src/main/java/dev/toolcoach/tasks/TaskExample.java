@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.Message;
@@ -57,8 +58,8 @@ public record TaskExample(String id, List<Message> messages, List<ToolSpec> tool
         return new RolloutRequest(rolloutId, groupId, id, query(), metadata);
     }
 
-    /** The oracle's turns as model completions, what a scripted teacher replays. */
-    public List<String> oracleCompletions() {
-        return solution.stream().map(OracleStep::completion).toList();
+    /** The oracle's turns as model completions in {@code format}, what a scripted teacher replays. */
+    public List<String> oracleCompletions(ActionFormat format) {
+        return solution.stream().map(step -> step.completion(format)).toList();
     }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.datasets.DatasetException;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.trace.ParsedCompletion;
@@ -47,7 +48,7 @@ class TaskRegistryTest {
             assertEquals(List.of(), task.toolSuites());
             for (TaskExample ex : task.examples()) {
                 assertTrue(!ex.tools().isEmpty(), ex.id());
-                assertEquals(1.0, task.reward().score(ex, firstReply(ex, ex.oracleCompletions().get(0))), ex.id());
+                assertEquals(1.0, task.reward().score(ex, firstReply(ex, ex.oracleCompletions(ActionFormat.TOOL_N1).get(0))), ex.id());
                 assertEquals(0.0, task.reward().score(ex, firstReply(ex, "<think>hm</think><answer>no idea</answer>")), ex.id());
             }
         }

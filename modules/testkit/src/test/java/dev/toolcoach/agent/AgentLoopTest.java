@@ -394,6 +394,23 @@ class AgentLoopTest {
         assertTokenInvariants(trace, model);
     }
 
+    @Test
+    void llama3JsonFormatCallsWithABareObjectAndAnswersInPlainText() throws Exception {
+        AgentConfig llama = new AgentConfig(ActionFormat.LLAMA3_JSON, SamplingParams.greedy(512), 4, 4096,
+                Duration.ofSeconds(10), 4000);
+        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+                "{\"name\": \"add\", \"parameters\": {\"a\": 2, \"b\": 3}}",
+                "{\"name\": \"add\", \"arguments\": {\"a\": 5, \"b\": 4}}",
+                "The sum is 5."));
+        Trace trace = run(model, arithmetic(), llama);
+        assertEquals(List.of("5"), trace.turns().get(0).actionOutput().stream().map(ToolResult::text).toList());
+        assertEquals(dev.toolcoach.trace.ParseError.Kind.MALFORMED_JSON, trace.turns().get(1).parsedCompletion().parseError().kind(),
+                "strictly, Llama 3's calls carry \"parameters\"");
+        assertEquals("The sum is 5.", trace.finalAnswer());
+        assertTrue(trace.turns().get(0).promptForModel().contains("\"parameters\": dictionary of argument name and its value"));
+        assertTokenInvariants(trace, model);
+    }
+
     /** One loop serves rollouts of different seeds: the seed rides in the request, the loop's own is the fallback. */
     @Test
     void theRequestsSeedOverridesTheLoopsOnlyForThatRollout() throws Exception {

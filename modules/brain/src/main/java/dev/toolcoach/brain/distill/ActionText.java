@@ -13,33 +13,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A teacher's chat reply as the Tool-N1 action text the student learns to write, by the Tool-N1 codec:
- * reasoning as thinking, native tool calls as a call list, plain content as the answer.
- * Content that already is action text (a teacher following the system prompt) is kept as written.
+ * A teacher's chat reply as the action text the student learns to write, by the codec of the student's action
+ * format: reasoning as thinking (Tool-N1 replies always open with a think block), the teacher's tool calls as
+ * the format writes calls, plain content as the answer. Content that already is tagged action text (a teacher
+ * following the system prompt) is kept as written.
  */
 final class ActionText {
 
-    private static final ToolCallCodec CODEC = ActionFormat.TOOL_N1.codec();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ActionText() {
     }
 
-    static String of(ChatMessage reply) {
+    static String of(ChatMessage reply, ActionFormat format) {
+        ToolCallCodec codec = format.codec();
         String content = reply.content() == null ? "" : reply.content().strip();
         if (reply.calls().isEmpty()
                 && (content.contains(ActionTag.ANSWER.open()) || content.contains(ActionTag.TOOL_CALL.open()))) {
             return content;
         }
         String reasoning = reply.reasoningContent() == null ? "" : reply.reasoningContent().strip();
-        String thinking = CODEC.writeThinking(reasoning);
-        if (reply.calls().isEmpty()) return thinking + CODEC.writeAnswer(content);
+        boolean toolN1 = format == ActionFormat.TOOL_N1 || format == ActionFormat.TOOL_N1_COMPACT;
+        String thinking = reasoning.isEmpty() && !toolN1 ? "" : codec.writeThinking(reasoning);
+        if (reply.calls().isEmpty()) return thinking + codec.writeAnswer(content);
         List<ToolCallCodec.WrittenCall> calls = new ArrayList<>();
         for (var call : reply.calls()) {
             FunctionCall f = call.function();
             calls.add(new ToolCallCodec.WrittenCall(f == null ? "" : f.name(), arguments(f == null ? null : f.arguments())));
         }
-        return thinking + CODEC.writeCalls(calls, false);
+        return thinking + codec.writeCalls(calls, false);
     }
 
     /** Arguments as an object; text that is not a JSON object is kept as a string so the parser reports it. */

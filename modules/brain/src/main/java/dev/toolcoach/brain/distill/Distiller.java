@@ -91,7 +91,7 @@ public final class Distiller {
         List<Trace> traces = new ArrayList<>();
         for (TaskExample example : dataset.examples()) {
             for (int i = 0; i < settings.tracesPerExample(); i++) {
-                Generator generator = teacher.generatorFor(example, systemPrompt);
+                Generator generator = teacher.generatorFor(example, base.actionFormat(), systemPrompt);
                 AgentLoop loop = new AgentLoop(student.tokenizer(), student.chat(), generator, tools, seeded(base, i));
                 Trace trace = loop.run(rollout(example, teacher, i)).toCompletableFuture().join();
                 teacher.checkUsable();

@@ -1,6 +1,6 @@
 package dev.toolcoach.brain.distill;
 
-import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.model.io.ModelLoadException;
@@ -10,6 +10,7 @@ import dev.toolcoach.openai.OpenAiConfig;
 import dev.toolcoach.openai.OpenAiServer;
 import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.policy.LocalPolicy;
+import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.io.IOException;
@@ -71,8 +72,8 @@ public final class LocalModelTeacher implements Teacher, AutoCloseable {
     }
 
     @Override
-    public Generator generatorFor(TaskExample example, String systemPrompt) {
-        return served().generatorFor(example, systemPrompt);
+    public Generator generatorFor(TaskExample example, ActionFormat format, String systemPrompt) {
+        return served().generatorFor(example, format, systemPrompt);
     }
 
     @Override
@@ -99,8 +100,9 @@ public final class LocalModelTeacher implements Teacher, AutoCloseable {
         if (closed) throw new IllegalStateException("teacher " + id + " is closed");
         if (endpoint == null) {
             policy = LocalPolicy.load(folder, null, null, 1);
+            // the teacher writes in its own native format; the server hands its calls on as OpenAI tool calls
             backend = new GeneratorBackend(modelId(), policy.generator(), policy.tokenizer(), policy.chatFormat(),
-                    AgentConfig.defaults().actionFormat());
+                    NativeActionFormat.of(policy.model()));
             try {
                 server = OpenAiServer.start(backend, ServerSettings.loopback(0).withMaxConcurrentGenerations(1));
             } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.openai.OpenAiClient;
@@ -41,8 +42,8 @@ public final class OpenAiTeacher implements Teacher {
     }
 
     @Override
-    public Generator generatorFor(TaskExample example, String systemPrompt) {
-        return new TeacherGenerator(client, student, tools, systemPrompt, example.query(), this::noteFailure);
+    public Generator generatorFor(TaskExample example, ActionFormat format, String systemPrompt) {
+        return new TeacherGenerator(client, student, tools, format, systemPrompt, example.query(), this::noteFailure);
     }
 
     @Override

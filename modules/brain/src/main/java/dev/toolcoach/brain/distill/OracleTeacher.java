@@ -1,11 +1,12 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.tasks.TaskExample;
 
 /**
- * A task's oracle as teacher: replays each example's ideal turns ({@link TaskExample#oracleCompletions()},
+ * A task's oracle as teacher: replays each example's ideal turns ({@link TaskExample#oracleCompletions},
  * what the tasks module's OracleRollout replays), tokenised with the student's tokenizer so the
  * traces are the student's own ids.
  */
@@ -25,7 +26,7 @@ public final class OracleTeacher implements Teacher {
     }
 
     @Override
-    public Generator generatorFor(TaskExample example, String systemPrompt) {
-        return new ScriptedGenerator(student.tokenizer(), student.stopTokenId(), example.oracleCompletions(), 0, 0L);
+    public Generator generatorFor(TaskExample example, ActionFormat format, String systemPrompt) {
+        return new ScriptedGenerator(student.tokenizer(), student.stopTokenId(), example.oracleCompletions(format), 0, 0L);
     }
 }

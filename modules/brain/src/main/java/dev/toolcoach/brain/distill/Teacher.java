@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.tasks.TaskExample;
 
@@ -12,9 +13,10 @@ public interface Teacher {
     /**
      * The model side of the agent loop for one rollout of {@code example}.
      *
+     * @param format       the student's action format: the teacher's turns come back written in it
      * @param systemPrompt the system prompt the student's agent loop starts with
      */
-    Generator generatorFor(TaskExample example, String systemPrompt);
+    Generator generatorFor(TaskExample example, ActionFormat format, String systemPrompt);
 
     /**
      * Throws when the teacher cannot be used at all (unreachable, key rejected), so distillation

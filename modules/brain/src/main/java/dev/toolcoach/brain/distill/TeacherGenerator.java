@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
@@ -31,6 +32,7 @@ final class TeacherGenerator implements Generator {
     private final OpenAiClient client;
     private final Student student;
     private final List<ToolDefinition> tools;
+    private final ActionFormat format;
     private final String systemPrompt;
     private final String query;
     private final Consumer<OpenAiException> onFailure;
@@ -41,11 +43,13 @@ final class TeacherGenerator implements Generator {
     private boolean lastEndedByStop;
     private List<ChatToolCall> lastCalls = List.of();
 
-    TeacherGenerator(OpenAiClient client, Student student, List<ToolDefinition> tools, String systemPrompt, String query,
-                     Consumer<OpenAiException> onFailure) {
+    /** @param format the student's action format, which the teacher's replies are written in */
+    TeacherGenerator(OpenAiClient client, Student student, List<ToolDefinition> tools, ActionFormat format, String systemPrompt,
+                     String query, Consumer<OpenAiException> onFailure) {
         this.client = client;
         this.student = student;
         this.tools = tools;
+        this.format = format;
         this.systemPrompt = systemPrompt;
         this.query = query;
         this.onFailure = onFailure;
@@ -78,7 +82,7 @@ final class TeacherGenerator implements Generator {
         }
         messages.add(reply);
         lastCalls = reply.calls();
-        Generation generation = asStudentTurn(ActionText.of(reply), request.sampling().maxNewTokens());
+        Generation generation = asStudentTurn(ActionText.of(reply, format), request.sampling().maxNewTokens());
         lastEndedByStop = generation.finishReason() == FinishReason.STOP_TOKEN;
         consumed = Arrays.copyOf(context, context.length + generation.length());
         System.arraycopy(generation.tokenIds(), 0, consumed, context.length, generation.length());

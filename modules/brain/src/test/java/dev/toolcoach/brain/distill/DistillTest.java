@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
@@ -71,11 +72,11 @@ class DistillTest {
     @Test
     void endpointTeacherTracesAreFilteredCachedAndNotAskedForAgain(@TempDir Path cache) {
         List<TaskExample> ex = FINANCE.examples();
-        ex.get(0).oracleCompletions().forEach(server.backend()::reply);              // solves it
-        List<String> wrong = ex.get(1).oracleCompletions();
+        ex.get(0).oracleCompletions(ActionFormat.TOOL_N1).forEach(server.backend()::reply);              // solves it
+        List<String> wrong = ex.get(1).oracleCompletions(ActionFormat.TOOL_N1);
         for (int i = 0; i < wrong.size() - 1; i++) server.backend().reply(wrong.get(i));
         server.backend().reply("<think>I guess.</think><answer>$1.00</answer>");     // answers wrongly
-        String call = ex.get(2).oracleCompletions().get(0);
+        String call = ex.get(2).oracleCompletions(ActionFormat.TOOL_N1).get(0);
         server.backend().reply(call).reply(call).reply(call);                        // never answers in 3 turns
         List<List<ScoredTrace>> trained = new ArrayList<>();
 
@@ -85,7 +86,7 @@ class DistillTest {
         }).distill(dataset(), teacher(endpoint()));
 
         int requests = server.backend().requests().size();
-        assertEquals(ex.get(0).oracleCompletions().size() + wrong.size() + 3, requests,
+        assertEquals(ex.get(0).oracleCompletions(ActionFormat.TOOL_N1).size() + wrong.size() + 3, requests,
                 () -> first.skipped() + " " + first.kept() + server.backend().requests());
         assertEquals(3, first.collected());
         assertFalse(first.fromCache());
@@ -120,6 +121,35 @@ class DistillTest {
                 again.kept().stream().map(k -> TraceJson.toJson(k.trace())).toList());
         assertEquals(first.skipped(), again.skipped());
         assertEquals(0, again.trainedTokens());
+    }
+
+    /** A teacher that writes Hermes natively (a Qwen behind an OpenAI server) teaches a student that writes Llama 3 JSON. */
+    @Test
+    void aNativeTeacherTeachesInTheStudentsFormat(@TempDir Path cache) {
+        TaskExample example = FINANCE.examples().get(0);
+        try (ScriptedServer qwen = ScriptedServer.start("qwen", ActionFormat.HERMES)) {
+            example.oracleCompletions(ActionFormat.HERMES).forEach(qwen.backend()::reply);
+            AgentConfig d = AgentConfig.defaults();
+            DistillSettings settings = new DistillSettings(1, 0.9, new AgentConfig(ActionFormat.LLAMA3_JSON, d.sampling(), 4,
+                    4096, d.toolTimeout(), d.toolOutputCap()));
+            OpenAiTeacher teacher = teacher(OpenAiConfig.of(qwen.baseUrl(), "qwen").withRetries(0, Duration.ofMillis(10), Duration.ofMillis(10)));
+
+            DistillReport report = new Distiller(STUDENT, tools, settings, new TraceCache(cache), null)
+                    .distill(DistillDataset.of(FINANCE, List.of(example)), teacher);
+
+            assertEquals(1, report.keptCount(), report.skipped().toString());
+            Trace kept = report.kept().get(0).trace();
+            String call = kept.turns().get(0).modelCompletion();
+            assertTrue(call.startsWith("{\"name\": \"") && call.contains("\"parameters\": {"), call);
+            assertEquals(example.solution().get(0).calls(), kept.turns().get(0).parsedCompletion().toolCalls());
+            assertFalse(kept.turns().get(1).modelCompletion().contains("<"), "a plain-text answer: " + kept.turns().get(1).modelCompletion());
+
+            BackendRequest second = qwen.backend().requests().get(1);
+            Message earlier = second.messages().get(second.messages().size() - 2);
+            assertTrue(earlier.content().contains("<tool_call>\n{\"name\": "), "the teacher sees its own turn in Hermes: " + earlier);
+            Message result = second.messages().get(second.messages().size() - 1);
+            assertEquals(example.solution().get(0).calls().get(0).name(), result.name(), "the tool result names its tool");
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
@@ -65,7 +66,7 @@ class LocalModelTeacherTest {
         assertEquals(work.resolve("distilled"), first.model());
         assertNotEquals(-1L, Files.mismatch(studentDir.resolve("model.safetensors"), work.resolve("distilled/model.safetensors")),
                 "the student's weights did not change");
-        assertThrows(IllegalStateException.class, () -> teacher.generatorFor(ARITHMETIC.examples().get(0), "x"),
+        assertThrows(IllegalStateException.class, () -> teacher.generatorFor(ARITHMETIC.examples().get(0), ActionFormat.TOOL_N1, "x"),
                 "the Brain closes the teacher when distillation ends");
         assertTrue(report.kept().stream().allMatch(k -> teacher.id().equals(k.trace().metadata().get("teacher"))));
 

@@ -53,7 +53,7 @@ class TeacherTextTest {
                 new ChatToolCall("c2", "function", new FunctionCall("cagr",
                         "{\"start_value\": 1000, \"end_value\": 1628.89, \"years\": 10}"))), null, null, "Grow, then rate.");
 
-        ParsedCompletion parsed = parser.parse(ActionText.of(reply));
+        ParsedCompletion parsed = parser.parse(ActionText.of(reply, ActionFormat.TOOL_N1));
 
         assertTrue(parsed.valid(), parsed.toString());
         assertEquals("Grow, then rate.", parsed.thought());
@@ -62,10 +62,29 @@ class TeacherTextTest {
     }
 
     @Test
+    void aNativeStudentLearnsItsOwnFormat() {
+        ChatMessage reply = new ChatMessage("assistant", null, List.of(new ChatToolCall("c1", "function",
+                new FunctionCall("compound_interest", "{\"principal\": 1000, \"annual_rate\": 0.05, \"years\": 10}"))),
+                null, null, null);
+        String hermes = ActionText.of(reply, ActionFormat.HERMES);
+        assertEquals("<tool_call>\n{\"name\": \"compound_interest\", \"arguments\": {\"principal\": 1000, "
+                + "\"annual_rate\": 0.05, \"years\": 10}}\n</tool_call>", hermes, "no empty think block for a native student");
+        String llama = ActionText.of(reply, ActionFormat.LLAMA3_JSON);
+        assertEquals("{\"name\": \"compound_interest\", \"parameters\": {\"principal\": 1000, \"annual_rate\": 0.05, "
+                + "\"years\": 10}}", llama);
+        for (ActionFormat f : List.of(ActionFormat.HERMES, ActionFormat.LLAMA3_JSON)) {
+            ParsedCompletion parsed = new ActionParser(f, FinanceTools.specs()).parse(ActionText.of(reply, f));
+            assertEquals(Map.of("principal", 1000, "annual_rate", 0.05, "years", 10), parsed.toolCalls().get(0).arguments());
+            assertEquals("$1628.89", new ActionParser(f, FinanceTools.specs())
+                    .parse(ActionText.of(ChatMessage.assistant("$1628.89"), f)).finalAnswer());
+        }
+    }
+
+    @Test
     void plainContentIsTheAnswerAndActionTextIsKeptAsWritten() {
-        assertEquals("$1628.89", parser.parse(ActionText.of(ChatMessage.assistant("$1628.89"))).finalAnswer());
+        assertEquals("$1628.89", parser.parse(ActionText.of(ChatMessage.assistant("$1628.89"), ActionFormat.TOOL_N1)).finalAnswer());
         String written = "<think>x</think><tool_call>[not json]</tool_call>";
-        assertEquals(written, ActionText.of(ChatMessage.assistant(written)));
+        assertEquals(written, ActionText.of(ChatMessage.assistant(written), ActionFormat.TOOL_N1));
         assertTrue(!parser.parse(written).valid());
     }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.eval;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
@@ -30,7 +31,7 @@ class TaskEvaluationTest {
         // the first four get the oracle's turns; the fifth answers a wrong number; the sixth never answers
         Map<String, Generator> replies = new HashMap<>();
         for (int i = 0; i < examples.size(); i++) {
-            List<String> script = i < 4 ? examples.get(i).oracleCompletions()
+            List<String> script = i < 4 ? examples.get(i).oracleCompletions(ActionFormat.TOOL_N1)
                     : i == 4 ? List.of("<think>guess</think><answer>-1</answer>") : List.of("<think>hm</think>", "<think>hm</think>", "<think>hm</think>");
             replies.put("eval-" + examples.get(i).id(), ScriptedGenerator.chatMl(tokenizer, script));
         }

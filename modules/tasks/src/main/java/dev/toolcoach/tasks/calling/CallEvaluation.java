@@ -1,5 +1,7 @@
 package dev.toolcoach.tasks.calling;
 
+import dev.toolcoach.agent.ActionFormat;
+
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +13,9 @@ public final class CallEvaluation {
 
     private final CallMatchReward reward;
 
-    public CallEvaluation(boolean requireThinking) {
-        this.reward = new CallMatchReward(requireThinking);
+    /** @param format the action format the outputs are written in */
+    public CallEvaluation(ActionFormat format, boolean requireThinking) {
+        this.reward = new CallMatchReward(format, requireThinking);
     }
 
     /**

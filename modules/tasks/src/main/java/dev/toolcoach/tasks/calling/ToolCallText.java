@@ -3,7 +3,6 @@ package dev.toolcoach.tasks.calling;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolCallCodec;
 import dev.toolcoach.trace.ToolCall;
 
@@ -13,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tool calls of a model output in the Tool-N1 format as the checker reads them (models write them with
- * the same codec): the codec's lenient
- * reading (a block holding a single call object, the Hermes/Qwen variant, is accepted too, and so are several
- * blocks), then each call needs a string name and object arguments.
+ * The tool calls of a model output as the checker reads them, in the format the model writes (its codec's
+ * lenient reading: for the tagged formats a block holding a list or a single call object, several blocks; for
+ * Llama 3 JSON, {@code "parameters"} or {@code "arguments"}), then each call needs a string name and object
+ * arguments.
  *
  * <p>Not the agent's strict reading: that one validates calls against JSON Schema tool specs, which would
  * turn a wrong name or argument into a parse error before the checker can classify it, and does not know
@@ -24,7 +23,6 @@ import java.util.Map;
  */
 public final class ToolCallText {
 
-    private static final ToolCallCodec CODEC = ActionFormat.TOOL_N1.codec();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<LinkedHashMap<String, Object>> MAP_TYPE = new TypeReference<>() {
     };
@@ -43,8 +41,9 @@ public final class ToolCallText {
         }
     }
 
-    public static Parsed parse(String output) {
-        ToolCallCodec.CallReading reading = CODEC.readCalls(output);
+    /** The calls of {@code output}, read with the codec of the format the model writes. */
+    public static Parsed parse(String output, ToolCallCodec codec) {
+        ToolCallCodec.CallReading reading = codec.readCalls(output);
         List<ToolCall> calls = new ArrayList<>();
         for (List<JsonNode> block : reading.blocks()) {
             for (JsonNode item : block) {
@@ -60,7 +59,7 @@ public final class ToolCallText {
             }
         }
         if (reading.error() != null) return failure(reading.error(), reading);
-        if (calls.isEmpty()) return failure("the <tool_call> block holds no calls", reading);
+        if (calls.isEmpty()) return failure("the output holds no calls", reading);
         return new Parsed(calls, null, reading.thinkingFirst());
     }
 

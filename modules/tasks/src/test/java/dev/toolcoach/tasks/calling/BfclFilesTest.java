@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BfclFilesTest {
 
-    private final CallMatchReward reward = new CallMatchReward(true);
+    private final CallMatchReward reward = new CallMatchReward(ActionFormat.TOOL_N1, true);
     private final CallChecker checker = new CallChecker();
 
     private static LoadResult<CallingExample> load(String category) {

@@ -115,23 +115,40 @@ class CallCheckerTest {
     @Test
     void rewardNeedsWellFormedOutputAndMatchingCalls() throws Exception {
         CallingExample ex = example(CallCategory.SIMPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo")))));
-        CallMatchReward reward = new CallMatchReward(true);
+        CallMatchReward reward = new CallMatchReward(ActionFormat.TOOL_N1, true);
         assertEquals(1.0, reward.score(ex, "<think>go</think>\n<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>"));
         assertEquals(1.0, reward.score(ex, "<think>go</think><tool_call>{\"name\": \"route\", \"arguments\": {\"city\": \"oslo\"}}</tool_call>"));
         assertEquals(CheckError.FORMAT, reward.judge(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>").error());
-        assertEquals(1.0, new CallMatchReward(false).score(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>"));
+        assertEquals(1.0, new CallMatchReward(ActionFormat.TOOL_N1, false).score(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>"));
         assertEquals(CheckError.FORMAT, reward.judge(ex, "<think>x</think><tool_call>[{\"name\": \"route\", ").error());
         assertEquals(CheckError.FORMAT, reward.judge(ex, "<think>x</think><answer>Oslo</answer>").error());
         assertEquals(0.0, reward.score(ex, "<think>x</think><tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Rome\"}}]</tool_call>"));
     }
 
     @Test
+    void nativeFormatsAreScoredInTheirOwnLayout() throws Exception {
+        CallingExample ex = example(CallCategory.SIMPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo")))));
+        assertEquals(1.0, new CallMatchReward(ActionFormat.HERMES, true).score(ex,
+                "<think>\ngo\n</think>\n\n<tool_call>\n{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>"));
+        CallMatchReward llama = new CallMatchReward(ActionFormat.LLAMA3_JSON, false);
+        assertEquals(1.0, llama.score(ex, "{\"name\": \"route\", \"parameters\": {\"city\": \"Oslo\"}}"));
+        assertEquals(1.0, llama.score(ex, "<|python_tag|>{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}"), "read leniently");
+        assertEquals(CheckError.FORMAT, llama.judge(ex, "Oslo, I think.").error());
+        assertEquals(CheckError.FORMAT, llama.judge(ex, "<tool_call>[{\"name\": \"route\", \"arguments\": {\"city\": \"Oslo\"}}]</tool_call>").error(),
+                "Tool-N1 text is not a Llama 3 call");
+        List<ToolCall> calls = List.of(new ToolCall("a", Map.of("x", 1)), new ToolCall("b", Map.of("y", List.of("p", 2.5))));
+        for (ActionFormat format : ActionFormat.values()) {
+            assertEquals(calls, ToolCallText.parse(format.codec().writeCalls(calls), format.codec()).calls(), format.formatName());
+        }
+    }
+
+    @Test
     void toolCallTextNeverThrowsAndRoundTrips() {
         List<ToolCall> calls = List.of(new ToolCall("a", Map.of("x", 1)), new ToolCall("b", Map.of("y", List.of("p", 2.5))));
-        assertEquals(calls, ToolCallText.parse(ActionFormat.TOOL_N1.codec().writeCalls(calls)).calls());
+        assertEquals(calls, ToolCallText.parse(ActionFormat.TOOL_N1.codec().writeCalls(calls), ActionFormat.TOOL_N1.codec()).calls());
         for (String bad : List.of("", "<tool_call>", "<tool_call></tool_call>", "<tool_call>[]</tool_call>", "<tool_call>[1]</tool_call>",
                 "<tool_call>{\"name\": 3}</tool_call>", "<tool_call>" + "[".repeat(100_000) + "</tool_call>", "<tool_call>{\"name\": \"a\", \"arguments\": [1]}</tool_call>", "</tool_call><tool_call>")) {
-            assertFalse(ToolCallText.parse(bad).ok(), bad);
+            assertFalse(ToolCallText.parse(bad, ActionFormat.TOOL_N1.codec()).ok(), bad);
         }
     }
 }

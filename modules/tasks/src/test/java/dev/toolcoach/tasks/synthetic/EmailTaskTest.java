@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks.synthetic;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;
@@ -126,7 +127,7 @@ class EmailTaskTest {
         assertEquals(ex.goldAnswer(), turns.get(2).parsedCompletion().finalAnswer());
         for (int i = 0; i < 3; i++) {
             assertTrue(turns.get(i).parsedCompletion().valid(), turns.get(i).parsedCompletion().toString());
-            assertEquals(ex.oracleCompletions().get(i), turns.get(i).modelCompletion());
+            assertEquals(ex.oracleCompletions(ActionFormat.TOOL_N1).get(i), turns.get(i).modelCompletion());
         }
         assertTrue(turns.get(1).toolOutput().contains(ex.goldAnswer()));
         assertNull(turns.get(2).toolOutput());

@@ -1,0 +1,114 @@
+package dev.toolcoach.agent;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.testkit.SharedData;
+import dev.toolcoach.trace.ParsedCompletion;
+import dev.toolcoach.trace.ToolCall;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The native codecs against the shared renderings (made with Python's jinja2 as Transformers configures it): the
+ * assistant turn each template renders for the case's tool call is exactly what the codec writes and reads back,
+ * and Hermes' system prompt and tool results are the Qwen templates' own text.
+ */
+class NativeFormatRenderingsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode roundTripCase() throws IOException {
+        return JSON.readTree(SharedData.require("chat_templates/cases/tool-round-trip.json").toFile());
+    }
+
+    private static String expected(String model) throws IOException {
+        return Files.readString(SharedData.require("chat_templates/expected/" + model + "/tool-round-trip.txt"));
+    }
+
+    /** The case's assistant tool calls, arguments in their order and JSON number types. */
+    private static List<ToolCall> calls(JsonNode c) {
+        List<ToolCall> calls = new ArrayList<>();
+        for (JsonNode m : c.get("messages")) {
+            for (JsonNode call : m.path("tool_calls")) {
+                calls.add(new ToolCall(call.at("/function/name").asText(), JSON.convertValue(call.at("/function/arguments"),
+                        new TypeReference<LinkedHashMap<String, Object>>() { })));
+            }
+        }
+        return calls;
+    }
+
+    private static List<ToolSpec> tools(JsonNode c) {
+        List<ToolSpec> tools = new ArrayList<>();
+        for (JsonNode t : c.get("tools")) {
+            JsonNode f = t.get("function");
+            tools.add(new ToolSpec(f.get("name").asText(), f.get("description").asText(), f.get("parameters")));
+        }
+        return tools;
+    }
+
+    private static String between(String text, String start, String end) {
+        int from = text.indexOf(start);
+        assertTrue(from >= 0, "no " + start + " in " + text);
+        from += start.length();
+        return text.substring(from, text.indexOf(end, from));
+    }
+
+    private static void assertReadsBack(ActionFormat format, String assistantTurn, JsonNode c) {
+        List<ToolCall> calls = calls(c);
+        assertEquals(assistantTurn, format.codec().writeCalls(calls), "the codec writes what the template renders");
+        ParsedCompletion read = format.codec().readStrict(assistantTurn, new ArgumentValidator(tools(c)));
+        assertTrue(read.valid(), String.valueOf(read.parseError()));
+        assertEquals(calls, read.toolCalls());
+        Map<String, Object> args = read.toolCalls().get(0).arguments();
+        assertEquals(List.of("principal", "annual_rate", "years"), List.copyOf(args.keySet()));
+        assertEquals(Integer.class, args.get("principal").getClass(), "10000 stays an integer");
+        assertEquals(Double.class, args.get("annual_rate").getClass());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"qwen2.5-instruct", "qwen3"})
+    void hermesIsWhatTheQwenTemplatesTeach(String model) throws IOException {
+        JsonNode c = roundTripCase();
+        String rendered = expected(model);
+        String assistantTurn = between(rendered, "<|im_start|>assistant\n", "<|im_end|>");
+        assertReadsBack(ActionFormat.HERMES, assistantTurn, c);
+
+        String system = between(rendered, "<|im_start|>system\n", "<|im_end|>");
+        assertEquals(c.at("/messages/0/content").asText() + "\n\n" + ActionFormat.HERMES.systemPrompt(tools(c)), system,
+                "the client's system message, then Hermes' prompt, is the template's system turn with tools");
+
+        ChatMlFormat chat = new ChatMlFormat();
+        String results = chat.renderMessage(chat.toolResponses(List.of(c.at("/messages/3/content").asText())));
+        assertTrue(rendered.contains(results), "results as one user turn of <tool_response> blocks are what the template "
+                + "makes of tool messages: " + results);
+        assertTrue(!ActionFormat.HERMES.resultsInToolRole());
+    }
+
+    @Test
+    void llama3JsonIsWhatTheLlamaTemplateTeaches() throws IOException {
+        JsonNode c = roundTripCase();
+        String rendered = expected("llama-3.2-instruct");
+        String assistantTurn = between(rendered, "<|start_header_id|>assistant<|end_header_id|>\n\n", "<|eot_id|>");
+        assertReadsBack(ActionFormat.LLAMA3_JSON, assistantTurn, c);
+        assertTrue(rendered.contains("Respond in the format {\"name\": function name, \"parameters\": dictionary of argument "
+                + "name and its value}.Do not use variables."));
+        assertTrue(ActionFormat.LLAMA3_JSON.systemPrompt(tools(c)).contains("Respond in the format {\"name\": function name, "
+                + "\"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n"), "the template's wording");
+        assertTrue(rendered.contains("<|start_header_id|>ipython<|end_header_id|>\n\n"), "the template's tool role is ipython");
+        assertTrue(ActionFormat.LLAMA3_JSON.resultsInToolRole(), "so results go to the template as tool messages");
+    }
+}
