@@ -100,7 +100,7 @@ final class Lexer {
                 List<Tok> tokens = new ArrayList<>();
                 end = tokenize(p, kind == '{' ? "}}" : "%}", tokens, line);
                 char before = src.charAt(end - 3);
-                minusRight = before == '-' && tokens.size() > 0 && tokens.get(tokens.size() - 1).value().equals("-") ;
+                minusRight = before == '-' && tokens.size() > 0 && tokens.get(tokens.size() - 1).value().equals("-");
                 if (minusRight) {
                     tokens.remove(tokens.size() - 1);
                 }
@@ -110,8 +110,9 @@ final class Lexer {
                 }
                 tokens.add(new Tok(TokType.END, "end of tag", line));
                 if (kind == '%' && tokens.size() == 2 && tokens.get(0).is("raw")) {
-                    end = raw(end, line, minusRight);
-                    minusRight = trailingMinus;
+                    RawEnd rawEnd = raw(end, line, minusRight);
+                    end = rawEnd.end();
+                    minusRight = rawEnd.stripAfter();
                 } else {
                     pieces.add(new Piece(kind == '{' ? Kind.OUTPUT : Kind.STATEMENT, null, tokens, line));
                 }
@@ -124,10 +125,12 @@ final class Lexer {
         }
     }
 
-    private boolean trailingMinus;
+    /** Where an endraw tag ends, and whether it strips the whitespace after it. */
+    private record RawEnd(int end, boolean stripAfter) {
+    }
 
-    /** {@code {% raw %}...{% endraw %}}: the text between, verbatim. Returns where the endraw tag ends. */
-    private int raw(int from, int line, boolean stripBody) {
+    /** {@code {% raw %}...{% endraw %}}: the text between, verbatim. */
+    private RawEnd raw(int from, int line, boolean stripBody) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{%([-+]?)\\s*endraw\\s*([-+]?)%}").matcher(src);
         if (!m.find(from)) {
             throw new TemplateError("line " + line + ": raw block not closed");
@@ -140,8 +143,7 @@ final class Lexer {
             body = body.stripTrailing();
         }
         addText(body);
-        trailingMinus = m.group(2).equals("-");
-        return m.end();
+        return new RawEnd(m.end(), m.group(2).equals("-"));
     }
 
     private int leadingWhitespace(int from) {
