@@ -141,10 +141,13 @@ public enum ActionFormat {
      * @throws IllegalArgumentException naming the known formats when there is none of that name
      */
     public static ActionFormat named(String name) {
-        for (ActionFormat f : values()) {
-            if (f.formatName.equals(name)) return f;
-        }
-        throw new IllegalArgumentException("unknown action format '" + name + "'; known: " + knownNames());
+        return find(name).orElseThrow(() -> new IllegalArgumentException("unknown action format '" + name
+                + "'; known: " + knownNames()));
+    }
+
+    /** The format called {@code name}, if this build implements one (a model family may name one it does not). */
+    public static Optional<ActionFormat> find(String name) {
+        return Arrays.stream(values()).filter(f -> f.formatName.equals(name)).findFirst();
     }
 
     /** Every format's name, comma-separated, for messages and help texts. */

@@ -55,9 +55,9 @@ class BadInputTest {
         Path dir = tinyFolder(tmp);
         Path config = dir.resolve("config.json");
         Files.writeString(config, Files.readString(config).replace("\"llama\"", "\"gpt2\""));
-        assertLoadFails(dir, null, config, "unsupported architecture model_type='gpt2'");
-        Files.writeString(config, Files.readString(config).replace("\"gpt2\"", "\"llama\", \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}"));
-        assertLoadFails(dir, null, config, "is not supported");
+        assertLoadFails(dir, null, config, "unsupported model_type 'gpt2' (supported: llama, qwen2, qwen3, mistral, phi3)");
+        Files.writeString(config, Files.readString(config).replace("\"gpt2\"", "\"llama\", \"rope_scaling\": {\"type\": \"su\", \"factor\": 2}"));
+        assertLoadFails(dir, null, config, "rope_scaling.rope_type 'su' is not supported");
     }
 
     @Test
@@ -65,7 +65,8 @@ class BadInputTest {
         Path dir = tinyFolder(tmp);
         Path config = dir.resolve("config.json");
         Files.writeString(config, Files.readString(config).replace("\"intermediate_size\" : 48", "\"intermediate_size\" : 40"));
-        assertLoadFails(dir, null, dir, "tensor 'model.layers.0.mlp.gate_proj.weight' has shape [48, 32] but the config needs [40, 32]");
+        assertLoadFails(dir, null, dir.resolve("model.safetensors"),
+                "tensor 'model.layers.0.mlp.gate_proj.weight' has shape [48, 32] but the config needs [40, 32]");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.toolcoach.policy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.testkit.TinyChatModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -40,9 +42,12 @@ class NativeActionFormatTest {
     }
 
     @Test
-    void familiesWithoutANativeCodecActInToolN1() {
-        assertEquals(java.util.Optional.empty(), NativeActionFormat.familyFormat("mistral"),
+    void theRegistrysFormatNamesMapToCodecsOrToToolN1() {
+        assertEquals(Optional.of(ActionFormat.HERMES), NativeActionFormat.familyFormat(ModelFamily.QWEN2));
+        assertEquals(Optional.of(ActionFormat.HERMES), NativeActionFormat.familyFormat(ModelFamily.QWEN3));
+        assertEquals(Optional.of(ActionFormat.LLAMA3_JSON), NativeActionFormat.familyFormat(ModelFamily.LLAMA));
+        assertEquals(Optional.empty(), NativeActionFormat.familyFormat(ModelFamily.MISTRAL),
                 "Mistral-7B-Instruct's template has no tool role: tool results go back as user turns in Tool-N1");
-        assertEquals(java.util.Optional.empty(), NativeActionFormat.familyFormat("phi3"));
+        assertEquals(Optional.empty(), NativeActionFormat.familyFormat(ModelFamily.PHI3), "Phi-4-mini's functools[...] has no codec");
     }
 }

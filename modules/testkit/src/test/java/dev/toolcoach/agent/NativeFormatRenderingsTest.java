@@ -4,7 +4,12 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.model.chat.ChatRequest;
+import dev.toolcoach.model.chat.ConversationFile;
+import dev.toolcoach.model.chat.JinjaChatTemplate;
+import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.testkit.SharedData;
+import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,6 +102,29 @@ class NativeFormatRenderingsTest {
         assertTrue(rendered.contains(results), "results as one user turn of <tool_response> blocks are what the template "
                 + "makes of tool messages: " + results);
         assertTrue(!ActionFormat.HERMES.resultsInToolRole());
+    }
+
+    /**
+     * The whole round trip through the real template: the assistant turn as the codec writes it (plain content) and
+     * the tool result as a named tool message render byte for byte as the template renders structured tool calls
+     * and tool messages (Qwen: a user turn of tool_response blocks; Llama 3: the ipython role).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"qwen2.5-instruct:hermes", "qwen3:hermes", "llama-3.2-instruct:llama3-json"})
+    void codecTextAndNamedResultsRenderAsTheTemplateRendersToolCalls(String modelAndFormat) throws IOException {
+        String model = modelAndFormat.split(":")[0];
+        ActionFormat format = ActionFormat.named(modelAndFormat.split(":")[1]);
+        Path root = SharedData.require("chat_templates");
+        ChatRequest request = ConversationFile.read(root.resolve("cases/tool-round-trip.json"));
+        JsonNode c = roundTripCase();
+        List<Message> messages = new ArrayList<>(request.messages().subList(0, 2));
+        messages.add(Message.assistant(format.codec().writeCalls(calls(c))));
+        messages.add(Message.toolResult("calculate_loan_payment", c.at("/messages/3/content").asText()));
+        JinjaChatTemplate template = new JinjaChatTemplate(
+                Map.of("default", Files.readString(root.resolve("templates/" + model + ".jinja"))),
+                HfModelFolder.specialTokens(root.resolve("templates/" + model + ".tokens.json")), Clock.systemUTC());
+        String rendered = template.render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
+        assertEquals(expected(model), rendered);
     }
 
     @Test

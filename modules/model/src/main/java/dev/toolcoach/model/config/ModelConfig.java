@@ -1,34 +1,58 @@
 package dev.toolcoach.model.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolcoach.model.io.ModelLoadException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Shape of a Llama-family decoder (model_type {@code llama} or {@code qwen2}).
+ * Shape and forward features of a decoder of one {@link ModelFamily}.
  *
- * @param architecture HF model_type: "llama" or "qwen2"
- * @param qkvBias      q/k/v projections carry a bias (Qwen2)
+ * @param headDim        per-head width (Qwen3 and some Llama/Mistral configs give it explicitly; else dim / heads)
+ * @param rotaryDim      leading dimensions of each head that RoPE rotates (head_dim × partial_rotary_factor)
+ * @param qkvBias        q/k/v projections carry a bias
+ * @param oBias          the output projection carries a bias
+ * @param slidingWindow  a query sees only keys fewer than this many positions back; 0 for full attention
  */
-public record ModelConfig(String architecture, int dim, int hiddenDim, int nLayers, int nHeads, int nKvHeads,
-                          int vocabSize, int maxSeqLen, float normEps, float ropeTheta,
-                          boolean tiedEmbeddings, boolean qkvBias) {
+public record ModelConfig(ModelFamily family, int dim, int hiddenDim, int nLayers, int nHeads, int nKvHeads,
+                          int headDim, int vocabSize, int maxSeqLen, float normEps, Rope rope, int rotaryDim,
+                          boolean tiedEmbeddings, boolean qkvBias, boolean oBias, int slidingWindow) {
 
     public ModelConfig {
-        if (!architecture.equals("llama") && !architecture.equals("qwen2")) {
-            throw new IllegalArgumentException("unsupported architecture '" + architecture + "' (supported: llama, qwen2)");
-        }
-        if (dim <= 0 || hiddenDim <= 0 || nLayers <= 0 || nHeads <= 0 || nKvHeads <= 0 || vocabSize <= 0 || maxSeqLen <= 0) {
+        if (dim <= 0 || hiddenDim <= 0 || nLayers <= 0 || nHeads <= 0 || nKvHeads <= 0 || vocabSize <= 0 || maxSeqLen <= 0
+                || headDim <= 0) {
             throw new IllegalArgumentException("model sizes must be positive");
         }
-        if (dim % nHeads != 0 || nHeads % nKvHeads != 0 || (dim / nHeads) % 2 != 0) {
-            throw new IllegalArgumentException("dim " + dim + " / heads " + nHeads + " / kv heads " + nKvHeads
+        if (nHeads % nKvHeads != 0 || headDim % 2 != 0) {
+            throw new IllegalArgumentException("heads " + nHeads + " / kv heads " + nKvHeads + " / head_dim " + headDim
                     + " do not give an even head size shared by whole kv groups");
         }
+        if (rotaryDim <= 0 || rotaryDim > headDim || rotaryDim % 2 != 0) {
+            throw new IllegalArgumentException("rotary dimension " + rotaryDim + " must be even and within head_dim " + headDim);
+        }
+        if (slidingWindow < 0) {
+            throw new IllegalArgumentException("sliding window " + slidingWindow + " is negative");
+        }
+    }
+
+    /**
+     * A plain Llama or Qwen2 (default RoPE, head_dim = dim / heads, no sliding window), as tests and from-scratch
+     * runs build them.
+     *
+     * @param architecture "llama" or "qwen2"
+     */
+    public ModelConfig(String architecture, int dim, int hiddenDim, int nLayers, int nHeads, int nKvHeads, int vocabSize,
+                       int maxSeqLen, float normEps, float ropeTheta, boolean tiedEmbeddings, boolean qkvBias) {
+        this(ModelFamily.of(architecture), dim, hiddenDim, nLayers, nHeads, nKvHeads, wholeHeads(dim, nHeads), vocabSize,
+                maxSeqLen, normEps, new Rope.Default(ropeTheta), wholeHeads(dim, nHeads), tiedEmbeddings, qkvBias, false, 0);
+    }
+
+    private static int wholeHeads(int dim, int nHeads) {
+        if (nHeads <= 0 || dim % nHeads != 0) {
+            throw new IllegalArgumentException("dim " + dim + " is not a whole number of " + nHeads + " heads");
+        }
+        return dim / nHeads;
     }
 
     /** A small Llama with the usual defaults (theta 10000, eps 1e-5, untied), for tests and from-scratch runs. */
@@ -36,70 +60,103 @@ public record ModelConfig(String architecture, int dim, int hiddenDim, int nLaye
         return new ModelConfig("llama", dim, hiddenDim, nLayers, nHeads, nKvHeads, vocabSize, maxSeqLen, 1e-5f, 10000f, false, false);
     }
 
-    public int headDim() { return dim / nHeads; }
-    public int kvDim() { return nKvHeads * headDim(); }
-    public int groupSize() { return nHeads / nKvHeads; }
+    /** HF model_type. */
+    public String architecture() {
+        return family.modelType();
+    }
 
+    public float ropeTheta() {
+        return (float) rope.theta();
+    }
+
+    /**
+     * Positions the model runs at: max_position_embeddings, or factor times that for dynamic NTK rope, whose
+     * purpose is to stretch past it.
+     */
+    public int contextLength() {
+        return rope instanceof Rope.Dynamic d ? (int) (maxSeqLen * d.factor()) : maxSeqLen;
+    }
+
+    /** Width of all query heads together (dim unless head_dim is explicit). */
+    public int qDim() {
+        return nHeads * headDim;
+    }
+
+    public int kvDim() {
+        return nKvHeads * headDim;
+    }
+
+    public int groupSize() {
+        return nHeads / nKvHeads;
+    }
+
+    /** Queries and keys get a per-head RMSNorm before RoPE (Qwen3). */
+    public boolean qkNorm() {
+        return family.qkNorm();
+    }
+
+    /** The same config with another RoPE (and rotary dimension), e.g. to build a scaled-RoPE model in a test. */
+    public ModelConfig withRope(Rope rope, int rotaryDim) {
+        return new ModelConfig(family, dim, hiddenDim, nLayers, nHeads, nKvHeads, headDim, vocabSize, maxSeqLen, normEps,
+                rope, rotaryDim, tiedEmbeddings, qkvBias, oBias, slidingWindow);
+    }
+
+    /** Reads a Hugging Face config.json; see {@link HfConfigReader} for what is refused. */
+    public static ModelConfig readHfConfig(Path file) {
+        return HfConfigReader.read(file);
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Reads a Hugging Face config.json. */
-    public static ModelConfig readHfConfig(Path file) {
-        JsonNode n;
-        try {
-            n = JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new ModelLoadException(file, "cannot read config (" + e.getMessage() + ")", e);
-        }
-        String type = n.path("model_type").asText("");
-        if (!type.equals("llama") && !type.equals("qwen2")) {
-            throw new ModelLoadException(file, "unsupported architecture model_type='" + type + "' (supported: llama, qwen2)");
-        }
-        if (n.hasNonNull("rope_scaling")) { // would silently change every position's rotation
-            throw new ModelLoadException(file, "rope_scaling " + n.get("rope_scaling") + " is not supported");
-        }
-        int dim = required(file, n, "hidden_size");
-        int heads = required(file, n, "num_attention_heads");
-        try {
-            return new ModelConfig(type, dim, required(file, n, "intermediate_size"),
-                    required(file, n, "num_hidden_layers"), heads,
-                    n.path("num_key_value_heads").asInt(heads), required(file, n, "vocab_size"),
-                    n.path("max_position_embeddings").asInt(2048),
-                    (float) n.path("rms_norm_eps").asDouble(1e-6), (float) n.path("rope_theta").asDouble(10000.0),
-                    n.path("tie_word_embeddings").asBoolean(type.equals("qwen2")),
-                    type.equals("qwen2") || n.path("attention_bias").asBoolean(false));
-        } catch (IllegalArgumentException e) {
-            throw new ModelLoadException(file, e.getMessage(), e);
-        }
-    }
-
-    private static int required(Path file, JsonNode n, String field) {
-        if (!n.path(field).canConvertToInt()) {
-            throw new ModelLoadException(file, "missing or non-integer field '" + field + "'");
-        }
-        return n.get(field).asInt();
-    }
-
-    /** Writes this config as a Hugging Face config.json. */
+    /** Writes this config as a Hugging Face config.json that Transformers and {@link #readHfConfig} read back as this config. */
     public void writeHfConfig(Path file) throws IOException {
         ObjectNode n = JSON.createObjectNode();
-        n.putArray("architectures").add(architecture.equals("qwen2") ? "Qwen2ForCausalLM" : "LlamaForCausalLM");
-        n.put("model_type", architecture);
+        n.putArray("architectures").add(family.architecture());
+        n.put("model_type", family.modelType());
         n.put("hidden_size", dim);
         n.put("intermediate_size", hiddenDim);
         n.put("num_hidden_layers", nLayers);
         n.put("num_attention_heads", nHeads);
         n.put("num_key_value_heads", nKvHeads);
+        if (headDim != dim / nHeads || dim % nHeads != 0 || family.qkNorm()) {
+            n.put("head_dim", headDim);
+        }
         n.put("vocab_size", vocabSize);
         n.put("max_position_embeddings", maxSeqLen);
         n.put("rms_norm_eps", normEps);
-        n.put("rope_theta", ropeTheta);
+        rope.writeTo(n);
+        if (family.partialRotary()) {
+            n.put("partial_rotary_factor", rotaryDim / (double) headDim);
+            if (!n.has("original_max_position_embeddings")) { // Phi3Config's own default would be 4096
+                n.put("original_max_position_embeddings", originalMaxPositions());
+            }
+        }
         n.put("tie_word_embeddings", tiedEmbeddings);
-        if (architecture.equals("llama")) {
+        if (family.readsAttentionBias()) {
             n.put("attention_bias", qkvBias);
+        }
+        if (family.honoursSlidingWindow()) {
+            if (slidingWindow > 0) {
+                n.put("sliding_window", slidingWindow);
+            } else {
+                n.putNull("sliding_window");
+            }
+        }
+        if (family == ModelFamily.QWEN2 || family == ModelFamily.QWEN3) {
+            n.put("use_sliding_window", false);
         }
         n.put("hidden_act", "silu");
         n.put("torch_dtype", "float32");
         Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n));
+    }
+
+    private int originalMaxPositions() {
+        if (rope instanceof Rope.Yarn y) {
+            return y.originalMaxPositions();
+        }
+        if (rope instanceof Rope.Llama3 l) {
+            return l.originalMaxPositions();
+        }
+        return rope instanceof Rope.LongRope l ? l.originalMaxPositions() : maxSeqLen;
     }
 }

@@ -111,13 +111,13 @@ public final class BatchDecoder implements AutoCloseable {
         for (int r = 0; r < k; r++) {
             ActiveSequence seq = joined.get(r);
             seq.start = starts[r];
-            seq.accept(seq.sampler.sample(logits, r * vocab, vocab), version(lora), stepCount, tokenizer, model.config().maxSeqLen());
+            seq.accept(seq.sampler.sample(logits, r * vocab, vocab), version(lora), stepCount, tokenizer, model.config().contextLength());
         }
         join(joined, own);
     }
 
     private String promptProblem(int[] prompt) {
-        int maxSeq = model.config().maxSeqLen();
+        int maxSeq = model.config().contextLength();
         if (prompt.length == 0 || prompt.length >= maxSeq) {
             return "prompt of " + prompt.length + " tokens must be non-empty and shorter than the context " + maxSeq;
         }
@@ -180,7 +180,7 @@ public final class BatchDecoder implements AutoCloseable {
         int version = version(lora);
         for (int i = 0; i < b; i++) {
             ActiveSequence s = active.get(i);
-            s.accept(s.sampler.sample(logits, i * vocab, vocab), version, stepCount, tokenizer, model.config().maxSeqLen());
+            s.accept(s.sampler.sample(logits, i * vocab, vocab), version, stepCount, tokenizer, model.config().contextLength());
         }
         retireFinished();
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,13 +38,56 @@ public final class HfModelFolder {
             throw new ModelLoadException(configFile, "file not found");
         }
         ModelConfig config = ModelConfig.readHfConfig(configFile);
-        return new Contents(config, readTensors(dir), readSource(dir, configFile));
+        Map<String, Path> origin = new LinkedHashMap<>();
+        Map<String, HostTensor> tensors = readTensors(dir, origin);
+        Map<String, HostTensor> checked = checkTensors(config, tensors, origin, Files.isRegularFile(dir.resolve("model.safetensors"))
+                ? dir.resolve("model.safetensors") : dir.resolve("model.safetensors.index.json"));
+        return new Contents(config, CheckpointLayout.toCanonical(config, checked), readSource(dir, configFile));
     }
 
-    private static Map<String, HostTensor> readTensors(Path dir) {
+    /**
+     * The checkpoint's tensors exactly as the family's layout needs them: a missing, unexpected or misshapen tensor
+     * is an error naming its file. Skipped by name only: RoPE {@code inv_freq} buffers (recomputed, as Transformers
+     * does) and an {@code lm_head.weight} identical to the tied embedding.
+     */
+    private static Map<String, HostTensor> checkTensors(ModelConfig config, Map<String, HostTensor> tensors, Map<String, Path> origin,
+                                                        Path weightsFile) {
+        Map<String, long[]> expected = CheckpointLayout.shapes(config);
+        Map<String, HostTensor> out = new LinkedHashMap<>();
+        for (Map.Entry<String, HostTensor> e : tensors.entrySet()) {
+            String name = e.getKey();
+            long[] shape = expected.get(name);
+            if (shape == null) {
+                if (name.endsWith(".rotary_emb.inv_freq")) {
+                    continue;
+                }
+                if (name.equals(HfNames.LM_HEAD) && config.tiedEmbeddings() && tensors.containsKey(HfNames.EMBED)
+                        && Arrays.equals(e.getValue().data(), tensors.get(HfNames.EMBED).data())) {
+                    continue;
+                }
+                throw new ModelLoadException(origin.get(name), "unexpected tensor '" + name + "' (a " + config.architecture()
+                        + " model with this config.json has no such weight" + (name.equals(HfNames.LM_HEAD) ? ": tie_word_embeddings is true" : "") + ")");
+            }
+            if (!e.getValue().hasShape(shape)) {
+                throw new ModelLoadException(origin.get(name), "tensor '" + name + "' has shape " + Arrays.toString(e.getValue().shape())
+                        + " but the config needs " + Arrays.toString(shape));
+            }
+            out.put(name, e.getValue());
+        }
+        for (String name : expected.keySet()) {
+            if (!out.containsKey(name)) {
+                throw new ModelLoadException(weightsFile, "tensor '" + name + "' is missing");
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, HostTensor> readTensors(Path dir, Map<String, Path> origin) {
         Path single = dir.resolve("model.safetensors");
         if (Files.isRegularFile(single)) {
-            return SafetensorsReader.read(single);
+            Map<String, HostTensor> all = SafetensorsReader.read(single);
+            all.keySet().forEach(name -> origin.put(name, single));
+            return all;
         }
         Path index = dir.resolve("model.safetensors.index.json");
         if (!Files.isRegularFile(index)) {
@@ -57,7 +101,9 @@ public final class HfModelFolder {
         map.elements().forEachRemaining(n -> shards.add(n.asText()));
         Map<String, HostTensor> all = new LinkedHashMap<>();
         for (String shard : shards) {
-            all.putAll(SafetensorsReader.read(dir.resolve(shard)));
+            Map<String, HostTensor> part = SafetensorsReader.read(dir.resolve(shard));
+            part.keySet().forEach(name -> origin.put(name, dir.resolve(shard)));
+            all.putAll(part);
         }
         map.fieldNames().forEachRemaining(name -> {
             if (!all.containsKey(name)) {
@@ -178,11 +224,16 @@ public final class HfModelFolder {
         }
     }
 
-    /** Writes config.json and model.safetensors (f32); the tokenizer files are the caller's to copy. */
+    /**
+     * Writes config.json and model.safetensors (f32) in the family's own layout; the tokenizer files are the caller's
+     * to copy.
+     *
+     * @param tensors in the {@link HfNames} layout (what {@link #read} returns)
+     */
     public static void write(Path dir, ModelConfig config, Map<String, HostTensor> tensors) throws IOException {
         Files.createDirectories(dir);
         config.writeHfConfig(dir.resolve("config.json"));
-        SafetensorsWriter.write(dir.resolve("model.safetensors"), tensors, Map.of("format", "pt"));
+        SafetensorsWriter.write(dir.resolve("model.safetensors"), CheckpointLayout.toCheckpoint(config, tensors), Map.of("format", "pt"));
     }
 
     private static JsonNode json(Path file) {

@@ -107,7 +107,8 @@ public final class LoraAdapter implements AutoCloseable {
     /** [in, out] of a projection. */
     public static int[] inOut(ModelConfig m, String target) {
         return switch (target) {
-            case "q_proj", "o_proj" -> new int[] {m.dim(), m.dim()};
+            case "q_proj" -> new int[] {m.dim(), m.qDim()};
+            case "o_proj" -> new int[] {m.qDim(), m.dim()};
             case "k_proj", "v_proj" -> new int[] {m.dim(), m.kvDim()};
             case "gate_proj", "up_proj" -> new int[] {m.dim(), m.hiddenDim()};
             case "down_proj" -> new int[] {m.hiddenDim(), m.dim()};

@@ -7,8 +7,10 @@ import ai.djl.ndarray.NDArray;
  * q/k/v are fused into one matrix (columns q | k | v) and gate/up into another (gate | up), because on small
  * models every op costs the same few microseconds whatever its size.
  *
- * @param qkvBias null unless the architecture has q/k/v biases (Qwen2)
+ * @param qkvBias null unless the architecture has q/k/v biases (Qwen2, attention_bias)
+ * @param qNorm   per-head RMSNorm weight [headDim] on queries before RoPE, null unless Qwen3; kNorm likewise for keys
+ * @param oBias   null unless the output projection has a bias (attention_bias)
  */
-public record LayerWeights(NDArray attnNorm, NDArray wqkv, NDArray qkvBias, NDArray wo,
-                           NDArray ffnNorm, NDArray wGateUp, NDArray wDown) {
+public record LayerWeights(NDArray attnNorm, NDArray wqkv, NDArray qkvBias, NDArray qNorm, NDArray kNorm, NDArray wo,
+                           NDArray oBias, NDArray ffnNorm, NDArray wGateUp, NDArray wDown) {
 }

@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * All base weights on the device, converted from (and back to) Hugging Face tensors in rotate-half RoPE layout.
+ * All base weights on the device, converted from (and back to) Hugging Face tensors ({@link HfNames} layout, rotate-half
+ * RoPE).
  *
  * @param lmHead [dim, vocab], or null when the embedding is tied and doubles as the output head
  */
@@ -39,7 +40,10 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
                     vector(manager, t.get(HfNames.layer(l, "input_layernorm.weight"))),
                     fusedTransposed(manager, proj(t, l, "q_proj"), proj(t, l, "k_proj"), proj(t, l, "v_proj")),
                     bias,
+                    c.qkNorm() ? vector(manager, t.get(HfNames.layer(l, "self_attn.q_norm.weight"))) : null,
+                    c.qkNorm() ? vector(manager, t.get(HfNames.layer(l, "self_attn.k_norm.weight"))) : null,
                     fusedTransposed(manager, proj(t, l, "o_proj")),
+                    c.oBias() ? manager.create(bias(t, l, "o_proj")) : null,
                     vector(manager, t.get(HfNames.layer(l, "post_attention_layernorm.weight"))),
                     fusedTransposed(manager, proj(t, l, "gate_proj"), proj(t, l, "up_proj")),
                     fusedTransposed(manager, proj(t, l, "down_proj"))));
@@ -50,36 +54,8 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
                 c.tiedEmbeddings() ? null : fusedTransposed(manager, t.get(HfNames.LM_HEAD)));
     }
 
-    /** Expected HF tensor shapes for a config (the names a checkpoint must provide). */
-    public static Map<String, long[]> expectedShapes(ModelConfig c) {
-        Map<String, long[]> s = new LinkedHashMap<>();
-        long d = c.dim(), kv = c.kvDim(), h = c.hiddenDim();
-        s.put(HfNames.EMBED, new long[] {c.vocabSize(), d});
-        for (int l = 0; l < c.nLayers(); l++) {
-            s.put(HfNames.layer(l, "input_layernorm.weight"), new long[] {d});
-            s.put(HfNames.projection(l, "q_proj") + ".weight", new long[] {d, d});
-            s.put(HfNames.projection(l, "k_proj") + ".weight", new long[] {kv, d});
-            s.put(HfNames.projection(l, "v_proj") + ".weight", new long[] {kv, d});
-            if (c.qkvBias()) {
-                s.put(HfNames.projection(l, "q_proj") + ".bias", new long[] {d});
-                s.put(HfNames.projection(l, "k_proj") + ".bias", new long[] {kv});
-                s.put(HfNames.projection(l, "v_proj") + ".bias", new long[] {kv});
-            }
-            s.put(HfNames.projection(l, "o_proj") + ".weight", new long[] {d, d});
-            s.put(HfNames.layer(l, "post_attention_layernorm.weight"), new long[] {d});
-            s.put(HfNames.projection(l, "gate_proj") + ".weight", new long[] {h, d});
-            s.put(HfNames.projection(l, "up_proj") + ".weight", new long[] {h, d});
-            s.put(HfNames.projection(l, "down_proj") + ".weight", new long[] {d, h});
-        }
-        s.put(HfNames.FINAL_NORM, new long[] {d});
-        if (!c.tiedEmbeddings()) {
-            s.put(HfNames.LM_HEAD, new long[] {c.vocabSize(), d});
-        }
-        return s;
-    }
-
     private static void validate(ModelConfig c, Map<String, HostTensor> t) {
-        for (Map.Entry<String, long[]> e : expectedShapes(c).entrySet()) {
+        for (Map.Entry<String, long[]> e : HfNames.shapes(c).entrySet()) {
             HostTensor found = t.get(e.getKey());
             if (found == null) {
                 throw new IllegalArgumentException("tensor '" + e.getKey() + "' is missing");
@@ -95,7 +71,7 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
     public static Map<String, HostTensor> randomHf(ModelConfig c, long seed) {
         Random rnd = new Random(seed);
         Map<String, HostTensor> t = new LinkedHashMap<>();
-        for (Map.Entry<String, long[]> e : expectedShapes(c).entrySet()) {
+        for (Map.Entry<String, long[]> e : HfNames.shapes(c).entrySet()) {
             float[] data = new float[(int) HostTensor.numel(e.getValue())];
             if (e.getKey().endsWith("norm.weight")) {
                 Arrays.fill(data, 1f);
@@ -112,22 +88,29 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
     /** Copies the device weights back into HF-named host tensors (for saving and merging). */
     public Map<String, HostTensor> toHf(ModelConfig c) {
         Map<String, HostTensor> t = new LinkedHashMap<>();
-        long d = c.dim(), kv = c.kvDim(), h = c.hiddenDim();
+        long d = c.dim(), q = c.qDim(), kv = c.kvDim(), h = c.hiddenDim();
         t.put(HfNames.EMBED, new HostTensor(new long[] {c.vocabSize(), d}, embedding.toFloatArray()));
         for (int l = 0; l < c.nLayers(); l++) {
             LayerWeights w = layers.get(l);
             t.put(HfNames.layer(l, "input_layernorm.weight"), new HostTensor(new long[] {d}, w.attnNorm().toFloatArray()));
-            List<HostTensor> qkv = unfuse(w.wqkv(), d, kv, kv);
+            List<HostTensor> qkv = unfuse(w.wqkv(), q, kv, kv);
             t.put(HfNames.projection(l, "q_proj") + ".weight", qkv.get(0));
             t.put(HfNames.projection(l, "k_proj") + ".weight", qkv.get(1));
             t.put(HfNames.projection(l, "v_proj") + ".weight", qkv.get(2));
             if (w.qkvBias() != null) {
                 float[] b = w.qkvBias().toFloatArray();
-                t.put(HfNames.projection(l, "q_proj") + ".bias", new HostTensor(new long[] {d}, Arrays.copyOfRange(b, 0, (int) d)));
-                t.put(HfNames.projection(l, "k_proj") + ".bias", new HostTensor(new long[] {kv}, Arrays.copyOfRange(b, (int) d, (int) (d + kv))));
-                t.put(HfNames.projection(l, "v_proj") + ".bias", new HostTensor(new long[] {kv}, Arrays.copyOfRange(b, (int) (d + kv), b.length)));
+                t.put(HfNames.projection(l, "q_proj") + ".bias", new HostTensor(new long[] {q}, Arrays.copyOfRange(b, 0, (int) q)));
+                t.put(HfNames.projection(l, "k_proj") + ".bias", new HostTensor(new long[] {kv}, Arrays.copyOfRange(b, (int) q, (int) (q + kv))));
+                t.put(HfNames.projection(l, "v_proj") + ".bias", new HostTensor(new long[] {kv}, Arrays.copyOfRange(b, (int) (q + kv), b.length)));
+            }
+            if (w.qNorm() != null) {
+                t.put(HfNames.layer(l, "self_attn.q_norm.weight"), new HostTensor(new long[] {c.headDim()}, w.qNorm().toFloatArray()));
+                t.put(HfNames.layer(l, "self_attn.k_norm.weight"), new HostTensor(new long[] {c.headDim()}, w.kNorm().toFloatArray()));
             }
             t.put(HfNames.projection(l, "o_proj") + ".weight", unfuse(w.wo(), d).get(0));
+            if (w.oBias() != null) {
+                t.put(HfNames.projection(l, "o_proj") + ".bias", new HostTensor(new long[] {d}, w.oBias().toFloatArray()));
+            }
             t.put(HfNames.layer(l, "post_attention_layernorm.weight"), new HostTensor(new long[] {d}, w.ffnNorm().toFloatArray()));
             List<HostTensor> gu = unfuse(w.wGateUp(), h, h);
             t.put(HfNames.projection(l, "gate_proj") + ".weight", gu.get(0));
@@ -149,8 +132,10 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
         }
         for (LayerWeights w : layers) {
             out.addAll(List.of(w.attnNorm(), w.wqkv(), w.wo(), w.ffnNorm(), w.wGateUp(), w.wDown()));
-            if (w.qkvBias() != null) {
-                out.add(w.qkvBias());
+            for (NDArray optional : new NDArray[] {w.qkvBias(), w.qNorm(), w.kNorm(), w.oBias()}) {
+                if (optional != null) {
+                    out.add(optional);
+                }
             }
         }
         return out;

@@ -9,8 +9,12 @@ import java.util.Arrays;
  * Host-side inputs of one forward call over B rows of L new tokens attending to T key columns:
  * token ids, RoPE positions and an additive attention mask (0 = visible, large negative = hidden).
  * Built in Java and shipped to the device in three copies, so a step has no per-row device ops.
+ *
+ * @param keyPositions [B * T] position of each key column in its row's sequence (meaningless where the mask hides
+ *                     the column), for a sliding window
  */
-public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, long[] positions, float[] mask) {
+public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, long[] positions, float[] mask,
+                         long[] keyPositions) {
     /** Large negative rather than -inf so a fully hidden (padding) row softmaxes to uniform instead of NaN. */
     static final float HIDDEN = -1e9f;
 
@@ -55,7 +59,7 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                 }
             }
         }
-        return new StepInputs(b, l, l, ids, pos, mask);
+        return new StepInputs(b, l, l, ids, pos, mask, pos);
     }
 
     /**
@@ -73,7 +77,11 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
         long[] pos = new long[b * l];
         float[] mask = new float[b * l * t];
         Arrays.fill(mask, HIDDEN);
+        long[] keyPos = new long[b * t];
         for (int r = 0; r < b; r++) {
+            for (int c = 0; c < t; c++) {
+                keyPos[r * t + c] = c - start[r];
+            }
             for (int i = 0; i < l; i++) {
                 int col = base + i;
                 ids[r * l + i] = tokens[r][i];
@@ -83,7 +91,7 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                 }
             }
         }
-        return new StepInputs(b, l, t, ids, pos, mask);
+        return new StepInputs(b, l, t, ids, pos, mask, keyPos);
     }
 
     NDArray tokenArray(NDManager m) {
@@ -94,8 +102,28 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
         return m.create(positions, new Shape(rows, newTokens));
     }
 
-    /** [B, 1, 1, L, T]: broadcast over kv heads and the query heads of each kv group. */
-    NDArray maskArray(NDManager m) {
-        return m.create(mask, new Shape(rows, 1, 1, newTokens, keyColumns));
+    /**
+     * [B, 1, 1, L, T]: broadcast over kv heads and the query heads of each kv group. With a sliding window
+     * ({@code window > 0}) a query also loses every key {@code window} or more positions back, as Transformers'
+     * sliding-window mask ({@code kv_idx > q_idx - sliding_window}) does; the same rule holds for a cached decode
+     * step, whose cache keeps the older columns but never shows them.
+     */
+    NDArray maskArray(NDManager m, int window) {
+        float[] out = mask;
+        if (window > 0) {
+            out = mask.clone();
+            for (int r = 0; r < rows; r++) {
+                for (int i = 0; i < newTokens; i++) {
+                    long q = positions[r * newTokens + i];
+                    int at = (r * newTokens + i) * keyColumns;
+                    for (int j = 0; j < keyColumns; j++) {
+                        if (q - keyPositions[r * keyColumns + j] >= window) {
+                            out[at + j] = HIDDEN;
+                        }
+                    }
+                }
+            }
+        }
+        return m.create(out, new Shape(rows, 1, 1, newTokens, keyColumns));
     }
 }

@@ -15,8 +15,9 @@ import dev.toolcoach.model.lora.LoraAdapter;
 import java.util.Map;
 
 /**
- * Llama-family decoder (RMSNorm, rotate-half RoPE, grouped-query attention, SwiGLU, optional tied embeddings and
- * q/k/v bias) as a plain forward over DJL NDArrays.
+ * Llama-family decoder (RMSNorm, rotate-half RoPE of any {@code Rope} type over all or part of each head,
+ * grouped-query attention with an optional sliding window, SwiGLU, optional tied embeddings, q/k/v and o biases and
+ * Qwen3's per-head q/k norm) as a plain forward over DJL NDArrays; every {@code ModelFamily} runs through it.
  *
  * <p>Every intermediate is created from the inputs (never with a weight as the receiver), so it lives in the
  * manager of the caller's step inputs and is freed when the caller closes that manager.
@@ -34,27 +35,69 @@ public final class Transformer implements AutoCloseable {
         this.manager = manager;
         this.weights = weights;
         int hd = config.headDim();
-        int half = hd / 2;
-        float[] cos = new float[config.maxSeqLen() * hd];
-        float[] sin = new float[config.maxSeqLen() * hd];
-        for (int p = 0; p < config.maxSeqLen(); p++) {
-            for (int i = 0; i < half; i++) {
-                // float arithmetic as llama2.c's run.c does it, so greedy decoding matches it token for token
-                float freq = 1.0f / (float) Math.pow(config.ropeTheta(), (2 * i) / (float) hd);
-                float angle = p * freq;
-                cos[p * hd + i] = cos[p * hd + i + half] = (float) Math.cos(angle);
-                sin[p * hd + i] = sin[p * hd + i + half] = (float) Math.sin(angle);
+        int half = config.rotaryDim() / 2;
+        if (config.rope().lengthDependent()) {
+            ropeCos = null; // computed per call: see rotation(step)
+            ropeSin = null;
+        } else {
+            float[] cos = new float[config.contextLength() * hd];
+            float[] sin = new float[config.contextLength() * hd];
+            double[] freqs = config.rope().invFreq(config.rotaryDim(), 1);
+            for (int p = 0; p < config.contextLength(); p++) {
+                rotate(cos, sin, p * hd, p, freqs);
             }
+            ropeCos = manager.create(cos, new Shape(config.contextLength(), hd));
+            ropeSin = manager.create(sin, new Shape(config.contextLength(), hd));
         }
-        ropeCos = manager.create(cos, new Shape(config.maxSeqLen(), hd));
-        ropeSin = manager.create(sin, new Shape(config.maxSeqLen(), hd));
-        // rotate_half(x) = [-x2, x1] as one matmul instead of split, neg and concat
+        // rotate_half(x) = [-x2, x1] over the rotary dimensions as one matmul instead of split, neg and concat
         float[] r = new float[hd * hd];
         for (int j = 0; j < half; j++) {
             r[(j + half) * hd + j] = -1f;
             r[j * hd + j + half] = 1f;
         }
         rotateHalf = manager.create(r, new Shape(hd, hd));
+    }
+
+    /** cos and sin of one position's rotation at {@code at}, scaled by the rope's attention factor. */
+    private void rotate(float[] cos, float[] sin, int at, long position, double[] freqs) {
+        int half = config.rotaryDim() / 2;
+        float scale = (float) config.rope().attentionScaling();
+        for (int i = 0; i < half; i++) {
+            float angle = position * (float) freqs[i]; // float, as llama2.c's run.c and Transformers compute it
+            float c = (float) Math.cos(angle);
+            float s = (float) Math.sin(angle);
+            cos[at + i] = cos[at + i + half] = scale == 1f ? c : c * scale;
+            sin[at + i] = sin[at + i + half] = scale == 1f ? s : s * scale;
+        }
+        for (int i = 2 * half; i < config.headDim(); i++) { // partial rotary: the rest of the head passes through
+            cos[at + i] = 1f;
+        }
+    }
+
+    /**
+     * cos and sin [B, L, 1, hd] for a rope whose frequencies depend on the sequence length (dynamic NTK, longrope).
+     * As in Transformers, one forward's frequencies follow its last position: a row's whole prompt is rotated for
+     * the prompt's length, and each decode step's new token for the length it brings the sequence to, while the
+     * keys already cached keep the rotation they were computed with. Rows are independent (each row's own length),
+     * so a sequence decodes the same whatever it is batched with.
+     */
+    private NDArray[] rotation(StepInputs step, NDManager scope) {
+        int hd = config.headDim();
+        int l = step.newTokens();
+        float[] cos = new float[step.rows() * l * hd];
+        float[] sin = new float[step.rows() * l * hd];
+        for (int r = 0; r < step.rows(); r++) {
+            long last = 0;
+            for (int i = 0; i < l; i++) {
+                last = Math.max(last, step.positions()[r * l + i]);
+            }
+            double[] freqs = config.rope().invFreq(config.rotaryDim(), (int) last + 1);
+            for (int i = 0; i < l; i++) {
+                rotate(cos, sin, (r * l + i) * hd, step.positions()[r * l + i], freqs);
+            }
+        }
+        Shape shape = new Shape(step.rows(), l, 1, hd);
+        return new NDArray[] {scope.create(cos, shape), scope.create(sin, shape)};
     }
 
     /**
@@ -108,14 +151,22 @@ public final class Transformer implements AutoCloseable {
         }
         checkInRange(step);
         NDArray tokens = step.tokenArray(scope);
-        NDArray positions = step.positionArray(scope);
-        NDArray mask = step.maskArray(scope);
-        NDArray cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
-        NDArray sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray mask = step.maskArray(scope, config.slidingWindow());
+        NDArray cos;
+        NDArray sin;
+        if (ropeCos == null) {
+            NDArray[] cosSin = rotation(step, scope);
+            cos = cosSin[0];
+            sin = cosSin[1];
+        } else {
+            NDArray positions = step.positionArray(scope);
+            cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+            sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        }
         NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
         for (int l = 0; l < config.nLayers(); l++) {
-            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm()), cos, sin, mask, cache, lora, training));
-            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm()), lora, training));
+            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, cache, lora, training));
+            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm(), 2), lora, training));
         }
         if (cache != null) {
             cache.advance(step.newTokens());
@@ -123,7 +174,7 @@ public final class Transformer implements AutoCloseable {
         if (lastOnly) {
             x = x.get(new NDIndex(":, -1:, :"));
         }
-        x = rmsNorm(x, weights.finalNorm());
+        x = rmsNorm(x, weights.finalNorm(), 2);
         if (weights.lmHead() != null) {
             return x.matMul(weights.lmHead());
         }
@@ -140,8 +191,8 @@ public final class Transformer implements AutoCloseable {
             }
         }
         for (long p : step.positions()) {
-            if (p >= config.maxSeqLen()) {
-                throw new IllegalArgumentException("position " + p + " is beyond the model's context of " + config.maxSeqLen());
+            if (p >= config.contextLength()) {
+                throw new IllegalArgumentException("position " + p + " is beyond the model's context of " + config.contextLength());
             }
         }
     }
@@ -160,12 +211,16 @@ public final class Transformer implements AutoCloseable {
         }
         if (lora != null && (lora.targets("q_proj") || lora.targets("k_proj") || lora.targets("v_proj"))) {
             qkv = qkv.add(NDArrays.concat(new NDList(
-                    projectionDelta(lora, layer, "q_proj", h, config.dim(), training),
+                    projectionDelta(lora, layer, "q_proj", h, config.qDim(), training),
                     projectionDelta(lora, layer, "k_proj", h, config.kvDim(), training),
                     projectionDelta(lora, layer, "v_proj", h, config.kvDim(), training)), 2));
         }
-        NDList qkAndV = qkv.split(new long[] {config.dim() + config.kvDim()}, 2);
+        NDList qkAndV = qkv.split(new long[] {config.qDim() + config.kvDim()}, 2);
         NDArray qk = qkAndV.get(0).reshape(b, len, heads + kvHeads, hd);
+        if (w.qNorm() != null) { // Qwen3: each head RMS-normed before RoPE
+            NDList qAndKRaw = qk.split(new long[] {heads}, 2);
+            qk = NDArrays.concat(new NDList(rmsNorm(qAndKRaw.get(0), w.qNorm(), 3), rmsNorm(qAndKRaw.get(1), w.kNorm(), 3)), 2);
+        }
         qk = qk.mul(cos).add(qk.matMul(rotateHalf).mul(sin));
         NDList qAndK = qk.split(new long[] {heads}, 2);
         // q: [B, L, H, hd] -> [B, kvH, group * L, hd]: a kv head's whole query group in one plain (non-broadcast)
@@ -187,8 +242,11 @@ public final class Transformer implements AutoCloseable {
         // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
         NDArray scores = q.matMul(keysT).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
         NDArray out = scores.softmax(4).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
-                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.dim());
+                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
         NDArray o = out.matMul(w.wo());
+        if (w.oBias() != null) {
+            o = o.add(w.oBias());
+        }
         if (lora != null && lora.targets("o_proj")) {
             o = o.add(lora.delta(layer, "o_proj", out, training));
         }
@@ -222,9 +280,10 @@ public final class Transformer implements AutoCloseable {
         return h.getManager().zeros(new Shape(s.get(0), s.get(1), width));
     }
 
-    private NDArray rmsNorm(NDArray x, NDArray weight) {
+    /** RMSNorm over {@code axis} (the last one: hidden size, or head size for Qwen3's q/k norm). */
+    private NDArray rmsNorm(NDArray x, NDArray weight, int axis) {
         // dividing by a square root, not pow(-0.5): pow would save its scalar exponent for backward (see ScopedConstant)
-        return x.div(x.square().mean(new int[] {2}, true).add(config.normEps()).sqrt()).mul(weight);
+        return x.div(x.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt()).mul(weight);
     }
 
     @Override
