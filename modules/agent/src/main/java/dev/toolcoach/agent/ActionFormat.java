@@ -81,6 +81,11 @@ public enum ActionFormat {
         }
 
         @Override
+        public Optional<String> templateSystemPrompt() {
+            return Optional.of(NATIVE_SYSTEM_PROMPT);
+        }
+
+        @Override
         public String reminder() {
             return "Call a tool with <tool_call>\n{\"name\": ..., \"arguments\": {...}}\n</tool_call> or reply with the answer.";
         }
@@ -100,11 +105,20 @@ public enum ActionFormat {
         }
 
         @Override
+        public Optional<String> templateSystemPrompt() {
+            return Optional.of(NATIVE_SYSTEM_PROMPT);
+        }
+
+        @Override
         public String reminder() {
             return "Call a function with one JSON object {\"name\": ..., \"parameters\": {...}} and nothing else, "
                     + "or reply with the answer as plain text.";
         }
     };
+
+    /** A native format's system message: the model's own template adds the tools and how to call them. */
+    private static final String NATIVE_SYSTEM_PROMPT = "You are a helpful assistant that solves the user's task with"
+            + " the tools offered. When you have the final answer, reply with it as plain text.";
 
     private final String formatName;
     private final boolean resultsInToolRole;
@@ -156,6 +170,15 @@ public enum ActionFormat {
 
     /** The system prompt offering {@code tools}. */
     public abstract String systemPrompt(List<ToolSpec> tools);
+
+    /**
+     * For a model family's native format: the system prompt when the model's own chat template offers the tools
+     * (it writes their schemas and how to call them), renders the calls and carries the results in its tool role.
+     * Empty for a format the templates do not know, whose {@link #systemPrompt} lists the tools itself.
+     */
+    public Optional<String> templateSystemPrompt() {
+        return Optional.empty();
+    }
 
     /** One line telling the model how a valid reply looks, appended to parse-error observations. */
     public abstract String reminder();

@@ -5,11 +5,15 @@ import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.stream.Collectors;
 
 /**
  * Runs agents: think, call tools, observe, until an answer or a limit. Talks to the model through
@@ -30,6 +34,8 @@ public final class AgentLoop {
     private final ActionParser parser;
     private final ToolRunner toolRunner;
     private final String systemPrompt;
+    private final List<ToolSpec> toolSpecs;
+    private final Optional<ConversationTemplate> nativeTemplate;
     private final Executor executor;
 
     /** A loop whose own work (parsing, tokenising observations) runs on the common fork-join pool. */
@@ -51,8 +57,23 @@ public final class AgentLoop {
         this.config = Objects.requireNonNull(config, "config");
         this.parser = new ActionParser(config.actionFormat(), tools.specs());
         this.toolRunner = new ToolRunner(tools, config.toolTimeout(), new OutputCap(config.toolOutputCap()));
-        this.systemPrompt = config.actionFormat().systemPrompt(tools.specs());
+        this.toolSpecs = List.copyOf(tools.specs());
+        // a native format renders through the model's own template when the chat format has one; else its
+        // system prompt lists the tools and its pieces are appended as for any other format
+        this.nativeTemplate = config.actionFormat().templateSystemPrompt().isPresent() ? chat.template() : Optional.empty();
+        if (nativeTemplate.isEmpty() && !chat.appendsTurns()) {
+            throw new IllegalArgumentException("the model's chat template rewrites an assistant reply, so the "
+                    + config.actionFormat().formatName() + " format's pieces cannot be appended to what the model saw;"
+                    + " use a native format (" + nativeFormatNames() + "), which the template renders whole");
+        }
+        this.systemPrompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemPrompt().get()
+                : config.actionFormat().systemPrompt(toolSpecs);
         this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    private static String nativeFormatNames() {
+        return Arrays.stream(ActionFormat.values()).filter(f -> f.templateSystemPrompt().isPresent())
+                .map(ActionFormat::formatName).collect(Collectors.joining(", "));
     }
 
     /** The system prompt every run starts with. */
@@ -90,6 +111,15 @@ public final class AgentLoop {
         } catch (RuntimeException e) {
             LOG.warn("tools could not release trajectory {}: {}", trajectoryId, e.toString());
         }
+    }
+
+    /** The model's template when the action format is native and the chat format has one. */
+    Optional<ConversationTemplate> nativeTemplate() {
+        return nativeTemplate;
+    }
+
+    List<ToolSpec> toolSpecs() {
+        return toolSpecs;
     }
 
     Tokenizer tokenizer() {

@@ -25,6 +25,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The context grows only by appending: the rendered prompt once, then per turn exactly the
  * generated ids and the observation's ids, the observation tokenised on its own.
+ *
+ * <p>With a native action format the model's own template renders the whole conversation (tools offered,
+ * the reply with its parsed calls, the results as tool messages) and what the new rendering adds to the text
+ * the model saw is appended. When the rendering no longer starts with that text (the template rewrote an
+ * earlier turn, e.g. dropped its thinking), the run goes on in a new context holding the new rendering, so
+ * every generated token is recorded with exactly the context it was generated in.
  */
 final class Episode {
 
@@ -34,6 +40,8 @@ final class Episode {
     /** The loop's sampling with this rollout's seed. */
     private final SamplingParams sampling;
     private final TokenLedger ledger = new TokenLedger();
+    /** The model's template for a native format, else null (the format's pieces are appended). */
+    private final ConversationTemplate template;
     private final StringBuilder contextText = new StringBuilder();
     private final List<Message> conversation = new ArrayList<>();
     private final List<Turn> turns = new ArrayList<>();
@@ -49,12 +57,14 @@ final class Episode {
         this.agent = agent;
         this.config = agent.config();
         this.sampling = request.seed().isPresent() ? config.sampling().withSeed(request.seed().getAsLong()) : config.sampling();
+        this.template = agent.nativeTemplate().orElse(null);
     }
 
     CompletionStage<Trace> start() {
         conversation.add(Message.system(agent.systemPrompt()));
         conversation.add(Message.user(request.query()));
-        String prompt = agent.chat().renderPrompt(conversation);
+        String prompt = template == null ? agent.chat().renderPrompt(conversation)
+                : template.render(conversation, agent.toolSpecs(), true);
         ledger.appendPrompt(agent.tokenizer().encode(prompt));
         contextText.append(prompt);
         return nextTurn();
@@ -70,12 +80,12 @@ final class Episode {
         if (turns.size() >= config.maxTurns()) {
             return done(Termination.MAX_TURNS, null);
         }
-        int room = config.maxTotalTokens() - ledger.length();
+        int room = config.maxTotalTokens() - ledger.contextLength();
         if (room <= 0) {
             return done(Termination.MAX_TOKENS, null);
         }
         int maxNew = Math.min(sampling.maxNewTokens(), room);
-        GenerationRequest generation = new GenerationRequest(request.rolloutId(), ledger.ids(),
+        GenerationRequest generation = new GenerationRequest(request.rolloutId(), ledger.contextIds(),
                 sampling.withMaxNewTokens(maxNew));
         String prompt = contextText.toString();
         long t0 = System.nanoTime();
@@ -92,15 +102,17 @@ final class Episode {
         int turnStart = ledger.length();
         ledger.appendGenerated(reply);
         contextText.append(agent.tokenizer().decode(reply.tokenIds()));
-        conversation.add(Message.assistant(reply.text()));
         ParsedCompletion parsed = agent.parser().parse(reply.text());
+        // for the template, calls it can render go as tool_calls beside the rest of the text; anything else as written
+        conversation.add(template == null || parsed.toolCalls().isEmpty() ? Message.assistant(reply.text())
+                : Message.assistantCalls(config.actionFormat().codec().contentBesideCalls(reply.text()), parsed.toolCalls()));
         PendingTurn turn = new PendingTurn(prompt, reply, parsed, turnStart);
         pending = turn;
         if (parsed.valid() && parsed.finalAnswer() != null) {
             record(turn, null, List.of());
             return done(Termination.ANSWER, parsed.finalAnswer());
         }
-        if (ledger.length() >= config.maxTotalTokens()) {
+        if (ledger.contextLength() >= config.maxTotalTokens()) {
             record(turn, null, List.of()); // no room to show the model anything, so nothing is run
             return done(Termination.MAX_TOKENS, null);
         }
@@ -118,12 +130,16 @@ final class Episode {
     }
 
     private CompletionStage<Trace> observe(PendingTurn turn, List<String> outputs, List<ToolResult> results) {
+        return template == null ? appendObservation(turn, outputs, results) : renderObservation(turn, outputs, results);
+    }
+
+    private CompletionStage<Trace> appendObservation(PendingTurn turn, List<String> outputs, List<ToolResult> results) {
         Message observation = agent.chat().toolResponses(outputs);
         conversation.add(observation);
         String text = agent.chat().closeReply(turn.reply.finishReason() == FinishReason.STOP_TOKEN)
                 + agent.chat().renderMessage(observation) + agent.chat().generationPrefix();
         int[] ids = agent.tokenizer().encode(text);
-        if (ledger.length() + ids.length > config.maxTotalTokens()) {
+        if (ledger.contextLength() + ids.length > config.maxTotalTokens()) {
             // the model would never see it, so it is recorded as text but not as tokens to train on
             record(turn, observation.content(), results);
             return done(Termination.MAX_TOKENS, null);
@@ -131,6 +147,40 @@ final class Episode {
         ledger.appendObserved(ids);
         contextText.append(text);
         record(turn, observation.content(), results);
+        return nextTurn();
+    }
+
+    /**
+     * Results go back as tool messages naming their tool (feedback on an unusable reply as a user message), and
+     * the template renders the whole conversation again.
+     */
+    private CompletionStage<Trace> renderObservation(PendingTurn turn, List<String> outputs, List<ToolResult> results) {
+        if (results.isEmpty()) {
+            outputs.forEach(o -> conversation.add(Message.user(o)));
+        } else {
+            results.forEach(r -> conversation.add(Message.toolResult(r.call().name(), r.text())));
+        }
+        String toolOutput = String.join("\n", outputs);
+        String next = template.render(conversation, agent.toolSpecs(), true);
+        String seen = contextText.toString();
+        boolean appendOnly = next.startsWith(seen);
+        int[] ids = agent.tokenizer().encode(appendOnly ? next.substring(seen.length()) : next);
+        if ((appendOnly ? ledger.contextLength() : 0) + ids.length > config.maxTotalTokens()) {
+            record(turn, toolOutput, results); // the model would never see it
+            return done(Termination.MAX_TOKENS, null);
+        }
+        if (appendOnly) {
+            ledger.appendObserved(ids);
+            record(turn, toolOutput, results);
+        } else {
+            record(turn, toolOutput, results); // the turn ends with the context it was generated in
+            if (turns.size() >= config.maxTurns()) {
+                return done(Termination.MAX_TURNS, null); // a context the model would never generate in
+            }
+            ledger.startContext(ids);
+        }
+        contextText.setLength(0);
+        contextText.append(next);
         return nextTurn();
     }
 

@@ -90,6 +90,12 @@ public final class HermesCodec implements ToolCallCodec {
         return new TextSoFar(ActionTag.THINK.soFar(text), content.isEmpty() ? null : content);
     }
 
+    /** Qwen writes content (and Qwen3 its thinking) before its calls: the text with the call blocks cut out. */
+    @Override
+    public String contentBesideCalls(String text) {
+        return TaggedActionCodec.TOOL_N1.contentBesideCalls(text);
+    }
+
     @Override
     public String textOutsideThinking(String text) {
         return TaggedActionCodec.outsideThinking(text);

@@ -33,6 +33,7 @@ public final class TaggedActionCodec implements ToolCallCodec {
     private static final int MAX_DEPTH = CallDecoder.MAX_DEPTH;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern THINK_BLOCK = Pattern.compile("<think>(.*?)</think>", Pattern.DOTALL);
+    private static final Pattern CALL_BLOCK = Pattern.compile("<tool_call>(.*?)</tool_call>", Pattern.DOTALL);
 
     private TaggedActionCodec() {
     }
@@ -187,6 +188,12 @@ public final class TaggedActionCodec implements ToolCallCodec {
         String rest = THINK_BLOCK.matcher(text).replaceAll("");
         int unclosed = rest.indexOf(ActionTag.THINK.open());
         return (unclosed < 0 ? rest : rest.substring(0, unclosed)).strip();
+    }
+
+    /** The reply with every closed call block cut out: what an assistant message's content holds beside its calls. */
+    @Override
+    public String contentBesideCalls(String text) {
+        return CALL_BLOCK.matcher(text).replaceAll("").strip();
     }
 
     // ---- writing

@@ -30,6 +30,15 @@ public interface ToolCallCodec {
     /** Lenient: the text with its thinking removed, as plain content. */
     String textOutsideThinking(String text);
 
+    /**
+     * Lenient: the reply's text beside its calls, as a chat template's assistant {@code content} holds it next to
+     * its {@code tool_calls}. This default suits a codec whose calls are the whole reply (nothing beside them);
+     * a codec whose calls sit among other text cuts them out.
+     */
+    default String contentBesideCalls(String text) {
+        return readCalls(text).blocks().isEmpty() ? text.strip() : "";
+    }
+
     /** The thinking and what separates it from the rest of the reply ("" in a format without thinking). */
     String writeThinking(String thinking);
 

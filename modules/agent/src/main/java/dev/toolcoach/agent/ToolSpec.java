@@ -72,6 +72,14 @@ public record ToolSpec(String name, String description, JsonNode parameters) {
         return node;
     }
 
+    /** The OpenAI tool schema {@code {"type": "function", "function": {...}}}, as chat templates take {@code tools}. */
+    public ObjectNode functionSchema() {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("type", "function");
+        node.set("function", toJson());
+        return node;
+    }
+
     private static JsonNode checkedSchema(String tool, JsonNode schema) {
         if (!schema.isObject()) {
             throw new IllegalArgumentException("parameters of tool '" + tool + "' must be a JSON schema object, got "

@@ -1,6 +1,10 @@
 package dev.toolcoach.policy;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ChatFormat;
+import dev.toolcoach.agent.ConversationTemplate;
+import dev.toolcoach.model.chat.ChatRequest;
 import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
@@ -20,11 +24,18 @@ import java.util.stream.Collectors;
  * template writes. The end-of-turn marker also names the stop token: when it starts with a special
  * token (ChatML's {@code <|im_end|>}, Llama 3's {@code <|eot_id|>}) generation stops on that token
  * and {@link #closeReply(boolean) closeReply(true)} returns only what follows it.
+ *
+ * <p>For a native action format it also hands the agent the {@link #template() template itself}: whole
+ * conversations with the tools as OpenAI function schemas, the assistant's {@code tool_calls} and the
+ * {@code tool} role, exactly as Transformers' {@code apply_chat_template} receives them.
  */
 public final class PolicyChatFormat implements ChatFormat {
 
     private static final List<Message> PROBE = List.of(Message.system("S"), Message.user("U"));
     private static final String PROBE_REPLY = "R";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> SCHEMA = new TypeReference<>() {
+    };
 
     private final dev.toolcoach.model.chat.ChatTemplate template;
     private final String probeText;
@@ -32,13 +43,17 @@ public final class PolicyChatFormat implements ChatFormat {
     private final String endOfTurn;
     private final String afterStopToken;
     private final Set<Integer> stopTokenIds;
+    /** Whether a reply renders as generation prefix + reply + end of turn, so pieces can be appended. */
+    private final boolean appendsTurns;
 
     /**
      * @param specials    the tokenizer's special tokens
      * @param fallbackEos stop ids when the end-of-turn marker is plain text (e.g. a llama2.c model): the
      *                    model's EOS ids, after which nothing of the marker is appended
-     * @throws IllegalArgumentException when the template does not render the probe as a prefix-extending
-     *                                  sequence, or no stop token can be found
+     * @throws IllegalArgumentException when the template's generation prompt does not extend the conversation, or no
+     *                                  stop token can be found. A template that rewrites the reply (Qwen3 writes an
+     *                                  empty thinking block into it) is taken, for native formats only: see
+     *                                  {@link #appendsTurns()}
      */
     public PolicyChatFormat(dev.toolcoach.model.chat.ChatTemplate template, Map<String, Integer> specials,
                             Set<Integer> fallbackEos) {
@@ -47,8 +62,13 @@ public final class PolicyChatFormat implements ChatFormat {
         this.generationPrefix = suffixAfter(probeText, template.render(PROBE, true), "the generation prompt");
         List<Message> replied = new ArrayList<>(PROBE);
         replied.add(Message.assistant(PROBE_REPLY));
-        this.endOfTurn = suffixAfter(probeText + generationPrefix + PROBE_REPLY, template.render(replied, false),
-                "an assistant reply");
+        String repliedText = template.render(replied, false);
+        int reply = repliedText.lastIndexOf(PROBE_REPLY);
+        if (reply < 0) {
+            throw new IllegalArgumentException("the chat template drops an assistant reply from the conversation");
+        }
+        this.endOfTurn = repliedText.substring(reply + PROBE_REPLY.length());
+        this.appendsTurns = repliedText.equals(probeText + generationPrefix + PROBE_REPLY + endOfTurn);
         Optional<String> stopToken = specials.keySet().stream().filter(endOfTurn::startsWith)
                 .max(Comparator.comparingInt(String::length));
         if (stopToken.isPresent()) {
@@ -61,6 +81,15 @@ public final class PolicyChatFormat implements ChatFormat {
             throw new IllegalArgumentException("no stop token: the chat format ends a reply with '" + endOfTurn
                     + "', which starts with no special token, and the model names no EOS token");
         }
+    }
+
+    /**
+     * Whether the template renders a reply as the generation prefix, the reply and its end of turn, so the agent may
+     * append this format's pieces. When it does not, only native action formats run, through {@link #template()}.
+     */
+    @Override
+    public boolean appendsTurns() {
+        return appendsTurns;
     }
 
     /** The ids that end a reply. */
@@ -91,6 +120,13 @@ public final class PolicyChatFormat implements ChatFormat {
         return Message.tool(outputs.stream()
                 .map(o -> "<tool_response>\n" + o + "\n</tool_response>")
                 .collect(Collectors.joining("\n")));
+    }
+
+    @Override
+    public Optional<ConversationTemplate> template() {
+        return Optional.of((messages, tools, addGenerationPrompt) -> template.render(new ChatRequest(messages,
+                tools.stream().map(t -> JSON.convertValue(t.functionSchema(), SCHEMA)).toList(), addGenerationPrompt,
+                Map.of())));
     }
 
     /** The whole first prompt through the model's own template (it may add a BOS marker or defaults). */

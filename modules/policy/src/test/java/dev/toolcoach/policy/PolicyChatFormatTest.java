@@ -20,6 +20,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,13 +89,18 @@ class PolicyChatFormatTest {
         assertTrue(incremental.startsWith("<|im_start|>system\nYou add numbers.<|im_end|>\n<|im_start|>user\n2+3?<|im_end|>\n"), incremental);
     }
 
-    /** Qwen3's template drops an earlier turn's reasoning, so its pieces cannot be cut by appending: refused by name. */
+    /**
+     * Qwen3's template writes a thinking block into the last reply, so its pieces cannot be cut by appending: taken,
+     * but only for native formats, which render whole conversations through it ({@code AgentLoop} refuses the rest).
+     */
     @Test
-    void qwen3TemplateIsRefusedAsNotAppendOnly() throws IOException {
+    void qwen3TemplateIsTakenForNativeFormatsOnly() throws IOException {
         String qwen3 = Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new PolicyChatFormat(new JinjaChatTemplate(qwen3, "", "<|im_end|>"), CHATML, Set.of(258)));
-        assertTrue(e.getMessage().contains("does not render an assistant reply by appending"), e.getMessage());
+        PolicyChatFormat chat = new PolicyChatFormat(new JinjaChatTemplate(qwen3, "", "<|im_end|>"), CHATML, Set.of(258));
+        assertFalse(chat.appendsTurns());
+        assertEquals(Set.of(257), chat.stopTokenIds());
+        assertEquals("<|im_start|>assistant\n", chat.generationPrefix());
+        assertTrue(chat.template().isPresent());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.toolcoach.trace;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -95,6 +96,10 @@ public final class TracePrinter {
         StringBuilder s = new StringBuilder("Tokens: ").append(t.length()).append(" = ").append(t.promptLength())
                 .append(" prompt + ").append(generated).append(" generated (loss mask 1) + ").append(observed)
                 .append(" observation");
+        if (t.contextCount() > 1) {
+            s.append(" in ").append(t.contextCount()).append(" contexts (the chat template rewrote earlier turns,"
+                    + " so the run started over at tokens ").append(Arrays.toString(t.contextStarts())).append(')');
+        }
         int minVersion = Integer.MAX_VALUE;
         int maxVersion = Integer.MIN_VALUE;
         double logprobSum = 0;

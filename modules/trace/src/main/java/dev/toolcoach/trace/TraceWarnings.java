@@ -29,6 +29,9 @@ public final class TraceWarnings {
                 if (!r.ok()) warnings.add(at + "tool '" + r.call().name() + "' " + r.status() + ": " + r.error());
                 if (r.truncated()) warnings.add(at + "output of tool '" + r.call().name() + "' was truncated");
             }
+            if (startsContextBefore(trace.tokens(), previousEnd, turn.tokenStart())) {
+                previousEnd = turn.tokenStart(); // a new context's prompt lies between the turns
+            }
             if (turn.tokenStart() != previousEnd || turn.tokenEnd() < turn.tokenStart()) {
                 warnings.add(at + "token span " + turn.tokenStart() + ".." + turn.tokenEnd()
                         + " does not continue the previous one (ended at " + previousEnd + ")");
@@ -46,5 +49,14 @@ public final class TraceWarnings {
                     + (trace.error() == null ? "" : " (" + trace.error() + ")"));
         }
         return warnings;
+    }
+
+    /** A context begins at {@code from} and nothing up to {@code to} was generated: that is the context's prompt. */
+    private static boolean startsContextBefore(TokenRecord tokens, int from, int to) {
+        if (!tokens.startsContext(from) || to > tokens.length()) return false;
+        for (int i = from; i < to; i++) {
+            if (tokens.lossMask()[i] != 0) return false;
+        }
+        return true;
     }
 }

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,6 +78,55 @@ class TraceJsonTest {
         assertEquals(2, read.items().size());
         assertEquals(1, read.skipped().size());
         assertEquals(2, read.skipped().get(0).lineNumber());
+    }
+
+    /** Two contexts: the template rewrote turn 1, so turn 2 was generated after a new prompt (tokens 7..9). */
+    static Trace twoContexts() {
+        ParsedCompletion call = new ParsedCompletion("t", List.of(new ToolCall("add", Map.of("a", 2))), null, null, null);
+        ParsedCompletion answer = new ParsedCompletion(null, List.of(), null, "2", null);
+        Turn t1 = new Turn("<prompt1>", "<think>t</think><tool_call>..</tool_call>", call, "2", List.of(), List.of(), 4, 7);
+        Turn t2 = new Turn("<prompt2>", "2", answer, null, List.of(), List.of(), 10, 12);
+        TokenRecord tokens = new TokenRecord(4,
+                new int[]{1, 2, 3, 4, 10, 11, 12, 1, 2, 5, 20, 21},
+                new int[]{0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1},
+                new float[]{0, 0, 0, 0, -0.5f, -0.25f, -1f, 0, 0, 0, -0.2f, -0.3f},
+                new int[]{-1, -1, -1, -1, 3, 3, 3, -1, -1, -1, 3, 3}, new int[]{7});
+        return new Trace("r-2", "g-1", "q-1", "1+1?", List.of(t1, t2), tokens, "2", Termination.ANSWER,
+                null, 1000L, 42L, Map.of());
+    }
+
+    @Test
+    void contextStartsRoundTripAndOldTracesAreOneContext() throws Exception {
+        Trace trace = twoContexts();
+        String json = TraceJson.toJson(trace);
+        assertEquals(trace, TraceJson.fromJson(json));
+        assertArrayEquals(new int[]{1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2}, trace.tokens().contextNumbers());
+        assertTrue(TraceWarnings.of(trace).stream().noneMatch(w -> w.contains("token")),
+                "a new context's prompt between two turns is no gap: " + TraceWarnings.of(trace));
+        Trace gap = new Trace("r-3", "g-1", "q-1", "1+1?", trace.turns(), new TokenRecord(4, trace.tokens().tokenIds(),
+                trace.tokens().lossMask(), trace.tokens().behaviorLogprobs(), trace.tokens().policyVersions()),
+                "2", Termination.ANSWER, null, 1000L, 42L, Map.of());
+        assertTrue(TraceWarnings.of(gap).stream().anyMatch(w -> w.contains("does not continue")), "without the context start it is a gap");
+        assertTrue(new TracePrinter(200).format(trace).contains("in 2 contexts"), new TracePrinter(200).format(trace));
+
+        JsonNode single = TraceJson.mapper().readTree(TraceJson.toJson(sampleTrace())).get("tokens");
+        assertFalse(single.has("context_starts"), "a one-context record is written as before: " + single);
+        Trace old = TraceJson.fromJson(TraceJson.toJson(sampleTrace()));
+        assertEquals(1, old.tokens().contextCount());
+        assertEquals(0, old.tokens().contextStarts().length);
+    }
+
+    @Test
+    void aContextStartsWithItsPromptInsideTheRecord() {
+        int[] ids = {1, 2, 3, 4};
+        int[] mask = {0, 1, 0, 1};
+        assertThrows(IllegalArgumentException.class,
+                () -> new TokenRecord(1, ids, mask, new float[4], new int[4], new int[]{1}), "a generated token cannot start a context");
+        assertThrows(IllegalArgumentException.class,
+                () -> new TokenRecord(1, ids, mask, new float[4], new int[4], new int[]{4}), "outside the record");
+        assertThrows(IllegalArgumentException.class,
+                () -> new TokenRecord(3, ids, new int[]{0, 0, 0, 1}, new float[4], new int[4], new int[]{2}), "inside the first prompt");
+        assertEquals(2, new TokenRecord(1, ids, mask, new float[4], new int[4], new int[]{2}).contextCount());
     }
 
     @Test

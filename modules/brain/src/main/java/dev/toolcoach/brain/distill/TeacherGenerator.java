@@ -38,8 +38,8 @@ final class TeacherGenerator implements Generator {
     private final Consumer<OpenAiException> onFailure;
     private final ObservationText observations;
     private final List<ChatMessage> messages = new ArrayList<>();
-    /** Context tokens already reflected in {@link #messages}. */
-    private int consumedTokens;
+    /** The context already reflected in {@link #messages}: the last request's context and the reply to it. */
+    private int[] consumed = new int[0];
     private boolean lastEndedByStop;
     private List<ChatToolCall> lastCalls = List.of();
 
@@ -63,7 +63,12 @@ final class TeacherGenerator implements Generator {
             messages.add(ChatMessage.system(systemPrompt));
             messages.add(ChatMessage.user(query));
         } else {
-            addObservation(Arrays.copyOfRange(context, consumedTokens, context.length));
+            if (context.length < consumed.length || !Arrays.equals(consumed, 0, consumed.length, context, 0, consumed.length)) {
+                return CompletableFuture.failedFuture(new IllegalStateException("the student's chat template rewrote an"
+                        + " earlier turn, so the rollout went on in a new context; a teacher's tool outputs are read from"
+                        + " the tokens appended after its reply, so distil with an action format the template appends to"));
+            }
+            addObservation(Arrays.copyOfRange(context, consumed.length, context.length));
         }
         ChatMessage reply;
         try {
@@ -79,7 +84,8 @@ final class TeacherGenerator implements Generator {
         lastCalls = reply.calls();
         Generation generation = asStudentTurn(ActionText.of(reply, format), request.sampling().maxNewTokens());
         lastEndedByStop = generation.finishReason() == FinishReason.STOP_TOKEN;
-        consumedTokens = context.length + generation.length();
+        consumed = Arrays.copyOf(context, context.length + generation.length());
+        System.arraycopy(generation.tokenIds(), 0, consumed, context.length, generation.length());
         return CompletableFuture.completedFuture(generation);
     }
 

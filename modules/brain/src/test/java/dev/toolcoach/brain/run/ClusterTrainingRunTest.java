@@ -21,6 +21,7 @@ import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeSettings;
 import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.RewardContext;
@@ -30,10 +31,12 @@ import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.TraceWarnings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,6 +52,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -99,6 +103,50 @@ class ClusterTrainingRunTest {
         int newest = second.get(1).scored().stream().flatMap(g -> g.traces().stream())
                 .flatMapToInt(t -> Arrays.stream(t.trace().tokens().policyVersions())).max().orElseThrow();
         assertTrue(newest >= 2, "the athlete node's engine got the resumed job's adapters, saw version " + newest);
+    }
+
+    /**
+     * A Qwen-style folder acting in its native Hermes format on the cluster, whose template drops a reply's thinking
+     * once results follow it: the athletes render through the folder's own template (it offers the tools, results go
+     * back as tool messages naming their tool), so every turn after the first starts a new context; the traces reach
+     * the learner with their contexts and it trains a GRPO step on them.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void nativeToolCallsThroughTheFoldersTemplateTrainAGrpoStepOnTracesOfSeveralContexts(@TempDir Path dir) throws Exception {
+        ActorSystem<SpawnProtocol.Command> coach = (ActorSystem<SpawnProtocol.Command>) start(NodeProgram.COACH, List.of(), 1);
+        String seed = Cluster.get(coach).selfMember().address().toString();
+        start(NodeProgram.ATHLETE, List.of(seed), 2);
+        start(NodeProgram.TOOL, List.of(seed), 1);
+
+        Path model = ToolCallingModel.write(dir.resolve("model"),
+                "<think>Add them.</think>\n<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}\n</tool_call>");
+        Files.writeString(model.resolve("chat_template.jinja"), StyleTemplates.QWEN_DROPPING_EARLIER_THINKING);
+        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
+                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
+        List<StepReport> reports = new CopyOnWriteArrayList<>();
+        TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.HERMES, List.of("arithmetic"),
+                BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
+                dir.resolve("checkpoints"), "native"), JobNode.attach(coach), reports::add);
+
+        assertEquals(1, result.adapter().version(), "one GRPO step");
+        assertEquals(1, result.accounts().trained(), result.accounts().toString());
+        List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
+        assertEquals(2, traces.size());
+        for (Trace trace : traces) {
+            assertEquals(2, trace.turns().size(), "the model calls add every turn");
+            assertEquals(List.of(ToolResult.Status.OK, ToolResult.Status.OK), statuses(trace));
+            assertEquals(2, trace.tokens().contextCount(), "the second turn was generated in a new context");
+            assertTrue(trace.turns().get(0).promptForModel().contains("# Tools\n<tools>\n{\"type\": \"function\""),
+                    "the template offers the tools: " + trace.turns().get(0).promptForModel());
+            String second = trace.turns().get(1).promptForModel();
+            assertFalse(second.contains("Add them."), "the template dropped the earlier thinking: " + second);
+            assertTrue(second.contains("<tool_response>\n5\n</tool_response>"), second);
+            assertEquals("add", trace.turns().get(1).formattedConversation().get(3).name(), "results are tool messages naming their tool");
+            assertTrue(TraceWarnings.of(trace).stream().noneMatch(w -> w.contains("token")), TraceWarnings.of(trace).toString());
+        }
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.List;
  * it never contributes to a loss (the model is causal, so right padding does not change real tokens).
  */
 public record PaddedBatch(int rows, int length, int[] rowLengths, int[] inputIds, int[] targets, float[] mask,
-                          float[] behaviourLogprobs, int[] policyVersions, float[] advantages, float[] weights) {
+                          float[] behaviourLogprobs, int[] policyVersions, float[] advantages, float[] weights,
+                          int[] contexts) {
 
     public static PaddedBatch of(List<BatchRow> batchRows) {
         if (batchRows.isEmpty()) {
@@ -28,6 +29,7 @@ public record PaddedBatch(int rows, int length, int[] rowLengths, int[] inputIds
         float[] advantages = new float[rows];
         float[] weights = new float[rows];
         int[] lengths = new int[rows];
+        int[] contexts = new int[rows * length];
         for (int b = 0; b < rows; b++) {
             BatchRow row = batchRows.get(b);
             TrainingSequence s = row.sequence();
@@ -37,11 +39,12 @@ public record PaddedBatch(int rows, int length, int[] rowLengths, int[] inputIds
             System.arraycopy(s.mask(), 0, mask, off, s.length());
             System.arraycopy(s.behaviourLogprobs(), 0, behaviour, off, s.length());
             System.arraycopy(s.policyVersions(), 0, versions, off, s.length());
+            System.arraycopy(s.contexts(), 0, contexts, off, s.length());
             lengths[b] = s.length();
             advantages[b] = row.advantage();
             weights[b] = row.weight();
         }
-        return new PaddedBatch(rows, length, lengths, inputs, targets, mask, behaviour, versions, advantages, weights);
+        return new PaddedBatch(rows, length, lengths, inputs, targets, mask, behaviour, versions, advantages, weights, contexts);
     }
 
     public int generatedTokens() {
@@ -72,11 +75,14 @@ public record PaddedBatch(int rows, int length, int[] rowLengths, int[] inputIds
         return out;
     }
 
-    /** 1 on real tokens, 0 on padding. */
+    /**
+     * The scoring attention rows: each real token's context number (1 unless a template rewrote earlier turns
+     * of its trace), 0 on padding.
+     */
     public int[][] attentionRows() {
-        int[][] out = new int[rows][length];
+        int[][] out = new int[rows][];
         for (int b = 0; b < rows; b++) {
-            Arrays.fill(out[b], 0, rowLengths[b], 1);
+            out[b] = Arrays.copyOfRange(contexts, b * length, (b + 1) * length);
         }
         return out;
     }

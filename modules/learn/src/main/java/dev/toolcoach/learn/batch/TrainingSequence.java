@@ -2,6 +2,8 @@ package dev.toolcoach.learn.batch;
 
 import dev.toolcoach.trace.TokenRecord;
 
+import java.util.Arrays;
+
 /**
  * One rollout in teacher-forcing form: position t feeds {@code inputIds[t]} and is scored on
  * {@code targets[t]} (the next token). Only generated targets carry mask 1; prompt and tool
@@ -13,11 +15,28 @@ import dev.toolcoach.trace.TokenRecord;
  * @param behaviourLogprobs log-prob of each target under the policy that sampled it (0 where masked)
  * @param policyVersions    adapter version that sampled each target (-1 where masked)
  * @param generatedCount    number of positions with mask 1
+ * @param contexts          the context number (from 1) of each position: a position sees only the earlier
+ *                          positions of its own context, as when it was generated (see {@link TokenRecord})
  */
 public record TrainingSequence(int[] inputIds, int[] targets, float[] mask, float[] behaviourLogprobs,
-                               int[] policyVersions, int generatedCount) {
+                               int[] policyVersions, int generatedCount, int[] contexts) {
 
-    /** Shifts a trace's token record by one; refuses records whose first token is marked generated. */
+    public TrainingSequence {
+        if (contexts.length != inputIds.length) {
+            throw new IllegalArgumentException("contexts cover " + contexts.length + " of " + inputIds.length + " positions");
+        }
+    }
+
+    /** A sequence of one context. */
+    public TrainingSequence(int[] inputIds, int[] targets, float[] mask, float[] behaviourLogprobs, int[] policyVersions,
+                            int generatedCount) {
+        this(inputIds, targets, mask, behaviourLogprobs, policyVersions, generatedCount, ones(inputIds.length));
+    }
+
+    /**
+     * Shifts a trace's token record by one; refuses records whose first token is marked generated. Each
+     * position keeps its token's context, and a target that begins the next context is a prompt token (mask 0).
+     */
     public static TrainingSequence from(String rolloutId, TokenRecord record) {
         int n = record.length();
         if (n < 2) {
@@ -52,7 +71,14 @@ public record TrainingSequence(int[] inputIds, int[] targets, float[] mask, floa
         if (generated == 0) {
             throw new IllegalArgumentException("rollout " + rolloutId + " has no generated tokens to learn from");
         }
-        return new TrainingSequence(inputs, targets, mask, behaviour, versions, generated);
+        return new TrainingSequence(inputs, targets, mask, behaviour, versions, generated,
+                Arrays.copyOf(record.contextNumbers(), len));
+    }
+
+    private static int[] ones(int n) {
+        int[] out = new int[n];
+        Arrays.fill(out, 1);
+        return out;
     }
 
     public int length() {

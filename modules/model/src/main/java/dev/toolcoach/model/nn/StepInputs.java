@@ -21,6 +21,11 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
     /**
      * Teacher-forced batch without a cache: row b sees its own earlier tokens whose attention mask is 1.
      * Positions count only unmasked tokens, so left and right padding both work.
+     *
+     * <p>A row may also hold several contexts one after another (a trace whose chat template rewrote earlier
+     * turns): {@code attention} then numbers each token's context from 1, and a token sees only the earlier
+     * tokens of its own context, at positions counted from that context's start, exactly as it was generated.
+     * Padding (0) sees every real token before it, so its (unused) output stays finite.
      */
     public static StepInputs scoring(int[][] tokens, int[][] attention) {
         int b = tokens.length;
@@ -32,13 +37,24 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
             if (tokens[r].length != l || attention[r].length != l) {
                 throw new IllegalArgumentException("row " + r + " has length " + tokens[r].length + "/" + attention[r].length + ", expected " + l);
             }
-            int p = 0;
+            int[] seen = new int[l + 2]; // tokens so far per context number
+            int last = 0; // the context of the last real token
             for (int i = 0; i < l; i++) {
+                int context = attention[r][i];
+                if (context < 0 || context > l + 1) {
+                    throw new IllegalArgumentException("row " + r + " column " + i + " has context " + context
+                            + ", expected 0 (padding) to " + (l + 1));
+                }
                 ids[r * l + i] = tokens[r][i];
-                pos[r * l + i] = Math.max(0, p + attention[r][i] - 1);
-                p += attention[r][i];
+                if (context == 0) {
+                    pos[r * l + i] = Math.max(0, seen[last] - 1);
+                } else {
+                    pos[r * l + i] = seen[context]++;
+                    last = context;
+                }
                 for (int j = 0; j < l; j++) {
-                    boolean visible = j <= i && attention[r][j] != 0;
+                    int other = attention[r][j];
+                    boolean visible = j <= i && other != 0 && (context == 0 || other == context);
                     mask[(r * l + i) * l + j] = visible ? 0f : HIDDEN;
                 }
             }
