@@ -185,14 +185,14 @@ public final class JobController implements Extension {
     public synchronized Optional<JobStatus> cancel(String name) {
         Tracker t = current;
         if (t == null || !t.name.equals(name) || !t.state.equals("running")) return Optional.empty();
-        if (!t.cancelRequested) {
-            t.cancelRequested = true;
-            t.phase = "cancelling";
-            LOG.info("job {}: cancel requested", name);
-            Thread worker = t.worker;
-            if (worker != null) worker.interrupt(); // else the job sees the request when it starts
-        }
-        return Optional.of(t.status());
+        if (t.cancelRequested) return Optional.of(t.status());
+        t.cancelRequested = true;
+        t.phase = "cancelling";
+        LOG.info("job {}: cancel requested", name);
+        JobStatus cancelling = t.status(); // before the interrupt: the job may end at once and show its final state
+        Thread worker = t.worker;
+        if (worker != null) worker.interrupt(); // else the job sees the request when it starts
+        return Optional.of(cancelling);
     }
 
     /** Runs on the controller's thread; whatever the job throws, it ends with a state, and the lock is released. */
