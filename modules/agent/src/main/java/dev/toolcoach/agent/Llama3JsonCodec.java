@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolcoach.trace.ParseError;
 import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.UntrustedJson;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,11 +71,10 @@ public final class Llama3JsonCodec implements ToolCallCodec {
         if (!body.startsWith("{")) return new CallReading(blocks, "no call: the reply is not a JSON object", false, false);
         CallTexts objects = CallTexts.split(body);
         for (String json : objects.items()) {
-            if (TaggedActionCodec.nestingDepth(json) > CallDecoder.MAX_DEPTH) {
-                return new CallReading(blocks, "tool call JSON is nested deeper than " + CallDecoder.MAX_DEPTH + " levels", false, false);
-            }
             try {
-                blocks.add(List.of(asArguments(JSON.readTree(json))));
+                blocks.add(List.of(asArguments(UntrustedJson.readTree(JSON, json, CallDecoder.MAX_DEPTH))));
+            } catch (UntrustedJson.TooDeep e) {
+                return new CallReading(blocks, "tool call JSON is nested deeper than " + CallDecoder.MAX_DEPTH + " levels", false, false);
             } catch (JsonProcessingException e) {
                 return new CallReading(blocks, "tool call is not valid JSON: " + e.getOriginalMessage(), false, false);
             }

@@ -146,27 +146,6 @@ public final class TaggedActionCodec implements ToolCallCodec {
         return null;
     }
 
-    /** Deepest bracket nesting outside string literals (Llama3JsonCodec checks with it; UntrustedJson is the one to use). */
-    static int nestingDepth(String json) {
-        int depth = 0;
-        int max = 0;
-        boolean inString = false;
-        for (int i = 0; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (inString) {
-                if (c == '\\') i++;
-                else if (c == '"') inString = false;
-            } else if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                max = Math.max(max, ++depth);
-            } else if (c == ']' || c == '}') {
-                depth--;
-            }
-        }
-        return max;
-    }
-
     private static boolean hasThinkBefore(String text, int limit) {
         int open = text.indexOf(ActionTag.THINK.open());
         int close = text.indexOf(ActionTag.THINK.close());
