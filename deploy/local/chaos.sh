@@ -23,13 +23,13 @@ CLUSTER="$REPO/deploy/local/cluster.sh"
 JOB=chaos-job
 RUN="$TOOLCOACH_RUNS_DIR/$JOB"
 
-task=finance steps=150 pause=30
+task=finance steps=300 pause=30
 while (( $# )); do
   case "$1" in
     --task) task="${2:?--task needs a value}"; shift 2 ;;
     --steps) steps="${2:?--steps needs a value}"; shift 2 ;;
     --pause) pause="${2:?--pause needs a value}"; shift 2 ;;
-    --short) steps=80; pause=20; shift ;;
+    --short) steps=150; pause=20; shift ;;
     -h|--help) sed -n "2,15p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chaos.sh: unknown option '$1' (use --task T, --steps N, --pause SECONDS, --short)" >&2; exit 2 ;;
   esac
