@@ -114,6 +114,37 @@ public enum ActionFormat {
             return "Call a function with one JSON object {\"name\": ..., \"parameters\": {...}} and nothing else, "
                     + "or reply with the answer as plain text.";
         }
+    },
+
+    /**
+     * Phi-4-mini's {@code functools[...]} calls ({@link PhiFunctoolsCodec}). Its template offers tools only through
+     * a {@code tools} field of the system message (a JSON string it writes as {@code <|tool|>...<|/tool|>} after the
+     * content), which {@link dev.toolcoach.trace.Message} does not carry; so the system prompts write that block at the
+     * end of the content, which the template renders to the same text. Results go back in the tool role.
+     */
+    PHI("phi", PhiFunctoolsCodec.INSTANCE, true) {
+        @Override
+        public String systemPrompt(List<ToolSpec> tools) {
+            return "You are a helpful assistant with some tools. To call functions, reply with functools followed by a "
+                    + "JSON list of the calls: functools[{\"name\": function name, \"arguments\": {argument name: value}}, "
+                    + "...]. When you have the final answer, reply with it as plain text." + phiToolBlock(tools);
+        }
+
+        @Override
+        public Optional<String> templateSystemPrompt() {
+            return Optional.of(NATIVE_SYSTEM_PROMPT);
+        }
+
+        @Override
+        public String templateSystemMessage(List<ToolSpec> tools) {
+            return NATIVE_SYSTEM_PROMPT + phiToolBlock(tools);
+        }
+
+        @Override
+        public String reminder() {
+            return "Call functions with functools[{\"name\": ..., \"arguments\": {...}}] and nothing else, "
+                    + "or reply with the answer as plain text.";
+        }
     };
 
     /** A native format's system message: the model's own template adds the tools and how to call them. */
@@ -178,6 +209,25 @@ public enum ActionFormat {
      */
     public Optional<String> templateSystemPrompt() {
         return Optional.empty();
+    }
+
+    /**
+     * The system message content a native format starts with when the model's own template renders the
+     * conversation: {@link #templateSystemPrompt()}, plus whatever of {@code tools} the template does not take from
+     * its {@code tools} variable.
+     *
+     * @throws java.util.NoSuchElementException for a format the templates do not know
+     */
+    public String templateSystemMessage(List<ToolSpec> tools) {
+        return templateSystemPrompt().orElseThrow();
+    }
+
+    /**
+     * The tools as Phi-4-mini's template writes a system message's {@code tools} field, which its model card fills
+     * with a JSON list of {@code {"name", "description", "parameters"}}.
+     */
+    private static String phiToolBlock(List<ToolSpec> tools) {
+        return "<|tool|>" + TemplateJson.write(tools.stream().map(ToolSpec::toJson).toList()) + "<|/tool|>";
     }
 
     /** One line telling the model how a valid reply looks, appended to parse-error observations. */

@@ -66,7 +66,7 @@ public final class AgentLoop {
                     + config.actionFormat().formatName() + " format's pieces cannot be appended to what the model saw;"
                     + " use a native format (" + nativeFormatNames() + "), which the template renders whole");
         }
-        this.systemPrompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemPrompt().get()
+        this.systemPrompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemMessage(toolSpecs)
                 : config.actionFormat().systemPrompt(toolSpecs);
         this.executor = Objects.requireNonNull(executor, "executor");
     }

@@ -72,6 +72,24 @@ final class CallDecoder {
         return toCall(root, "the call", argumentsKey);
     }
 
+    /**
+     * A JSON list of one or more call objects, as Phi-4-mini writes its calls after {@code functools}.
+     *
+     * @param where what holds the JSON, for messages
+     */
+    static List<RawCall> decodeList(String json, String where) throws ActionRejected {
+        if (json.isBlank()) throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " is empty");
+        JsonNode root = readJson(json, where);
+        if (!root.isArray()) {
+            throw new ActionRejected(ParseError.Kind.MALFORMED_JSON, where + " must be a list of call objects "
+                    + "[{\"name\": ..., \"arguments\": {...}}], not a JSON " + kind(root));
+        }
+        if (root.isEmpty()) throw new ActionRejected(ParseError.Kind.EMPTY_CALL, where + " is an empty list of calls");
+        List<RawCall> calls = new ArrayList<>();
+        for (int i = 0; i < root.size(); i++) calls.add(toCall(root.get(i), "call " + (i + 1), "arguments"));
+        return calls;
+    }
+
     /** Arguments as plain Java values (String, Integer, Long, Double, Boolean, List, Map, null). */
     @SuppressWarnings("unchecked")
     static Map<String, Object> toJava(JsonNode arguments) {

@@ -83,7 +83,7 @@ class ActionFuzzTest {
         Arbitrary<String> pieces = Arbitraries.of("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>",
                         "</answer>", "<tool_response>", "[", "]", "{", "}", ",", ":", "\"", "\\", "\"name\"", "\"arguments\"",
                         "\"add\"", "\"lookup\"", "\"a\"", "\"q\"", "1", "-2.5e3", "null", "true", "\"x\"", " ", "\n", "<", ">",
-                        "/", "\u0000", "\uD83D", "é")
+                        "/", "\u0000", "\uD83D", "é", "functools")
                 .list().ofMaxSize(80).map(l -> String.join("", l));
         Arbitrary<String> calls = Combinators.combine(Arbitraries.of("add", "lookup", "nope", ""),
                         Arbitraries.strings().withChars("{}[]\":,ab1 ").ofMaxLength(30))

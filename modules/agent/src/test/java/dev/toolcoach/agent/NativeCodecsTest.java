@@ -33,6 +33,7 @@ class NativeCodecsTest {
 
     private static final ToolCallCodec HERMES = ActionFormat.HERMES.codec();
     private static final ToolCallCodec LLAMA = ActionFormat.LLAMA3_JSON.codec();
+    private static final ToolCallCodec PHI = ActionFormat.PHI.codec();
 
     @ParameterizedTest
     @EnumSource(ActionFormat.class)
@@ -147,19 +148,60 @@ class NativeCodecsTest {
     }
 
     @Test
+    void phiStrictReading() {
+        ParsedCompletion call = PHI.readStrict("functools[{\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2.0}}]", TOOLS);
+        assertTrue(call.valid(), String.valueOf(call.parseError()));
+        assertEquals(List.of(new ToolCall("add", Map.of("a", 1, "b", 2.0))), call.toolCalls());
+        assertEquals(2, PHI.readStrict(" functools [{\"name\": \"now\", \"arguments\": {}}, {\"name\": \"now\"}]\n", TOOLS)
+                .toolCalls().size(), "parallel calls are one list");
+        assertEquals("The sum is 3.", PHI.readStrict(" The sum is 3.\n", TOOLS).finalAnswer());
+        assertEquals("functools.reduce folds a list", PHI.readStrict("functools.reduce folds a list", TOOLS).finalAnswer(),
+                "the word alone is text");
+
+        assertKind(PHI, Kind.MALFORMED_JSON, "Let me check. functools[{\"name\": \"now\", \"arguments\": {}}]");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[{\"name\": \"now\", \"arguments\": {}}] and then some");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[{\"name\": \"now\", \"arguments\": {}}");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[{\"name\": \"now\", \"parameters\": {}}]");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[{\"name\": \"now\", \"arguments\": [1]}]");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[\"now\"]");
+        assertKind(PHI, Kind.MALFORMED_JSON, "functools[" + "[".repeat(10_000));
+        assertKind(PHI, Kind.EMPTY_CALL, "functools[]");
+        assertKind(PHI, Kind.NO_ACTION, " \n");
+        assertKind(PHI, Kind.UNKNOWN_TOOL, "functools[{\"name\": \"mul\", \"arguments\": {}}]");
+        assertKind(PHI, Kind.WRONG_TYPE, "functools[{\"name\": \"add\", \"arguments\": {\"a\": \"one\", \"b\": 2}}]");
+        assertTrue(PHI.readStrict("functools[" + "{\"a\":".repeat(100) + "1" + "}".repeat(100) + "]", TOOLS)
+                .parseError().message().contains("nested deeper than"));
+    }
+
+    @Test
+    void phiLenientReading() {
+        ToolCallCodec.CallReading reading = PHI.readCalls("Sure. functools[{\"name\": \"add\", \"arguments\": {\"a\": 1}}] done");
+        assertNull(reading.error());
+        assertEquals("{\"name\":\"add\",\"arguments\":{\"a\":1}}", reading.blocks().get(0).get(0).toString());
+        ToolCallCodec.CallReading cut = PHI.readCalls("functools[{\"name\": \"now\"}, {\"name\": \"ad");
+        assertTrue(cut.cutOff());
+        assertEquals("no call: the reply has no functools[...] list", PHI.readCalls("It is 3.").error());
+        assertTrue(PHI.readCalls("functools[" + "[".repeat(100_000)).error().contains("nested deeper than"));
+        assertEquals("functools[{\"name\": \"now\", \"arguments\": {}}]",
+                PHI.contentBesideCalls(" functools[{\"name\": \"now\", \"arguments\": {}}]\n"),
+                "Phi-4-mini's template renders content only, so the call stays in it");
+    }
+
+    @Test
     void formatsAreFoundByName() {
         for (ActionFormat f : ActionFormat.values()) assertEquals(f, ActionFormat.named(f.formatName()));
         assertEquals(ActionFormat.HERMES, ActionFormat.named("hermes"));
         assertEquals(ActionFormat.LLAMA3_JSON, ActionFormat.named("llama3-json"));
+        assertEquals(ActionFormat.PHI, ActionFormat.named("phi"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ActionFormat.named("qwen"));
-        assertEquals("unknown action format 'qwen'; known: tool-n1, tool-n1-compact, hermes, llama3-json", e.getMessage());
-        assertTrue(ActionFormat.LLAMA3_JSON.resultsInToolRole());
+        assertEquals("unknown action format 'qwen'; known: tool-n1, tool-n1-compact, hermes, llama3-json, phi", e.getMessage());
+        assertTrue(ActionFormat.LLAMA3_JSON.resultsInToolRole() && ActionFormat.PHI.resultsInToolRole());
         assertTrue(!ActionFormat.HERMES.resultsInToolRole() && !ActionFormat.TOOL_N1.resultsInToolRole());
     }
 
     private static final List<String> FRAGMENTS = List.of("<think>", "</think>", "<tool_call>", "</tool_call>", "<answer>",
             "</answer>", "<|python_tag|>", "{", "}", "[", "]", "\"", ":", ";", ",", "\"name\"", "\"arguments\"",
-            "\"parameters\"", "\"add\"", "\"now\"", "\"a\"", "1", "2.5", "null", " ", "\n", "x", "é", "\\");
+            "\"parameters\"", "functools", "functools[", "\"add\"", "\"now\"", "\"a\"", "1", "2.5", "null", " ", "\n", "x", "é", "\\");
 
     @ParameterizedTest
     @EnumSource(ActionFormat.class)
@@ -192,7 +234,7 @@ class NativeCodecsTest {
 
     /** What streams while a reply grows is always a prefix of what the whole reply gives. */
     @ParameterizedTest
-    @EnumSource(value = ActionFormat.class, names = {"HERMES", "LLAMA3_JSON"})
+    @EnumSource(value = ActionFormat.class, names = {"HERMES", "LLAMA3_JSON", "PHI"})
     void answerSoFarOnlyGrows(ActionFormat format) {
         ToolCallCodec codec = format.codec();
         List<String> replies = List.of(codec.writeThinking("think <t>") + "The answer is <b>5</b>.",

@@ -41,7 +41,7 @@ public final class NativeActionFormat {
     /**
      * The family's native tool-call format as the model-family registry names it ({@link ModelFamily#toolCallFormat()}),
      * where this build has its codec: Mistral's ({@code [TOOL_CALLS]}; the shared Mistral-7B-Instruct template has no
-     * tool role at all) and Phi-4-mini's ({@code functools[...]}) have none, so those families act in Tool-N1.
+     * tool role at all) has none, so that family acts in Tool-N1.
      */
     static Optional<ActionFormat> familyFormat(ModelFamily family) {
         return ActionFormat.find(family.toolCallFormat());

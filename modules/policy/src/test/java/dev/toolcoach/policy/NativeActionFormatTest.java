@@ -48,6 +48,6 @@ class NativeActionFormatTest {
         assertEquals(Optional.of(ActionFormat.LLAMA3_JSON), NativeActionFormat.familyFormat(ModelFamily.LLAMA));
         assertEquals(Optional.empty(), NativeActionFormat.familyFormat(ModelFamily.MISTRAL),
                 "Mistral-7B-Instruct's template has no tool role: tool results go back as user turns in Tool-N1");
-        assertEquals(Optional.empty(), NativeActionFormat.familyFormat(ModelFamily.PHI3), "Phi-4-mini's functools[...] has no codec");
+        assertEquals(Optional.of(ActionFormat.PHI), NativeActionFormat.familyFormat(ModelFamily.PHI3), "Phi-4-mini's functools[...]");
     }
 }

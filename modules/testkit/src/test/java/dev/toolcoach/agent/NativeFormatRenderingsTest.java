@@ -7,6 +7,7 @@ import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.model.chat.ChatRequest;
 import dev.toolcoach.model.chat.ConversationFile;
 import dev.toolcoach.model.chat.JinjaChatTemplate;
+import dev.toolcoach.model.chat.jinja.JinjaTemplate;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.trace.Message;
@@ -31,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The native codecs against the shared renderings (made with Python's jinja2 as Transformers configures it): the
  * assistant turn each template renders for the case's tool call is exactly what the codec writes and reads back,
- * and Hermes' system prompt and tool results are the Qwen templates' own text.
+ * Hermes' system prompt and tool results are the Qwen templates' own text, and Phi-4-mini's tools reach its template's
+ * system turn.
  */
 class NativeFormatRenderingsTest {
 
@@ -120,11 +122,71 @@ class NativeFormatRenderingsTest {
         List<Message> messages = new ArrayList<>(request.messages().subList(0, 2));
         messages.add(Message.assistant(format.codec().writeCalls(calls(c))));
         messages.add(Message.toolResult("calculate_loan_payment", c.at("/messages/3/content").asText()));
-        JinjaChatTemplate template = new JinjaChatTemplate(
-                Map.of("default", Files.readString(root.resolve("templates/" + model + ".jinja"))),
-                HfModelFolder.specialTokens(root.resolve("templates/" + model + ".tokens.json")), Clock.systemUTC());
-        String rendered = template.render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
+        String rendered = sharedTemplate(model).render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
         assertEquals(expected(model), rendered);
+    }
+
+    private static JinjaChatTemplate sharedTemplate(String model) throws IOException {
+        Path root = SharedData.require("chat_templates");
+        return new JinjaChatTemplate(Map.of("default", Files.readString(root.resolve("templates/" + model + ".jinja"))),
+                HfModelFolder.specialTokens(root.resolve("templates/" + model + ".tokens.json")), Clock.systemUTC());
+    }
+
+    /**
+     * Phi-4-mini's template renders an assistant turn's content only (the shared case's structured call renders as an
+     * empty turn), so the agent sends the codec's {@code functools[...]} text as the content: the round trip then
+     * renders as the shared rendering with exactly that text in the assistant turn, and the result in the tool role.
+     */
+    @Test
+    void phiCallsRenderAsAssistantContentThroughTheRealTemplate() throws IOException {
+        JsonNode c = roundTripCase();
+        ChatRequest request = ConversationFile.read(SharedData.require("chat_templates/cases/tool-round-trip.json"));
+        String written = ActionFormat.PHI.codec().writeCalls(calls(c));
+        assertEquals("functools[{\"name\": \"calculate_loan_payment\", \"arguments\": {\"principal\": 10000, "
+                + "\"annual_rate\": 0.05, \"years\": 7}}]", written);
+        List<Message> messages = new ArrayList<>(request.messages().subList(0, 2));
+        messages.add(Message.assistantCalls(ActionFormat.PHI.codec().contentBesideCalls(written), calls(c)));
+        messages.add(Message.toolResult("calculate_loan_payment", c.at("/messages/3/content").asText()));
+        String rendered = sharedTemplate("phi-4-mini-instruct")
+                .render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
+        String expected = expected("phi-4-mini-instruct");
+        assertTrue(expected.contains("<|assistant|><|end|><|tool|>141.34<|end|>"), expected);
+        assertEquals(expected.replace("<|assistant|><|end|>", "<|assistant|>" + written + "<|end|>"), rendered);
+        assertReadsBack(ActionFormat.PHI, between(rendered, "<|assistant|>", "<|end|>"), c);
+        assertTrue(ActionFormat.PHI.resultsInToolRole());
+    }
+
+    /**
+     * The template offers tools only from a system message's {@code tools} field; the system message the agent sends
+     * (its content carrying the tools block) renders exactly as the template renders that field.
+     */
+    @Test
+    void phiSystemMessageRendersAsTheTemplatesToolsField() throws IOException {
+        JsonNode c = roundTripCase();
+        List<ToolSpec> tools = tools(c);
+        Path root = SharedData.require("chat_templates");
+        String source = Files.readString(root.resolve("templates/phi-4-mini-instruct.jinja"));
+        Map<String, Object> system = new LinkedHashMap<>();
+        system.put("role", "system");
+        system.put("content", ActionFormat.PHI.templateSystemPrompt().orElseThrow());
+        // the model card's json.dumps(tools) of name, description and parameters
+        String toolsJson = "[{\"name\": \"calculate_loan_payment\", \"description\": \"Monthly payment of a fixed-rate loan.\", "
+                + "\"parameters\": {\"type\": \"object\", \"properties\": {\"principal\": {\"type\": \"number\", "
+                + "\"description\": \"Amount borrowed\"}, \"annual_rate\": {\"type\": \"number\", \"description\": "
+                + "\"Yearly rate, e.g. 0.05\"}, \"years\": {\"type\": \"integer\", \"description\": \"Term in years\"}}, "
+                + "\"required\": [\"principal\", \"annual_rate\", \"years\"]}}]";
+        system.put("tools", toolsJson);
+        Map<String, Object> vars = new LinkedHashMap<>(HfModelFolder.specialTokens(root.resolve("templates/phi-4-mini-instruct.tokens.json")));
+        vars.put("messages", List.of(system));
+        vars.put("add_generation_prompt", true);
+        String withField = JinjaTemplate.parse(source).render(vars);
+        assertTrue(withField.contains("<|tool|>" + toolsJson + "<|/tool|><|end|>"), withField);
+
+        String ours = sharedTemplate("phi-4-mini-instruct")
+                .render(ChatRequest.of(List.of(Message.system(ActionFormat.PHI.templateSystemMessage(tools))), true));
+        assertEquals(withField, ours);
+        assertTrue(ActionFormat.PHI.systemPrompt(tools).endsWith("<|tool|>" + toolsJson + "<|/tool|>"),
+                "the server's system prompt (client's first) ends with the same block");
     }
 
     @Test
