@@ -79,13 +79,18 @@ class NativeTemplateAgentTest {
 
     /** A tiny random Llama with Llama 3's header tokens, whose replies end with {@code <|eot_id|>}. */
     private static Path llamaFolder(String name, String template) throws Exception {
+        return specialsFolder(name, LLAMA_SPECIALS, EOT_ID, template);
+    }
+
+    /** A tiny random model whose tokenizer has {@code specials}, replies ending with the token {@code eosId}. */
+    private static Path specialsFolder(String name, List<String> specials, int eosId, String template) throws Exception {
         Path model = dir.resolve(name);
-        ModelConfig config = new ModelConfig("llama", 32, 48, 2, 4, 2, ByteLevelTokenizerJson.vocabSize(LLAMA_SPECIALS, List.of()),
+        ModelConfig config = new ModelConfig("llama", 32, 48, 2, 4, 2, ByteLevelTokenizerJson.vocabSize(specials, List.of()),
                 4096, 1e-5f, 500_000f, false, false);
         Files.createDirectories(model);
         HfModelFolder.write(model, config, ModelWeights.randomHf(config, 13));
-        ByteLevelTokenizerJson.write(model.resolve("tokenizer.json"), LLAMA_SPECIALS, List.of());
-        Files.writeString(model.resolve("generation_config.json"), "{\"eos_token_id\": [" + EOT_ID + "]}");
+        ByteLevelTokenizerJson.write(model.resolve("tokenizer.json"), specials, List.of());
+        Files.writeString(model.resolve("generation_config.json"), "{\"eos_token_id\": [" + eosId + "]}");
         Files.writeString(model.resolve("chat_template.jinja"), template);
         return model;
     }
@@ -228,6 +233,33 @@ class NativeTemplateAgentTest {
             String second = policy.tokenizer().decode(generator.requests().get(1).context());
             assertTrue(second.endsWith("<|start_header_id|>assistant<|end_header_id|>\n\n" + call + "<|eot_id|>"
                     + "<|start_header_id|>ipython<|end_header_id|>\n\n391<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"), second);
+            assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
+        }
+    }
+
+    /**
+     * Phi-4-mini's real template: the tools reach it as the system message's tools block, the {@code functools[...]}
+     * reply renders back as the model wrote it and the result goes to its tool role, all in one context.
+     */
+    @Test
+    void phiFunctoolsCallsRoundTripThroughPhi4MinisTemplateWithTheirResultsInItsToolRole() throws Exception {
+        List<String> specials = List.of("<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|tool|>", "<|/tool|>");
+        int end = ByteLevelTokenizerJson.firstSpecialId(List.of()) + 3;
+        Path template = SharedData.require("chat_templates").resolve("templates/phi-4-mini-instruct.jinja");
+        try (LocalPolicy policy = LocalPolicy.load(specialsFolder("phi", specials, end, Files.readString(template)), null, null, 1)) {
+            String call = "functools[{\"name\": \"multiply\", \"arguments\": {\"a\": 17, \"b\": 23}}]";
+            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), end, List.of(call, "It is 391."), 0, 5L);
+            Trace trace = run(policy, generator, ActionFormat.PHI);
+
+            assertEquals(Termination.ANSWER, trace.termination(), trace.error());
+            assertEquals("It is 391.", trace.finalAnswer());
+            assertEquals(List.of(new ToolCall("multiply", Map.of("a", 17, "b", 23))), trace.turns().get(0).parsedCompletion().toolCalls());
+            assertEquals(1, trace.tokens().contextCount(), "the template renders the call as the model wrote it");
+            String prompt = policy.tokenizer().decode(generator.requests().get(0).context());
+            assertTrue(prompt.startsWith("<|system|>") && prompt.contains("<|tool|>[{\"name\": ") && prompt.contains("{\"name\": \"multiply\"")
+                    && prompt.contains("]<|/tool|><|end|><|user|>" + QUERY + "<|end|><|assistant|>"), prompt);
+            String second = policy.tokenizer().decode(generator.requests().get(1).context());
+            assertTrue(second.endsWith("<|assistant|>" + call + "<|end|><|tool|>391<|end|><|assistant|>"), second);
             assertRecordIsExactlyWhatTheModelSawAndSaid(trace, generator);
         }
     }
