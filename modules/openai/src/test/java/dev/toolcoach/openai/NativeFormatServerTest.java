@@ -97,4 +97,37 @@ class NativeFormatServerTest {
         assertEquals(Message.toolResult("weather", "sunny"), conversation.get(3),
                 "the result stays a tool message, for the template's own tool role (ipython)");
     }
+
+    @Test
+    void phiFunctoolsCallsComeBackAsToolCallsAndResultsStayToolMessages() {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+                "functools[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\", \"days\": 3}}, "
+                        + "{\"name\": \"weather\", \"arguments\": {\"city\": \"Molde\", \"days\": 1.5}}]",
+                "It is sunny in Oslo."));
+        GeneratorBackend backend = new GeneratorBackend("phi", model, tokenizer, new ChatMlFormat(), ActionFormat.PHI);
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
+            OpenAiClient client = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), "phi"));
+            ChatResponse reply = client.chat(ChatRequest.of(HISTORY).withTools(TOOLS));
+            assertEquals(List.of(new FunctionCall("weather", "{\"city\":\"Bergen\",\"days\":3}"),
+                            new FunctionCall("weather", "{\"city\":\"Molde\",\"days\":1.5}")),
+                    reply.message().toolCalls().stream().map(ChatToolCall::function).toList());
+            assertEquals("tool_calls", reply.choices().get(0).finishReason());
+
+            ChatResponse answer = client.chat(ChatRequest.of(List.of(ChatMessage.user("Oslo?"))));
+            assertEquals("It is sunny in Oslo.", answer.text());
+            assertTrue(answer.message().calls().isEmpty());
+        }
+
+        BackendRequest request = new BackendRequest(new ActionMessages(ActionFormat.PHI).toActionMessages(HISTORY),
+                TOOLS, RequestedSampling.of(ChatRequest.of(HISTORY)), false);
+        List<Message> conversation = backend.conversation(request);
+        assertTrue(conversation.get(0).content().startsWith("Be brief.\n\n") && conversation.get(0).content().endsWith(
+                "<|tool|>[{\"name\": \"weather\", \"description\": \"Current weather\", \"parameters\": {\"type\": \"object\"}}]<|/tool|>"),
+                "the tools end the system message, as Phi-4-mini's template writes its tools field: " + conversation.get(0).content());
+        assertEquals(Message.assistant("functools[{\"name\": \"weather\", \"arguments\": {\"city\": \"Oslo\", \"days\": 2}}]"),
+                conversation.get(2), "the earlier call as Phi-4-mini writes it");
+        assertEquals(Message.toolResult("weather", "sunny"), conversation.get(3),
+                "the result stays a tool message, for the template's own tool role");
+    }
 }
