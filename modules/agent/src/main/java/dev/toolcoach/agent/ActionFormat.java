@@ -224,9 +224,10 @@ public enum ActionFormat {
 
     /**
      * The tools as Phi-4-mini's template writes a system message's {@code tools} field, which its model card fills
-     * with a JSON list of {@code {"name", "description", "parameters"}}.
+     * with a JSON list of {@code {"name", "description", "parameters"}}; nothing when there are none (no field).
      */
     private static String phiToolBlock(List<ToolSpec> tools) {
+        if (tools.isEmpty()) return "";
         return "<|tool|>" + TemplateJson.write(tools.stream().map(ToolSpec::toJson).toList()) + "<|/tool|>";
     }
 
