@@ -20,7 +20,9 @@ import dev.toolcoach.cluster.node.NodeLauncher;
 import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeSettings;
+import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
@@ -146,6 +148,65 @@ class ClusterTrainingRunTest {
             assertTrue(second.contains("<tool_response>\n5\n</tool_response>"), second);
             assertEquals("add", trace.turns().get(1).formattedConversation().get(3).name(), "results are tool messages naming their tool");
             assertTrue(TraceWarnings.of(trace).stream().noneMatch(w -> w.contains("token")), TraceWarnings.of(trace).toString());
+        }
+    }
+
+    /** One family's folder acting in its native format on the cluster, and how its template shows a tool result. */
+    private record NativeFamily(ModelFamily family, List<String> specials, String endOfTurn, String template,
+                                ActionFormat format, String reply, String resultAsShown) {
+    }
+
+    /**
+     * Llama 3 (JSON calls, results under ipython), Qwen3 and Phi-4-mini (their real templates from the shared data)
+     * folders on the cluster path: the athletes render through each folder's own template, the model's native calls
+     * reach the tool node, the results come back in the template's tool role, and the learner trains a GRPO step.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void everyFamilyActsInItsNativeFormatOnTheClusterAndTrainsAStep(@TempDir Path dir) throws Exception {
+        List<NativeFamily> families = List.of(
+                new NativeFamily(ModelFamily.LLAMA,
+                        List.of("<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"), "<|eot_id|>",
+                        StyleTemplates.LLAMA3, ActionFormat.LLAMA3_JSON, "{\"name\": \"add\", \"parameters\": {\"a\": 2, \"b\": 3}}",
+                        "<|start_header_id|>ipython<|end_header_id|>\n\n5<|eot_id|>"),
+                new NativeFamily(ModelFamily.QWEN3, TinyChatModel.SPECIALS, "<|im_end|>",
+                        Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja")), ActionFormat.HERMES,
+                        "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}\n</tool_call>",
+                        "<tool_response>\n5\n</tool_response>"),
+                new NativeFamily(ModelFamily.PHI3,
+                        List.of("<|system|>", "<|user|>", "<|assistant|>", "<|tool|>", "<|/tool|>", "<|end|>", "<|endoftext|>"),
+                        "<|end|>", Files.readString(SharedData.require("chat_templates/templates/phi-4-mini-instruct.jinja")),
+                        ActionFormat.PHI, "functools[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]",
+                        "<|tool|>5<|end|>"));
+        ActorSystem<SpawnProtocol.Command> coach = (ActorSystem<SpawnProtocol.Command>) start(NodeProgram.COACH, List.of(), 1);
+        String seed = Cluster.get(coach).selfMember().address().toString();
+        start(NodeProgram.ATHLETE, List.of(seed), 2);
+        start(NodeProgram.TOOL, List.of(seed), 1);
+        JobNode node = JobNode.attach(coach);
+        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
+                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
+
+        for (NativeFamily f : families) {
+            String name = f.family().modelType();
+            Path model = ToolCallingModel.write(dir.resolve(name), f.family(), f.specials(), f.endOfTurn(), f.reply());
+            Files.writeString(model.resolve("chat_template.jinja"), f.template());
+            List<StepReport> reports = new CopyOnWriteArrayList<>();
+            TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, f.format(), List.of("arithmetic"),
+                    BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
+                    dir.resolve(name + "-checkpoints"), "native-" + name), node, reports::add);
+
+            assertEquals(1, result.adapter().version(), name + ": one GRPO step");
+            List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
+            assertEquals(2, traces.size(), name);
+            for (Trace trace : traces) {
+                assertEquals(List.of(ToolResult.Status.OK, ToolResult.Status.OK), statuses(trace), name + ": the model calls add every turn");
+                assertEquals(f.reply(), trace.turns().get(0).modelCompletion(), name);
+                String second = trace.turns().get(1).promptForModel();
+                assertTrue(second.contains(f.resultAsShown()), name + ": the result in the template's tool role: " + second);
+                assertTrue(TraceWarnings.of(trace).stream().noneMatch(w -> w.contains("token")), TraceWarnings.of(trace).toString());
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.toolcoach.brain.run;
 
 import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.config.ModelFamily;
+import dev.toolcoach.model.config.Rope;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HfNames;
 import dev.toolcoach.model.io.HostTensor;
@@ -18,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Qwen2 chat model that answers every turn with one fixed reply (a tool call, say), whatever it is shown:
+ * A chat model (Qwen2 unless told otherwise) that answers every turn with one fixed reply (a tool call, say), whatever it is shown:
  * the reply is a single BPE token (merges chain its bytes left to right), the layers add nothing to the
  * residual (their output projections are zero), so the next token depends on the last one alone, and the LM
  * head sends every token but the reply to the reply and the reply to {@code <|im_end|>}, with margins large
@@ -31,7 +33,17 @@ final class ToolCallingModel {
     private ToolCallingModel() {
     }
 
+    /** A Qwen2 folder with ChatML's special tokens. */
     static Path write(Path dir, String reply) throws IOException {
+        return write(dir, ModelFamily.QWEN2, TinyChatModel.SPECIALS, "<|im_end|>", reply);
+    }
+
+    /**
+     * A folder of {@code family} (its own shape features: Qwen3's explicit head_dim and q/k norms, Phi-3's partial
+     * rotary and fused tensors on disk) whose tokenizer knows {@code specials}; the reply is followed by
+     * {@code endOfTurn}, one of them.
+     */
+    static Path write(Path dir, ModelFamily family, List<String> specials, String endOfTurn, String reply) throws IOException {
         List<Merge> merges = new ArrayList<>();
         String bytes = ByteLevelTokenizerJson.toByteLevel(reply);
         String left = bytes.substring(0, 1);
@@ -39,10 +51,10 @@ final class ToolCallingModel {
             merges.add(new Merge(left, bytes.substring(i, i + 1)));
             left += bytes.charAt(i);
         }
-        int vocab = ByteLevelTokenizerJson.vocabSize(TinyChatModel.SPECIALS, merges);
+        int vocab = ByteLevelTokenizerJson.vocabSize(specials, merges);
         int replyId = ByteLevelTokenizerJson.firstSpecialId(merges) - 1;
-        int imEnd = ByteLevelTokenizerJson.firstSpecialId(merges) + 1;
-        ModelConfig config = new ModelConfig("qwen2", 32, 48, 2, 4, 2, vocab, 4096, 1e-6f, 1_000_000f, false, true);
+        int imEnd = ByteLevelTokenizerJson.firstSpecialId(merges) + specials.indexOf(endOfTurn);
+        ModelConfig config = config(family, vocab);
         Map<String, HostTensor> weights = ModelWeights.randomHf(config, 11);
         weights.forEach((name, tensor) -> {
             if (name.endsWith("o_proj.weight") || name.endsWith("down_proj.weight")) Arrays.fill(tensor.data(), 0f);
@@ -58,8 +70,21 @@ final class ToolCallingModel {
 
         Files.createDirectories(dir);
         HfModelFolder.write(dir, config, weights);
-        ByteLevelTokenizerJson.write(dir.resolve("tokenizer.json"), TinyChatModel.SPECIALS, merges);
-        Files.writeString(dir.resolve("generation_config.json"), "{\"eos_token_id\": [" + imEnd + ", " + (imEnd + 1) + "]}");
+        ByteLevelTokenizerJson.write(dir.resolve("tokenizer.json"), specials, merges);
+        Files.writeString(dir.resolve("generation_config.json"), "{\"eos_token_id\": [" + imEnd + "]}");
         return dir;
+    }
+
+    private static ModelConfig config(ModelFamily family, int vocab) {
+        return switch (family) {
+            case QWEN2 -> new ModelConfig("qwen2", 32, 48, 2, 4, 2, vocab, 4096, 1e-6f, 1_000_000f, false, true);
+            case LLAMA -> ModelConfig.llama(32, 48, 2, 4, 2, vocab, 4096);
+            case QWEN3 -> new ModelConfig(family, 32, 48, 2, 4, 2, 16, vocab, 4096, 1e-6f, new Rope.Default(1_000_000), 16,
+                    false, false, false, 0);
+            case PHI3 -> new ModelConfig(family, 32, 48, 2, 4, 2, 8, vocab, 4096, 1e-5f, new Rope.Default(10_000), 6,
+                    false, false, false, 0);
+            case MISTRAL -> new ModelConfig(family, 32, 48, 2, 4, 2, 8, vocab, 4096, 1e-5f, new Rope.Default(10_000), 8,
+                    false, false, false, 16);
+        };
     }
 }
