@@ -164,9 +164,10 @@ public final class JobController implements Extension {
         write(options.runDir(), new JobRecord(located.withName(name), "running", null));
         current = tracker;
         TaskTrainingJob.Options limited = options.withLimits(limits);
+        JobStatus accepted = tracker.status(); // before the job starts: it may end at once and show its final state
         runner.execute(() -> run(limited, located.withName(name), tracker, lock));
         LOG.info("job {} accepted: task {}, run folder {}", name, options.task(), options.runDir());
-        return tracker.status();
+        return accepted;
     }
 
     /** The current job, or the last one; empty before any. */
