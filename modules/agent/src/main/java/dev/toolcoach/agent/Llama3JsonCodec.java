@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * {@code "name"} and {@code "parameters"}; lenient reading also takes {@code "arguments"} (which it reports under
  * {@code "arguments"}, the key every reader of {@link CallReading} uses).
  */
-public final class Llama3JsonCodec implements ToolCallCodec {
+public final class Llama3JsonCodec implements UnthinkingCodec {
 
     public static final Llama3JsonCodec INSTANCE = new Llama3JsonCodec();
 
@@ -96,22 +96,6 @@ public final class Llama3JsonCodec implements ToolCallCodec {
         String body = body(text);
         if (body.isEmpty() || body.startsWith("{") || PYTHON_TAG.startsWith(body)) return new TextSoFar(null, null);
         return new TextSoFar(null, text.strip());
-    }
-
-    @Override
-    public String textOutsideThinking(String text) {
-        return text == null ? "" : text.strip();
-    }
-
-    /** The format has no thinking: nothing is written. */
-    @Override
-    public String writeThinking(String thinking) {
-        return "";
-    }
-
-    @Override
-    public String writeAnswer(String answer) {
-        return answer;
     }
 
     @Override

@@ -24,7 +24,7 @@ import java.util.Map;
  * {@code "name"} and {@code "arguments"}; a {@code functools[} after other text is an error (the model is told its
  * call must be the whole reply), while the bare word, as in Python's module, is just text.
  */
-public final class PhiFunctoolsCodec implements ToolCallCodec {
+public final class PhiFunctoolsCodec implements UnthinkingCodec {
 
     public static final PhiFunctoolsCodec INSTANCE = new PhiFunctoolsCodec();
 
@@ -94,11 +94,6 @@ public final class PhiFunctoolsCodec implements ToolCallCodec {
         return new TextSoFar(null, body);
     }
 
-    @Override
-    public String textOutsideThinking(String text) {
-        return text == null ? "" : text.strip();
-    }
-
     /**
      * The whole reply: Phi-4-mini's template renders an assistant turn's content only (never {@code tool_calls}),
      * so the content must keep the {@code functools[...]} text for the model to see its own calls again.
@@ -106,17 +101,6 @@ public final class PhiFunctoolsCodec implements ToolCallCodec {
     @Override
     public String contentBesideCalls(String text) {
         return text == null ? "" : text.strip();
-    }
-
-    /** The format has no thinking: nothing is written. */
-    @Override
-    public String writeThinking(String thinking) {
-        return "";
-    }
-
-    @Override
-    public String writeAnswer(String answer) {
-        return answer;
     }
 
     @Override
