@@ -3,12 +3,15 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tools.BuiltinSuites;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,6 +35,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Mixin
     TaskOptions taskOptions;
 
+    @Mixin
+    ToolChoiceOptions toolOptions;
+
     @Option(names = "--adapter", required = true, description = "a PEFT adapter folder (a run's adapter/)")
     Path adapter;
 
@@ -50,17 +56,23 @@ public final class EvalCommand implements Callable<Integer> {
                     : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
             long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
             Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            ToolChoice tools = toolOptions.choice();
             TaskTrainingJob.Options options = new TaskTrainingJob.Options(taskOptions.requiredTask(), taskOptions.dataDir, run, "grpo",
-                    false, recipe, 1, splitSeed, 1);
+                    false, recipe, 1, splitSeed, 1).withTools(tools);
             Task t = TaskTrainingJob.validate(options);
+            BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
             Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
-                    .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
+                    .toolOptions(suiteOptions)
+                    .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())
                     .workDir(run).build();
             brain.loadAdapter(adapter);
-            EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
-            return CommandOutput.summary(spec, record);
+            try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
+                tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
+                EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
+                return CommandOutput.summary(spec, record);
+            }
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         }

@@ -3,13 +3,18 @@ package dev.toolcoach.brain.eval;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.Turn;
 
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-/** How a policy did on a list of examples: one greedy rollout per example and its reward. */
-public record EvaluationReport(List<Outcome> outcomes) {
+/**
+ * How a policy did on a list of examples: one greedy rollout per example and its reward.
+ *
+ * @param wallSeconds how long the whole evaluation took (every rollout submitted at once)
+ */
+public record EvaluationReport(List<Outcome> outcomes, double wallSeconds) {
 
     /** One example's rollout; it counts as correct when the task reward gave full marks. */
     public record Outcome(TaskExample example, Trace trace, double reward) {
@@ -29,6 +34,45 @@ public record EvaluationReport(List<Outcome> outcomes) {
     /** Fraction of examples answered correctly (0 for no examples). */
     public double accuracy() {
         return outcomes.isEmpty() ? 0 : (double) outcomes.stream().filter(Outcome::correct).count() / outcomes.size();
+    }
+
+    /** The 95% Wilson score interval of {@link #accuracy()}, [low, high] ([0, 1] for no examples). */
+    public double[] accuracyInterval95() {
+        int n = outcomes.size();
+        if (n == 0) return new double[] {0, 1};
+        double z = 1.959964;
+        double p = accuracy();
+        double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+        double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / (1 + z * z / n);
+        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
+    }
+
+    /** The mean number of tokens the model saw when it began a reply (its context then), over every turn of every rollout. */
+    public double promptTokensPerTurn() {
+        long tokens = 0;
+        long turns = 0;
+        for (Outcome o : outcomes) {
+            int[] starts = o.trace().tokens().contextStarts();
+            for (Turn turn : o.trace().turns()) {
+                int contextStart = 0;
+                for (int s : starts) {
+                    if (s <= turn.tokenStart()) contextStart = s;
+                }
+                tokens += turn.tokenStart() - contextStart;
+                turns++;
+            }
+        }
+        return turns == 0 ? 0 : (double) tokens / turns;
+    }
+
+    /** The mean number of tools each rollout was offered. */
+    public double offeredToolsPerRollout() {
+        return outcomes.stream().mapToInt(o -> o.trace().offeredTools().size()).average().orElse(0);
+    }
+
+    /** Rollouts finished per second of the evaluation's wall time. */
+    public double rolloutsPerSecond() {
+        return wallSeconds > 0 ? outcomes.size() / wallSeconds : 0;
     }
 
     public double meanReward() {

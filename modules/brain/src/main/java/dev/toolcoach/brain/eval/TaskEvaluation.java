@@ -33,11 +33,12 @@ public final class TaskEvaluation {
     }
 
     public EvaluationReport evaluate(List<TaskExample> examples) {
+        long start = System.nanoTime();
         List<CompletableFuture<Trace>> runs = examples.stream()
                 .map(e -> agent.run(e.rolloutRequest("eval-" + e.id(), e.id())).toCompletableFuture()).toList();
         return new EvaluationReport(IntStream.range(0, examples.size()).mapToObj(i -> {
             Trace trace = runs.get(i).join();
             return new EvaluationReport.Outcome(examples.get(i), trace, reward.score(examples.get(i), trace));
-        }).toList());
+        }).toList(), (System.nanoTime() - start) / 1e9);
     }
 }

@@ -169,6 +169,6 @@ public final class RunRecorder implements Consumer<StepReport> {
         metadata.put("reward", scored.reward());
         metadata.put(STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
-                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
+                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
     }
 }
