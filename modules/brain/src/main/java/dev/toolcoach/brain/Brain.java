@@ -151,10 +151,7 @@ public final class Brain {
      */
     public synchronized List<TaskExample> offeredTools(List<TaskExample> examples) {
         if (distractors.isEmpty() && retrieval.isEmpty()) return examples;
-        List<ToolSpec> catalogue = new ArrayList<>();
-        try (ToolExecutor tools = openTools()) {
-            catalogue.addAll(tools.specs());
-        }
+        List<ToolSpec> catalogue = new ArrayList<>(tools());
         catalogue.addAll(distractors);
         try (QueryTools offer = new QueryTools(catalogue, retrieval, Optional.ofNullable(retrievalModel))) {
             return offer.offer(examples);
@@ -223,6 +220,13 @@ public final class Brain {
     public synchronized ActionFormat actionFormat() {
         if (actionFormat == null) actionFormat = NativeActionFormat.forModel(modelDir);
         return actionFormat;
+    }
+
+    /** The specifications of the agent's own tools (its suite's). */
+    public List<ToolSpec> tools() {
+        try (ToolExecutor tools = openTools()) {
+            return tools.specs();
+        }
     }
 
     /** The base model the Brain trains on (after {@link #distill}, the distilled one). */

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.eval;
 
+import dev.toolcoach.retrieval.offer.QueryTools;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
@@ -63,6 +64,16 @@ public record EvaluationReport(List<Outcome> outcomes, double wallSeconds) {
             }
         }
         return turns == 0 ? 0 : (double) tokens / turns;
+    }
+
+    /** The mean length of the prompt each rollout started with (what a catalogue in the system prompt costs, even when it leaves no room to reply). */
+    public double promptTokens() {
+        return outcomes.stream().mapToInt(o -> o.trace().tokens().promptLength()).average().orElse(0);
+    }
+
+    /** The share of examples with oracle calls that were offered every tool their oracle calls (what retrieval left solvable). */
+    public double oracleToolsOffered() {
+        return QueryTools.oracleToolRecall(outcomes.stream().map(Outcome::example).toList());
     }
 
     /** The mean number of tools each rollout was offered. */
