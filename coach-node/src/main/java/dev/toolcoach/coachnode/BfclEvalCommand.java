@@ -16,6 +16,7 @@ import dev.toolcoach.tasks.datasets.DatasetIssue;
 import dev.toolcoach.tasks.datasets.LoadResult;
 import dev.toolcoach.tasks.datasets.PredictionLoader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -34,6 +35,9 @@ import java.util.concurrent.Callable;
 @Command(name = "bfcl-eval", mixinStandardHelpOptions = true,
         description = "Score model outputs on a BFCL category with the AST call checker; prints a JSON summary.")
 public final class BfclEvalCommand implements Callable<Integer> {
+
+    @Mixin
+    DeviceOption device;
 
     /** Exit code when an input file cannot be read at all. */
     public static final int INPUT_ERROR = 2;
