@@ -3,6 +3,7 @@ package dev.toolcoach.model;
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDManager;
+import ai.djl.util.cuda.CudaUtils;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +53,8 @@ public final class ComputeDevice {
         Device device = parse(name);
         useBuildFlavor();
         if (device.isGpu()) {
-            int gpus = Engine.getEngine("PyTorch").getGpuCount();
+            // without a CUDA runtime there is nothing to ask the engine (whose start would only add log lines)
+            int gpus = CudaUtils.getGpuCount() == 0 ? 0 : Engine.getEngine("PyTorch").getGpuCount();
             if (device.getDeviceId() >= gpus) {
                 throw new IllegalArgumentException("device '" + name.trim() + "' is not available: PyTorch sees "
                         + gpus + " CUDA device(s)" + (gpus == 0 ? " (a CPU build or no GPU; build with -Pcuda on a"
