@@ -77,7 +77,7 @@ public final class BfclEvalCommand implements Callable<Integer> {
     Path adapter;
 
     @Option(names = "--action-format", paramLabel = "NAME", description = "the tool-call format of the outputs: "
-            + "tool-n1, tool-n1-compact, hermes, llama3-json, phi (default: --model's native format, else tool-n1)")
+            + "tool-n1, tool-n1-compact, hermes, llama3-json, phi, code-act (default: --model's native format, else tool-n1)")
     String actionFormat;
 
     @Option(names = "--limit", paramLabel = "N", description = "generate for the first N questions of each category only")
