@@ -5,6 +5,7 @@ import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.brain.endpoint.ServedModel;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.io.IOException;
@@ -80,7 +81,8 @@ public final class LocalModelTeacher implements Teacher, AutoCloseable {
 
     private synchronized OpenAiTeacher endpoint() {
         // the teacher writes in its own native format; the server hands its calls on as OpenAI tool calls
-        if (endpoint == null) endpoint = new OpenAiTeacher(served.client(), student, tools);
+        OpenAiClient client = served.client(); // refuses once the teacher is closed
+        if (endpoint == null) endpoint = new OpenAiTeacher(client, student, tools);
         return endpoint;
     }
 
