@@ -13,6 +13,8 @@ import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.ToolCall;
 
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,7 @@ public final class QueryTools implements AutoCloseable {
     private final LexicalRetriever lexical;
     private final AtomicLong unmatched = new AtomicLong();
     private final int shadowed;
+    private final Map<ToolSpec, Integer> order;
 
     /**
      * @param catalogue every tool the agent could be offered, its own first: a later tool with a name already taken is
@@ -50,6 +53,8 @@ public final class QueryTools implements AutoCloseable {
         catalogue.forEach(t -> byName.putIfAbsent(t.name(), t));
         this.shadowed = catalogue.size() - byName.size();
         this.catalogue = ToolCatalog.of(List.copyOf(byName.values()));
+        this.order = new HashMap<>();
+        for (int i = 0; i < this.catalogue.size(); i++) order.put(this.catalogue.get(i), i);
         if (this.catalogue.size() == 0) throw new IllegalArgumentException("the tool catalogue is empty");
         this.settings = Objects.requireNonNull(settings, "settings");
         ToolRetrievalSettings s = settings.orElse(null);
@@ -71,11 +76,13 @@ public final class QueryTools implements AutoCloseable {
     }
 
     /**
-     * The example offering the tools chosen for its query. A query the retriever finds nothing for (no word in common
+     * The example offering the tools chosen for its query, in catalogue order. A query the retriever finds nothing for (no word in common
      * with any tool) keeps no tools of its own, so it is offered the agent's own environment; {@link #unmatched} counts them.
      */
     public TaskExample offer(TaskExample example) {
-        List<ToolSpec> tools = settings.map(s -> retriever.tools(example.query(), s.k())).orElse(catalogue.tools());
+        // the chosen tools in catalogue order, not score order: queries offered the same tools see the same prompt
+        List<ToolSpec> tools = settings.map(s -> retriever.tools(example.query(), s.k()).stream()
+                .sorted(Comparator.comparingInt(order::get)).toList()).orElse(catalogue.tools());
         if (tools.isEmpty()) unmatched.incrementAndGet();
         return example.withTools(tools);
     }
