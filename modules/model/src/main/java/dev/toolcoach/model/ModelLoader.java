@@ -3,9 +3,9 @@ package dev.toolcoach.model;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
-import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.Llama2cCheckpoint;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * Loads either kind of checkpoint: a Hugging Face folder, or a llama2.c {@code .bin} with its tokenizer.bin.
- * Everything is read and checked before the model is handed out; on any error nothing stays allocated.
+ * Every file is located and checked before any weight is read; the weights then stream from the files straight into
+ * device arrays (never whole on the Java heap). On any error nothing stays allocated.
  */
 public final class ModelLoader {
     private ModelLoader() {
@@ -34,7 +35,7 @@ public final class ModelLoader {
         if (!Files.isRegularFile(model)) {
             throw new ModelLoadException(model, "file not found");
         }
-        Llama2cCheckpoint.Loaded ck = Llama2cCheckpoint.read(model);
+        Llama2cCheckpoint.Located ck = Llama2cCheckpoint.locate(model);
         Path tokFile = tokenizer != null ? tokenizer : model.resolveSibling("tokenizer.bin");
         Llama2cTokenizer tok = Llama2cTokenizer.read(tokFile, ck.config().vocabSize());
         // llama2.c's run ends a sample when the model emits BOS
@@ -43,7 +44,7 @@ public final class ModelLoader {
     }
 
     private static PolicyModel loadHf(Path dir, Path tokenizer, NDManager parent) {
-        HfModelFolder.Contents c = HfModelFolder.read(dir);
+        HfModelFolder.Located c = HfModelFolder.locate(dir);
         Path tokFile = tokenizer != null ? tokenizer : dir.resolve("tokenizer.json");
         int eos = c.source().eosTokenIds().stream().findFirst().orElse(-1);
         HfTokenizer tok = HfTokenizer.load(tokFile, c.config().vocabSize(), c.source().bosTokenId(), eos);
@@ -55,9 +56,9 @@ public final class ModelLoader {
         }
     }
 
-    private static Transformer transformer(Path file, ModelConfig config, Map<String, HostTensor> tensors, NDManager parent) {
+    private static Transformer transformer(Path file, ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent) {
         try {
-            return Transformer.create(config, tensors, parent);
+            return Transformer.load(config, tensors, parent);
         } catch (IllegalArgumentException e) {
             throw new ModelLoadException(file, e.getMessage(), e);
         }

@@ -2,17 +2,24 @@ package dev.toolcoach.model.nn;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfNames;
 import dev.toolcoach.model.io.HostMatrices;
 import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.io.StoredTensor;
+import dev.toolcoach.model.io.TensorReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * All base weights on the device, converted from (and back to) Hugging Face tensors ({@link HfNames} layout, rotate-half
@@ -54,14 +61,127 @@ public record ModelWeights(NDArray embedding, List<LayerWeights> layers, NDArray
                 c.tiedEmbeddings() ? null : fusedTransposed(manager, t.get(HfNames.LM_HEAD)));
     }
 
+    /**
+     * Streams located checkpoint tensors straight into device arrays, one block of rows at a time (read and decoded
+     * into a small direct buffer, then copied into its place in the fused, transposed device array), so the Java heap
+     * never holds a weight and the process never holds a second copy of the model. The values and layout are exactly
+     * those of {@link #fromHf} on the same tensors read to the heap.
+     *
+     * @throws IllegalArgumentException naming a missing or misshapen tensor, before any device memory is used
+     */
+    public static ModelWeights load(ModelConfig c, Map<String, StoredTensor> t, NDManager manager) {
+        validate(c, t, StoredTensor::shape);
+        try (TensorReader reader = new TensorReader()) {
+            Streamed s = new Streamed(t, reader, manager);
+            List<LayerWeights> layers = new ArrayList<>();
+            for (int l = 0; l < c.nLayers(); l++) {
+                NDArray bias = null;
+                if (c.qkvBias()) {
+                    bias = manager.create(concat(s.host(HfNames.projection(l, "q_proj") + ".bias"),
+                            s.host(HfNames.projection(l, "k_proj") + ".bias"), s.host(HfNames.projection(l, "v_proj") + ".bias")));
+                }
+                layers.add(new LayerWeights(
+                        s.vector(HfNames.layer(l, "input_layernorm.weight")),
+                        s.fusedTransposed(l, "q_proj", "k_proj", "v_proj"),
+                        bias,
+                        c.qkNorm() ? s.vector(HfNames.layer(l, "self_attn.q_norm.weight")) : null,
+                        c.qkNorm() ? s.vector(HfNames.layer(l, "self_attn.k_norm.weight")) : null,
+                        s.fusedTransposed(l, "o_proj"),
+                        c.oBias() ? s.vector(HfNames.projection(l, "o_proj") + ".bias") : null,
+                        s.vector(HfNames.layer(l, "post_attention_layernorm.weight")),
+                        s.fusedTransposed(l, "gate_proj", "up_proj"),
+                        s.fusedTransposed(l, "down_proj")));
+            }
+            return new ModelWeights(s.rowsAsStored(t.get(HfNames.EMBED)), List.copyOf(layers),
+                    s.vector(HfNames.FINAL_NORM), c.tiedEmbeddings() ? null : s.transposed(t.get(HfNames.LM_HEAD)));
+        }
+    }
+
+    /** Block-by-block copies from the files into device arrays, through one reused direct buffer. */
+    private static final class Streamed {
+        private final Map<String, StoredTensor> t;
+        private final TensorReader reader;
+        private final NDManager manager;
+        private ByteBuffer block = ByteBuffer.allocateDirect(0);
+
+        Streamed(Map<String, StoredTensor> t, TensorReader reader, NDManager manager) {
+            this.t = t;
+            this.reader = reader;
+            this.manager = manager;
+        }
+
+        float[] host(String name) {
+            return reader.read(t.get(name)).data();
+        }
+
+        NDArray vector(String name) {
+            return manager.create(host(name));
+        }
+
+        NDArray fusedTransposed(int layer, String... projections) {
+            StoredTensor[] ws = new StoredTensor[projections.length];
+            long total = 0;
+            for (int i = 0; i < ws.length; i++) {
+                ws[i] = t.get(HfNames.projection(layer, projections[i]) + ".weight");
+                total += ws[i].rows();
+            }
+            NDArray out = manager.zeros(new Shape(ws[0].cols(), total));
+            long col0 = 0;
+            for (StoredTensor w : ws) {
+                copyRows(w, out, col0, true);
+                col0 += w.rows();
+            }
+            return out;
+        }
+
+        NDArray transposed(StoredTensor w) {
+            NDArray out = manager.zeros(new Shape(w.cols(), w.rows()));
+            copyRows(w, out, 0, true);
+            return out;
+        }
+
+        NDArray rowsAsStored(StoredTensor w) {
+            NDArray out = manager.zeros(new Shape(w.rows(), w.cols()));
+            copyRows(w, out, 0, false);
+            return out;
+        }
+
+        /** Stored rows [r, r + n) land in rows (or, transposed, columns) {@code at + r ...} of {@code out}. */
+        private void copyRows(StoredTensor w, NDArray out, long at, boolean transposed) {
+            int rowsPerBlock = reader.rowsPerBlock(w);
+            if (block.capacity() < rowsPerBlock * w.cols() * Float.BYTES) {
+                block = ByteBuffer.allocateDirect((int) (rowsPerBlock * w.cols() * Float.BYTES)).order(ByteOrder.nativeOrder());
+            }
+            for (long r = 0; r < w.rows(); r += rowsPerBlock) {
+                int n = (int) Math.min(rowsPerBlock, w.rows() - r);
+                block.clear();
+                reader.readRows(w, r, n, block.asFloatBuffer());
+                block.limit((int) (n * w.cols() * Float.BYTES));
+                try (NDManager scope = manager.newSubManager()) {
+                    // a view of the direct buffer (no copy); set() copies it into the device array before the buffer is reused
+                    NDArray rows = scope.create(block, new Shape(n, w.cols()), DataType.FLOAT32);
+                    if (transposed) {
+                        out.set(new NDIndex(":, {}:{}", at + r, at + r + n), rows.transpose());
+                    } else {
+                        out.set(new NDIndex("{}:{}, :", at + r, at + r + n), rows);
+                    }
+                }
+            }
+        }
+    }
+
     private static void validate(ModelConfig c, Map<String, HostTensor> t) {
+        validate(c, t, HostTensor::shape);
+    }
+
+    private static <T> void validate(ModelConfig c, Map<String, T> t, Function<T, long[]> shapeOf) {
         for (Map.Entry<String, long[]> e : HfNames.shapes(c).entrySet()) {
-            HostTensor found = t.get(e.getKey());
+            T found = t.get(e.getKey());
             if (found == null) {
                 throw new IllegalArgumentException("tensor '" + e.getKey() + "' is missing");
             }
-            if (!found.hasShape(e.getValue())) {
-                throw new IllegalArgumentException("tensor '" + e.getKey() + "' has shape " + Arrays.toString(found.shape())
+            if (!Arrays.equals(shapeOf.apply(found), e.getValue())) {
+                throw new IllegalArgumentException("tensor '" + e.getKey() + "' has shape " + Arrays.toString(shapeOf.apply(found))
                         + " but the config needs " + Arrays.toString(e.getValue()));
             }
         }

@@ -11,6 +11,7 @@ import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.Activation;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.lora.LoraAdapter;
 import java.util.Map;
 
@@ -109,6 +110,21 @@ public final class Transformer implements AutoCloseable {
         NDManager manager = parent.newSubManager();
         try {
             return new Transformer(config, manager, ModelWeights.fromHf(config, hfTensors, manager));
+        } catch (RuntimeException e) {
+            manager.close(); // nothing half-loaded survives
+            throw e;
+        }
+    }
+
+    /**
+     * Streams located checkpoint tensors onto the device of {@code parent} (see {@link ModelWeights#load}).
+     *
+     * @throws IllegalArgumentException when a tensor is missing or its shape does not fit the config
+     */
+    public static Transformer load(ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent) {
+        NDManager manager = parent.newSubManager();
+        try {
+            return new Transformer(config, manager, ModelWeights.load(config, tensors, manager));
         } catch (RuntimeException e) {
             manager.close(); // nothing half-loaded survives
             throw e;
