@@ -1,5 +1,6 @@
 package dev.toolcoach.model;
 
+import ai.djl.Device;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
@@ -9,6 +10,7 @@ import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
+import dev.toolcoach.model.tokenizer.ModelTokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,42 +27,82 @@ public final class ModelLoader {
     }
 
     /**
+     * A model with a base of its own, in a sub-manager of {@code parent}.
+     *
      * @param model     an HF model folder or a llama2.c checkpoint file
      * @param tokenizer tokenizer file, or null for the default (folder/tokenizer.json, or tokenizer.bin beside the .bin)
      */
     public static PolicyModel load(Path model, Path tokenizer, NDManager parent) {
-        if (Files.isDirectory(model)) {
-            return loadHf(model, tokenizer, parent);
-        }
-        if (!Files.isRegularFile(model)) {
-            throw new ModelLoadException(model, "file not found");
-        }
-        Llama2cCheckpoint.Located ck = Llama2cCheckpoint.locate(model);
-        Path tokFile = tokenizer != null ? tokenizer : model.resolveSibling("tokenizer.bin");
-        Llama2cTokenizer tok = Llama2cTokenizer.read(tokFile, ck.config().vocabSize());
-        // llama2.c's run ends a sample when the model emits BOS
-        ModelSource source = new ModelSource(Set.of(tok.bosId()), tok.bosId(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-        return new PolicyModel(transformer(model, ck.config(), ck.tensors(), parent), tok, source);
-    }
-
-    private static PolicyModel loadHf(Path dir, Path tokenizer, NDManager parent) {
-        HfModelFolder.Located c = HfModelFolder.locate(dir);
-        Path tokFile = tokenizer != null ? tokenizer : dir.resolve("tokenizer.json");
-        int eos = c.source().eosTokenIds().stream().findFirst().orElse(-1);
-        HfTokenizer tok = HfTokenizer.load(tokFile, c.config().vocabSize(), c.source().bosTokenId(), eos);
+        Checkpoint ck = Checkpoint.open(model, tokenizer);
         try {
-            return new PolicyModel(transformer(dir, c.config(), c.tensors(), parent), tok, c.source());
+            return new PolicyModel(transformer(ck, parent), ck.tokenizer(), ck.source());
         } catch (RuntimeException e) {
-            tok.close();
+            ck.closeTokenizer();
             throw e;
         }
     }
 
-    private static Transformer transformer(Path file, ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent) {
+    /**
+     * As {@link #load}, on the CPU, with the base transformer shared by every holder of the same checkpoint in this JVM
+     * (see {@link SharedBases}): an embedded run's learner and its engine hold one copy of the weights. The model's own
+     * adapter goes on top; closing the model releases its hold on the base. A shared base stays frozen:
+     * {@link PolicyModel#trainAllParameters} refuses it.
+     */
+    public static PolicyModel shared(Path model, Path tokenizer) {
+        return shared(model, tokenizer, Device.cpu());
+    }
+
+    /** As {@link #shared(Path, Path)}, with the base on {@code device}. */
+    public static PolicyModel shared(Path model, Path tokenizer, Device device) {
+        Checkpoint ck = Checkpoint.open(model, tokenizer);
+        Transformer base;
         try {
-            return Transformer.load(config, tensors, parent);
+            base = SharedBases.acquire(model, device, manager -> transformer(ck, manager));
+        } catch (RuntimeException e) {
+            ck.closeTokenizer();
+            throw e;
+        }
+        return new PolicyModel(base, ck.tokenizer(), ck.source(), () -> SharedBases.release(base));
+    }
+
+    /** A checkpoint located and checked, with its tokenizer loaded; no weight read yet. */
+    private record Checkpoint(Path file, ModelConfig config, Map<String, StoredTensor> tensors, ModelTokenizer tokenizer, ModelSource source) {
+        static Checkpoint open(Path model, Path tokenizer) {
+            if (Files.isDirectory(model)) {
+                HfModelFolder.Located c = HfModelFolder.locate(model);
+                Path tokFile = tokenizer != null ? tokenizer : model.resolve("tokenizer.json");
+                int eos = c.source().eosTokenIds().stream().findFirst().orElse(-1);
+                HfTokenizer tok = HfTokenizer.load(tokFile, c.config().vocabSize(), c.source().bosTokenId(), eos);
+                return new Checkpoint(model, c.config(), c.tensors(), tok, c.source());
+            }
+            if (!Files.isRegularFile(model)) {
+                throw new ModelLoadException(model, "file not found");
+            }
+            Llama2cCheckpoint.Located ck = Llama2cCheckpoint.locate(model);
+            Path tokFile = tokenizer != null ? tokenizer : model.resolveSibling("tokenizer.bin");
+            Llama2cTokenizer tok = Llama2cTokenizer.read(tokFile, ck.config().vocabSize());
+            // llama2.c's run ends a sample when the model emits BOS
+            ModelSource source = new ModelSource(Set.of(tok.bosId()), tok.bosId(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
+            return new Checkpoint(model, ck.config(), ck.tensors(), tok, source);
+        }
+
+        void closeTokenizer() {
+            if (tokenizer instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing the tokenizer failed", e);
+                }
+            }
+        }
+    }
+
+    private static Transformer transformer(Checkpoint ck, NDManager parent) {
+        try {
+            return Transformer.load(ck.config(), ck.tensors(), parent);
         } catch (IllegalArgumentException e) {
-            throw new ModelLoadException(file, e.getMessage(), e);
+            throw new ModelLoadException(ck.file(), e.getMessage(), e);
         }
     }
 }
