@@ -2,7 +2,6 @@ package dev.toolcoach.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
@@ -149,13 +148,13 @@ public final class PolicyModel implements AutoCloseable {
             throw new IllegalArgumentException("scoring needs sequences of at least 2 tokens, got " + len);
         }
         StepInputs step = StepInputs.scoring(tokens, attention);
-        NDArray logits = transformer.forward(step, scope, null, useAdapter ? lora : null, training, false);
+        NDArray hidden = transformer.hidden(step, scope, null, useAdapter ? lora : null, training, false);
         int[] next = new int[tokens.length * (len - 1)];
         for (int b = 0; b < tokens.length; b++) {
             System.arraycopy(tokens[b], 1, next, b * (len - 1), len - 1);
         }
         NDArray targets = scope.create(next, new Shape(tokens.length, len - 1));
-        return TokenScores.fromLogits(logits.get(new NDIndex(":, 0:{}, :", len - 1)), targets);
+        return TokenScores.score(transformer, hidden, targets);
     }
 
     private LoraAdapter requireLora() {

@@ -159,6 +159,14 @@ public final class Transformer implements AutoCloseable {
      * @param lastOnly project only the last position to the vocabulary (prefill and decode)
      */
     public NDArray forward(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+        return head(hidden(step, scope, cache, lora, training, lastOnly));
+    }
+
+    /**
+     * The final-normed hidden states [B, L or 1, dim] that {@link #forward} projects to the vocabulary; scoring projects
+     * them a slice at a time ({@code TokenScores.score}) so that a long batch never holds several [B, L, vocab] arrays.
+     */
+    public NDArray hidden(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
         if (cache != null) {
             cache.reserve(step.newTokens());
             if (step.keyColumns() != cache.capacity()) {
@@ -190,13 +198,17 @@ public final class Transformer implements AutoCloseable {
         if (lastOnly) {
             x = x.get(new NDIndex(":, -1:, :"));
         }
-        x = rmsNorm(x, weights.finalNorm(), 2);
+        return rmsNorm(x, weights.finalNorm(), 2);
+    }
+
+    /** Logits [..., vocab] of final-normed hidden states; they live in the manager of {@code hidden}. */
+    public NDArray head(NDArray hidden) {
         if (weights.lmHead() != null) {
-            return x.matMul(weights.lmHead());
+            return hidden.matMul(weights.lmHead());
         }
         NDArray tiedHead = weights.embedding().transpose(); // made per call so gradients reach the embedding
-        tiedHead.attach(scope);
-        return x.matMul(tiedHead);
+        tiedHead.attach(hidden.getManager());
+        return hidden.matMul(tiedHead);
     }
 
     /** Out-of-range ids or positions would otherwise surface as an opaque native indexing error. */
