@@ -2,6 +2,7 @@ package dev.toolcoach.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.Llama2cCheckpoint;
@@ -35,7 +36,7 @@ public final class ModelLoader {
     public static PolicyModel load(Path model, Path tokenizer, NDManager parent) {
         Checkpoint ck = Checkpoint.open(model, tokenizer);
         try {
-            return new PolicyModel(transformer(ck, parent), ck.tokenizer(), ck.source());
+            return new PolicyModel(transformer(ck, parent, DataType.FLOAT32), ck.tokenizer(), ck.source());
         } catch (RuntimeException e) {
             ck.closeTokenizer();
             throw e;
@@ -49,15 +50,19 @@ public final class ModelLoader {
      * {@link PolicyModel#trainAllParameters} refuses it.
      */
     public static PolicyModel shared(Path model, Path tokenizer) {
-        return shared(model, tokenizer, Device.cpu());
+        return shared(model, tokenizer, Device.cpu(), DataType.FLOAT32);
     }
 
-    /** As {@link #shared(Path, Path)}, with the base on {@code device}. */
-    public static PolicyModel shared(Path model, Path tokenizer, Device device) {
+    /**
+     * As {@link #shared(Path, Path)}, with the base on {@code device} in {@code dtype} (f32 for a learner; an
+     * inference-only holder may take {@code Transformer.inferenceType(device)}); holders share a base only when both
+     * agree.
+     */
+    public static PolicyModel shared(Path model, Path tokenizer, Device device, DataType dtype) {
         Checkpoint ck = Checkpoint.open(model, tokenizer);
         Transformer base;
         try {
-            base = SharedBases.acquire(model, device, manager -> transformer(ck, manager));
+            base = SharedBases.acquire(model, device, dtype, manager -> transformer(ck, manager, dtype));
         } catch (RuntimeException e) {
             ck.closeTokenizer();
             throw e;
@@ -98,9 +103,9 @@ public final class ModelLoader {
         }
     }
 
-    private static Transformer transformer(Checkpoint ck, NDManager parent) {
+    private static Transformer transformer(Checkpoint ck, NDManager parent, DataType dtype) {
         try {
-            return Transformer.load(ck.config(), ck.tensors(), parent);
+            return Transformer.load(ck.config(), ck.tensors(), parent, dtype);
         } catch (IllegalArgumentException e) {
             throw new ModelLoadException(ck.file(), e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package dev.toolcoach.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.nn.Transformer;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * The frozen base transformers of this JVM, one per checkpoint and device, shared by everyone who asks for the same
+ * The frozen base transformers of this JVM, one per checkpoint, device and type, shared by everyone who asks for the same
  * checkpoint: an embedded run's learner and its athletes' inference engine hold one copy of the weights, each with its
  * own LoRA adapter on top (the reference policy is the base without one). A base is freed when its last holder
  * releases it. The key includes the files' sizes and modification times, so a checkpoint rewritten in place is loaded
@@ -22,7 +23,7 @@ import java.util.stream.Stream;
 final class SharedBases {
     private static final Map<Key, Entry> BASES = new HashMap<>();
 
-    private record Key(Path path, String files, Device device) {
+    private record Key(Path path, String files, Device device, DataType dtype) {
     }
 
     private static final class Entry {
@@ -40,11 +41,11 @@ final class SharedBases {
     }
 
     /**
-     * The shared base of {@code checkpoint} on {@code device}, loaded by {@code load} (into the manager it is given)
+     * The shared base of {@code checkpoint} on {@code device} in {@code dtype}, loaded by {@code load} (into the manager it is given)
      * when no one holds it; every call must be matched by one {@link #release}.
      */
-    static synchronized Transformer acquire(Path checkpoint, Device device, Function<NDManager, Transformer> load) {
-        Key key = key(checkpoint, device);
+    static synchronized Transformer acquire(Path checkpoint, Device device, DataType dtype, Function<NDManager, Transformer> load) {
+        Key key = key(checkpoint, device, dtype);
         Entry entry = BASES.get(key);
         if (entry == null) {
             NDManager manager = NDManager.newBaseManager(device);
@@ -80,7 +81,7 @@ final class SharedBases {
         return BASES.size();
     }
 
-    private static Key key(Path checkpoint, Device device) {
+    private static Key key(Path checkpoint, Device device, DataType dtype) {
         try {
             Path real = checkpoint.toRealPath();
             StringBuilder files = new StringBuilder();
@@ -92,7 +93,7 @@ final class SharedBases {
                     }
                 }
             }
-            return new Key(real, files.toString(), device);
+            return new Key(real, files.toString(), device, dtype);
         } catch (IOException e) {
             throw new ModelLoadException(checkpoint, "cannot read (" + e.getMessage() + ")", e);
         }
