@@ -99,7 +99,7 @@ class StreamedLoadTest {
     }
 
     /**
-     * A folder of 67 MB of f32 weights loads in a JVM with a 32 MiB heap: any full heap copy of a weight set this size
+     * A folder of 84 MB of f32 weights loads in a JVM with a 32 MiB heap: any full heap copy of a weight set this size
      * would throw OutOfMemoryError. The child reports its peak heap use, which must stay a small fraction of the folder.
      */
     @Test
