@@ -44,13 +44,14 @@ public final class ModelLoader {
     }
 
     /**
-     * As {@link #load}, on the CPU, with the base transformer shared by every holder of the same checkpoint in this JVM
-     * (see {@link SharedBases}): an embedded run's learner and its engine hold one copy of the weights. The model's own
+     * As {@link #load}, on this JVM's {@link ComputeDevice}, in f32, with the base transformer shared by every holder of
+     * the same checkpoint in this JVM (see {@link SharedBases}): an embedded run's learner and its engine hold one copy
+     * of the weights. The model's own
      * adapter goes on top; closing the model releases its hold on the base. A shared base stays frozen:
      * {@link PolicyModel#trainAllParameters} refuses it.
      */
     public static PolicyModel shared(Path model, Path tokenizer) {
-        return shared(model, tokenizer, Device.cpu(), DataType.FLOAT32);
+        return shared(model, tokenizer, ComputeDevice.selected(), DataType.FLOAT32);
     }
 
     /**
