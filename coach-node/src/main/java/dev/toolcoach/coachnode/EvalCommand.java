@@ -3,12 +3,14 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.trace.tooluse.ToolUse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,6 +40,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
     Path model;
 
+    @Option(names = "--tool-use", description = "also append the evaluation's tool-use records (TILE) to this JSON Lines file")
+    Path toolUse;
+
     @Spec
     CommandSpec spec;
 
@@ -59,7 +64,9 @@ public final class EvalCommand implements Callable<Integer> {
                     .config(options.trainingConfig())
                     .workDir(run).build();
             brain.loadAdapter(adapter);
-            EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
+            EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward());
+            if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
+            EvalRecord record = EvalRecord.of(report);
             return CommandOutput.summary(spec, record);
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());

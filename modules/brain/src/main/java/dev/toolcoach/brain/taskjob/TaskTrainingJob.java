@@ -10,6 +10,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
+import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.RunRecorder;
@@ -28,6 +29,7 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +51,7 @@ import java.util.UUID;
  * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
  * Brain (rewarded by the task reward with partial credit for oracle-matching calls, {@link CallShapedReward}),
  * and evaluated a last time (on the task reward alone). Everything lands in the run folder: {@code config.json},
- * {@code metrics.jsonl}, {@code traces.jsonl}, {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
+ * {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl} (training and evaluation), {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
  * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
  * training continues from its last checkpoint.
  */
@@ -216,7 +218,7 @@ public final class TaskTrainingJob {
             }
 
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), known), listener::step);
+            RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
@@ -270,10 +272,17 @@ public final class TaskTrainingJob {
     private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
                                  JobListener listener) throws IOException {
         listener.phase("evaluate");
-        EvalRecord record = EvalRecord.of(brain.evaluate(split.test(), task.reward()));
+        EvaluationReport report = brain.evaluate(split.test(), task.reward());
+        ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
+        EvalRecord record = EvalRecord.of(report);
         evals.put(name, record);
         writeJson(run.resolve("eval.json"), evals);
         listener.evaluated(name, record);
+    }
+
+    /** The run id of an evaluation's tool-use records: the run folder's name, then {@code /eval/<phase>}. */
+    public static String evalRunId(Path run, String phase) {
+        return run.toAbsolutePath().getFileName() + "/eval/" + phase;
     }
 
     private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,
