@@ -68,6 +68,11 @@ public final class ToolPreferences {
         return out;
     }
 
+    /** Whether outcomes wait to be handed to the replicator (false: everything counted is in the replicated base). */
+    public synchronized boolean hasPending() {
+        return !pending.isEmpty();
+    }
+
     /** Experience kept from an earlier session (a {@link PreferenceFile} snapshot), counted as this node's own. */
     public synchronized void restore(Map<Key, Experience> experience) {
         experience.forEach((k, e) -> pending.merge(k, e, Experience::plus));
