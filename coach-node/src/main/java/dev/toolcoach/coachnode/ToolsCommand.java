@@ -1,5 +1,7 @@
 package dev.toolcoach.coachnode;
 
+import dev.toolcoach.agent.adapt.Competence;
+import dev.toolcoach.agent.adapt.PreferenceFile;
 import dev.toolcoach.brain.run.ToolUseChart;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
@@ -22,10 +24,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
-/** {@code tools}: TILE's tool-use records: extracted from traces, and reported per context and tool. */
+/** {@code tools}: TILE's tool-use records (extracted from traces, reported per context and tool) and ADAPT's preferences. */
 @Command(name = "tools", mixinStandardHelpOptions = true,
         description = "TILE tool use: extract tool-use records from traces, report them per context and tool.",
-        subcommands = {ToolsCommand.Extract.class, ToolsCommand.Report.class})
+        subcommands = {ToolsCommand.Extract.class, ToolsCommand.Report.class, ToolsCommand.Preferences.class})
 public final class ToolsCommand {
 
     /** {@code tools extract TRACES}: one tool-use record per tool call of every trace. */
@@ -160,6 +162,47 @@ public final class ToolsCommand {
                                 .collect(Collectors.joining(" ")));
             }
             out.flush();
+        }
+    }
+
+    /** {@code tools preferences FILE}: ADAPT's status from a preference file: Beta, competence, thresholds, retirement. */
+    @Command(name = "preferences", mixinStandardHelpOptions = true,
+            description = "ADAPT status of a preference file (a run's tile_preferences.json): alpha, beta, competence "
+                    + "C = alpha/(alpha+beta) and its level per context and tool, retirement flags (reported, never applied).")
+    static final class Preferences implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE", description = "a preference file, or a run folder holding tile_preferences.json")
+        Path file;
+
+        @Option(names = "--retire-after", defaultValue = "20",
+                description = "episodes unused (with C < 0.3) before a tool is flagged for retirement (default: ${DEFAULT-VALUE})")
+        long retireAfter;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            Path source = Files.isDirectory(file) ? file.resolve(dev.toolcoach.brain.Brain.PREFERENCES_FILE) : file;
+            try {
+                PreferenceFile.Snapshot snapshot = PreferenceFile.snapshot(source, null);
+                PrintWriter out = spec.commandLine().getOut();
+                String format = "%-24s %-24s %9s %9s %8s %8s %6s  %-14s %7s  %s%n";
+                out.printf(Locale.ROOT, format, "context", "tool", "successes", "failures", "alpha", "beta", "C", "level", "unused", "retire");
+                for (Competence.ContextCompetence c : Competence.report(snapshot.preferences(), java.util.Map.of(), retireAfter)) {
+                    for (Competence.ToolCompetence t : c.tools()) {
+                        out.printf(Locale.ROOT, format, c.context(), t.tool(), t.successes(), t.failures(),
+                                String.format(Locale.ROOT, "%.1f", t.alpha()), String.format(Locale.ROOT, "%.1f", t.beta()),
+                                String.format(Locale.ROOT, "%.3f", t.competence()), t.level().name().toLowerCase(Locale.ROOT),
+                                t.episodesUnused(), t.retire() ? "RETIRE?" : "");
+                    }
+                    if (c.exploreNewTools()) out.printf(Locale.ROOT, "%s: every tool above C %.1f: time to explore new tools%n",
+                            c.context(), Competence.EXPLORE_ALL_ABOVE);
+                }
+                out.flush();
+                return 0;
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
+            }
         }
     }
 }

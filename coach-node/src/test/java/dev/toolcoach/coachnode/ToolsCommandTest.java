@@ -9,6 +9,8 @@ import dev.toolcoach.trace.TraceJson;
 import dev.toolcoach.trace.Turn;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import dev.toolcoach.trace.tooluse.ToolUseRecord;
+import dev.toolcoach.agent.adapt.PreferenceFile;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,6 +65,27 @@ class ToolsCommandTest {
         CliRun fromTraces = new CliRun();
         assertEquals(0, fromTraces.execute("tools", "report", "--no-chart", run.resolve("traces.jsonl").toString()));
         assertEquals(report.out.toString(), fromTraces.out.toString());
+    }
+
+    @Test
+    void preferencesShowCompetenceLevelsAndRetirementFlags(@TempDir Path dir) {
+        ToolPreferences p = new ToolPreferences(ToolPreferences.Prior.UNIFORM, 1);
+        for (int i = 0; i < 8; i++) p.observe("task:finance", "steady", true);
+        for (int i = 0; i < 4; i++) p.observe("task:finance", "flaky", false);
+        p.episode("task:finance", Set.of("flaky", "steady"));
+        for (int i = 0; i < 3; i++) p.episode("task:finance", Set.of("steady"));
+        PreferenceFile.write(dir.resolve("tile_preferences.json"), p);
+
+        CliRun r = new CliRun();
+        assertEquals(0, r.execute("tools", "preferences", "--retire-after", "3", dir.toString()), r.err.toString());
+        String[] lines = r.out.toString().split("\n");
+        assertEquals(3, lines.length, r.out.toString());
+        assertTrue(lines[1].matches("task:finance\\s+flaky\\s+0\\s+4\\s+1\\.0\\s+5\\.0\\s+0\\.167\\s+needs_practice\\s+3\\s+RETIRE\\?"), lines[1]);
+        assertTrue(lines[2].matches("task:finance\\s+steady\\s+8\\s+0\\s+9\\.0\\s+1\\.0\\s+0\\.900\\s+mastered\\s+0\\s*"), lines[2]);
+
+        CliRun bad = new CliRun();
+        assertEquals(2, bad.execute("tools", "preferences", dir.resolve("missing.json").toString()));
+        assertTrue(bad.err.toString().startsWith("preferences: cannot read tool preferences"), bad.err.toString());
     }
 
     @Test

@@ -2,7 +2,12 @@ package dev.toolcoach.brain;
 
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.agent.adapt.AdaptSettings;
+import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
+import dev.toolcoach.agent.adapt.PreferenceFile;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;
@@ -42,6 +47,7 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -83,6 +89,9 @@ public final class Brain {
     private final Path workDir;
     private final JobNode node;
     private AdapterWeights adapter;
+    private final AdaptSettings adapt;
+    private final String adaptContext;
+    private ToolPreferences preferences;
 
     private Brain(Builder b) {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
@@ -93,6 +102,8 @@ public final class Brain {
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
+        this.adapt = b.adapt;
+        this.adaptContext = b.adaptContext;
         if (suites.size() != 1) {
             throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
         }
@@ -131,9 +142,37 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat()), score)
-                    .evaluate(examples);
+            ToolEnvironment agentTools = adapt == null ? tools
+                    : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
+            EvaluationReport report = new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
+                    config.rollouts().greedyAgent(actionFormat()), score).evaluate(examples);
+            if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
+            return report;
         }
+    }
+
+    /** The file in the work folder ADAPT's preferences are kept in between sessions (see {@link Builder#adapt}). */
+    public static final String PREFERENCES_FILE = "tile_preferences.json";
+
+    /**
+     * ADAPT's tool preferences (empty before the first evaluation with ADAPT on): restored from the work folder's
+     * {@value #PREFERENCES_FILE}, checked against the suite's tools, on first use.
+     */
+    public synchronized Optional<ToolPreferences> toolPreferences() {
+        return Optional.ofNullable(preferences);
+    }
+
+    private synchronized ToolPreferences toolPreferences(ToolEnvironment tools) {
+        if (preferences == null) {
+            preferences = new ToolPreferences(adapt.prior(), config.seed());
+            Path file = workDir.resolve(PREFERENCES_FILE);
+            if (Files.exists(file)) {
+                PreferenceFile.Snapshot kept = PreferenceFile.snapshot(file, tools.specs().stream().map(ToolSpec::name).toList());
+                preferences.restore(kept.experience());
+                preferences.restoreEpisodes(kept.episodes(), kept.lastUsed());
+            }
+        }
+        return preferences;
     }
 
     /** Writes the trained adapter in PEFT format. */
@@ -245,6 +284,8 @@ public final class Brain {
         private TrainingConfig config = TrainingConfig.defaults();
         private Path workDir;
         private JobNode node;
+        private AdaptSettings adapt;
+        private String adaptContext;
 
         private Builder() {
         }
@@ -312,6 +353,17 @@ public final class Brain {
         /** Where checkpoints, the teacher cache and distilled models go. */
         public Builder workDir(Path dir) {
             this.workDir = dir;
+            return this;
+        }
+
+        /**
+         * Turns TILE's ADAPT on for evaluation: calls to equivalent tools are served by Thompson sampling over the
+         * Beta preferences of {@code context} (e.g. {@code task:finance}), learned from every outcome and kept in the
+         * work folder between sessions.
+         */
+        public Builder adapt(AdaptSettings settings, String context) {
+            this.adapt = Objects.requireNonNull(settings, "settings");
+            this.adaptContext = Objects.requireNonNull(context, "context");
             return this;
         }
 

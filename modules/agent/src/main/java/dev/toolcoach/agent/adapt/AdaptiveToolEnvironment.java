@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * TILE's ADAPT step at the tool layer: offers one tool per group of equivalent tools, serves a call to a group by the
@@ -24,7 +25,7 @@ public final class AdaptiveToolEnvironment implements ToolEnvironment {
     private final ToolEnvironment tools;
     private final ToolPreferences preferences;
     private final EquivalentTools equivalent;
-    private final String context;
+    private final Function<String, String> contextOf;
     private final List<ToolSpec> offered;
     private final Map<String, Set<String>> used = new ConcurrentHashMap<>();
 
@@ -32,10 +33,19 @@ public final class AdaptiveToolEnvironment implements ToolEnvironment {
      * @param context the context key every call of this environment is judged in (e.g. {@code task:finance})
      */
     public AdaptiveToolEnvironment(ToolEnvironment tools, ToolPreferences preferences, EquivalentTools equivalent, String context) {
+        this(tools, preferences, equivalent, trajectory -> context);
+        Objects.requireNonNull(context, "context");
+    }
+
+    /**
+     * @param contextOf the context key of a trajectory's calls, by trajectory id (e.g. the hash of its query)
+     */
+    public AdaptiveToolEnvironment(ToolEnvironment tools, ToolPreferences preferences, EquivalentTools equivalent,
+                                   Function<String, String> contextOf) {
         this.tools = Objects.requireNonNull(tools, "tools");
         this.preferences = Objects.requireNonNull(preferences, "preferences");
         this.equivalent = Objects.requireNonNull(equivalent, "equivalent");
-        this.context = Objects.requireNonNull(context, "context");
+        this.contextOf = Objects.requireNonNull(contextOf, "contextOf");
         equivalent.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
         this.offered = tools.specs().stream().filter(s -> equivalent.offered(s.name())).toList();
     }
@@ -47,6 +57,7 @@ public final class AdaptiveToolEnvironment implements ToolEnvironment {
 
     @Override
     public List<CompletionStage<ToolResult>> execute(String trajectoryId, List<ToolCall> calls) {
+        String context = contextOf.apply(trajectoryId);
         List<ToolCall> routed = calls.stream().map(c -> equivalent.groupOf(c.name())
                 .map(group -> new ToolCall(preferences.sample(context, group), c.arguments())).orElse(c)).toList();
         Set<String> usedHere = used.computeIfAbsent(trajectoryId, t -> ConcurrentHashMap.newKeySet());
@@ -62,7 +73,7 @@ public final class AdaptiveToolEnvironment implements ToolEnvironment {
     @Override
     public CompletionStage<Void> release(String trajectoryId) {
         Set<String> usedHere = used.remove(trajectoryId);
-        preferences.episode(context, usedHere == null ? Set.of() : usedHere);
+        preferences.episode(contextOf.apply(trajectoryId), usedHere == null ? Set.of() : usedHere);
         return tools.release(trajectoryId);
     }
 }

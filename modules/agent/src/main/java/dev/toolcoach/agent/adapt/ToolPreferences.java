@@ -136,6 +136,22 @@ public final class ToolPreferences {
         for (String tool : used) lastUsed.put(new Key(context, tool), n);
     }
 
+    /** Episode counts kept from an earlier session: episodes per context, and the episode of each tool's last use. */
+    public synchronized void restoreEpisodes(Map<String, Long> episodesByContext, Map<Key, Long> lastUsedEpisode) {
+        episodesByContext.forEach((c, n) -> episodes.merge(c, n, Long::sum));
+        lastUsed.putAll(lastUsedEpisode);
+    }
+
+    /** Episodes of {@code context} ended on this node. */
+    public synchronized long episodes(String context) {
+        return episodes.getOrDefault(context, 0L);
+    }
+
+    /** The episode of {@code context} in which {@code tool} was last used here, 0 if never. */
+    public synchronized long lastUsed(String context, String tool) {
+        return lastUsed.getOrDefault(new Key(context, tool), 0L);
+    }
+
     /** Episodes of {@code context} since {@code tool} was last used here (all of them when it never was). */
     public synchronized long episodesUnused(String context, String tool) {
         return episodes.getOrDefault(context, 0L) - lastUsed.getOrDefault(new Key(context, tool), 0L);
