@@ -67,6 +67,10 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
+    @Option(names = "--adapt", description = "turn TILE's ADAPT on (training rollouts and evaluations) with these settings "
+            + "(JSON: equivalent tools, prior); the athletes' preferences replicate across nodes")
+    Path adapt;
+
     @Spec
     CommandSpec spec;
 
@@ -78,6 +82,7 @@ public final class TrainCommand implements Callable<Integer> {
                     taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
+            if (adapt != null) options = options.withAdapt(adapt);
             TaskTrainingJob.validate(options);
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(options.task(), System.err));

@@ -40,6 +40,7 @@ import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
+import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -128,7 +129,7 @@ public final class Brain {
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
         TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, dataset, steps, reward,
-                workDir.resolve("checkpoints"), jobId);
+                workDir.resolve("checkpoints"), jobId, adapt == null ? null : checkedAdaptSpec());
         TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
         adapter = result.adapter();
         return result;
@@ -149,6 +150,17 @@ public final class Brain {
             if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
             return report;
         }
+    }
+
+    /**
+     * ADAPT for the training job's athletes, its groups checked here against the suite's tools (an unknown tool is an
+     * error before any node sees the job); athletes sample from their node's replicated preferences ({@code toolcoach.tile}).
+     */
+    private AdaptSpec checkedAdaptSpec() {
+        try (ToolExecutor tools = openTools()) {
+            adapt.equivalent().checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+        }
+        return new AdaptSpec(adaptContext, adapt.equivalent().groups());
     }
 
     /** The file in the work folder ADAPT's preferences are kept in between sessions (see {@link Builder#adapt}). */
@@ -357,9 +369,9 @@ public final class Brain {
         }
 
         /**
-         * Turns TILE's ADAPT on for evaluation: calls to equivalent tools are served by Thompson sampling over the
-         * Beta preferences of {@code context} (e.g. {@code task:finance}), learned from every outcome and kept in the
-         * work folder between sessions.
+         * Turns TILE's ADAPT on: calls to equivalent tools are served by Thompson sampling over the Beta preferences
+         * of {@code context} (e.g. {@code task:finance}), learned from every outcome. In evaluation the preferences are
+         * this Brain's, kept in the work folder between sessions; in training, the athlete nodes' replicated ones.
          */
         public Builder adapt(AdaptSettings settings, String context) {
             this.adapt = Objects.requireNonNull(settings, "settings");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
@@ -29,6 +30,7 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.tooluse.ContextKey;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,15 +78,22 @@ public final class TaskTrainingJob {
      * @param checkpointEvery steps between checkpoints
      * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
      * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again
+     * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation, or null
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
+                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(limits, "limits");
+        }
+
+        /** Without ADAPT. */
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null);
         }
 
         /** With the default limits. */
@@ -100,7 +109,11 @@ public final class TaskTrainingJob {
         }
 
         public Options withLimits(TrainingConfig.Limits l) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l);
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt);
+        }
+
+        public Options withAdapt(Path settings) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings);
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
@@ -136,7 +149,7 @@ public final class TaskTrainingJob {
     }
 
     /** The task and the dataset read while validating, so the job reads neither twice. */
-    private record Checked(Task task, Optional<JobDataset> dataset) {
+    private record Checked(Task task, Optional<JobDataset> dataset, Optional<AdaptSettings> adapt) {
     }
 
     private static Checked check(Options options) {
@@ -147,7 +160,7 @@ public final class TaskTrainingJob {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
-        return new Checked(task, dataset);
+        return new Checked(task, dataset, Optional.ofNullable(options.adapt()).map(AdaptSettings::read));
     }
 
     /**
@@ -202,6 +215,7 @@ public final class TaskTrainingJob {
                     .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
+            checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
 
             if (!warmedUp && !evals.containsKey("before_training")) evaluate(brain, "before_training", evals, run, split, task, listener);
