@@ -18,6 +18,8 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.rewards.ToolUseReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
 import dev.toolcoach.model.scratch.TaskVocabulary;
@@ -79,9 +81,12 @@ public final class TaskTrainingJob {
      * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
      * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again
      * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation, or null
+     * @param toolReward TILE's composite reward weights to train on (outcome: the task reward) instead of the task reward
+     *                  shaped by oracle calls, or null
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt) {
+                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
+                          ToolUseReward.Weights toolReward) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -93,7 +98,7 @@ public final class TaskTrainingJob {
         /** Without ADAPT. */
         public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                        int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null);
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null, null);
         }
 
         /** With the default limits. */
@@ -109,11 +114,23 @@ public final class TaskTrainingJob {
         }
 
         public Options withLimits(TrainingConfig.Limits l) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt);
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward);
         }
 
         public Options withAdapt(Path settings) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings);
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
+                    toolReward);
+        }
+
+        public Options withToolReward(ToolUseReward.Weights weights) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    weights);
+        }
+
+        /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
+        TraceReward trainingReward(Task task) {
+            return toolReward == null ? new CallShapedReward(task.reward(), recipe.grpo().callWeight())
+                    : new ToolUseReward(toolReward, task.reward());
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
@@ -200,6 +217,8 @@ public final class TaskTrainingJob {
             Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
+            if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
+            if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
             dataset.ifPresent(d -> settings.put("dataset", d.record()));
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
@@ -212,7 +231,7 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())))
+                    .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
