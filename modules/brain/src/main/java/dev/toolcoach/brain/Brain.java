@@ -158,7 +158,7 @@ public final class Brain {
      */
     private AdaptSpec checkedAdaptSpec() {
         try (ToolExecutor tools = openTools()) {
-            adapt.equivalent().checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
         }
         return new AdaptSpec(adaptContext, adapt.equivalent().groups());
     }
@@ -176,6 +176,7 @@ public final class Brain {
 
     private synchronized ToolPreferences toolPreferences(ToolEnvironment tools) {
         if (preferences == null) {
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
             preferences = new ToolPreferences(adapt.prior(), config.seed());
             Path file = workDir.resolve(PREFERENCES_FILE);
             if (Files.exists(file)) {

@@ -18,8 +18,10 @@ import java.util.Set;
  * <pre>{"prior": {"alpha": 1, "beta": 1}, "equivalent": [["get_stock_price", "get_stock_price_backup"]], "retire_after": 20}</pre>
  * Every field is optional except {@code equivalent}; an unknown field, a wrong type or a bad value is an error naming
  * the file and the field.
+ *
+ * @param source the file the settings were read from (named in errors found later, e.g. an unknown tool), or null
  */
-public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equivalent, int retireAfter) {
+public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equivalent, int retireAfter, Path source) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Set<String> FIELDS = Set.of("prior", "equivalent", "retire_after");
 
@@ -30,7 +32,7 @@ public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equival
     }
 
     public static AdaptSettings of(List<List<String>> equivalent) {
-        return new AdaptSettings(ToolPreferences.Prior.UNIFORM, new EquivalentTools(equivalent), 20);
+        return new AdaptSettings(ToolPreferences.Prior.UNIFORM, new EquivalentTools(equivalent), 20, null);
     }
 
     public static AdaptSettings read(Path file) {
@@ -72,9 +74,18 @@ public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equival
                 if (!r.canConvertToInt() || !r.isIntegralNumber()) throw new IllegalArgumentException(file + ": field retire_after must be an integer");
                 retire = r.asInt();
             }
-            return new AdaptSettings(prior, new EquivalentTools(groups), retire);
+            return new AdaptSettings(prior, new EquivalentTools(groups), retire, file);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith(file.toString()) ? e : new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The groups checked against the tools that exist; an unknown one is an error naming the settings file. */
+    public void checkKnown(java.util.Collection<String> tools) {
+        try {
+            equivalent.checkKnown(tools);
+        } catch (IllegalArgumentException e) {
+            throw source == null ? e : new IllegalArgumentException(source + ": " + e.getMessage(), e);
         }
     }
 

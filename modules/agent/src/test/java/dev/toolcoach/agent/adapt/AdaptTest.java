@@ -153,6 +153,8 @@ class AdaptTest {
         assertEquals(5, s.retireAfter());
         Files.writeString(file, "{\"equivalent\": [[\"flaky\", \"nope\"]]}");
         AdaptSettings unknownTool = AdaptSettings.read(file);
+        assertEquals(file + ": equivalent[0][1]: unknown tool 'nope' (known: [flaky, steady])", assertThrows(IllegalArgumentException.class,
+                () -> unknownTool.checkKnown(List.of("steady", "flaky"))).getMessage());
         assertEquals("equivalent[0][1]: unknown tool 'nope' (known: [flaky, other, steady])", assertThrows(IllegalArgumentException.class,
                 () -> new AdaptiveToolEnvironment(new Tools(), new ToolPreferences(s.prior(), 1), unknownTool.equivalent(), "c")).getMessage());
         for (String[] bad : new String[][]{
