@@ -88,7 +88,7 @@ public final class Brain {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
         this.actionFormat = b.actionFormat;
         this.suites = List.copyOf(b.suites);
-        this.toolOptions = b.toolOptions;
+        this.toolOptions = b.skills == null ? b.toolOptions : b.toolOptions.withSkills(b.skills);
         this.reward = Objects.requireNonNull(b.reward, "a Brain needs a reward: call reward, traceReward or groupReward");
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
@@ -228,7 +228,8 @@ public final class Brain {
 
     private ToolExecutor openTools() {
         try {
-            return new ToolExecutor(BuiltinSuites.open(suites.get(0), toolOptions).suite(), ExecutorSettings.defaults());
+            return new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suites.get(0), toolOptions).suite(), toolOptions),
+                    ExecutorSettings.defaults());
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
         }
@@ -240,6 +241,7 @@ public final class Brain {
         private ActionFormat actionFormat;
         private List<String> suites = List.of();
         private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
+        private Path skills;
         private Reward reward;
         private String algorithm;
         private TrainingConfig config = TrainingConfig.defaults();
@@ -279,6 +281,16 @@ public final class Brain {
 
         public Builder toolOptions(BuiltinSuites.Options options) {
             this.toolOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * CRYSTALLIZE's output in use: the approved skills of this skill library folder join the agent's suite as
+         * composite tools (offered to the model, run by the tool servers like any tool). Mining and approving skills
+         * is {@code coach-node skills}.
+         */
+        public Builder skills(Path folder) {
+            this.skills = Objects.requireNonNull(folder, "folder");
             return this;
         }
 

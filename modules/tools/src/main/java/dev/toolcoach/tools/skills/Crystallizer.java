@@ -1,5 +1,8 @@
 package dev.toolcoach.tools.skills;
 
+import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.OutputCap;
+import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.spi.ToolSuite;
 import dev.toolcoach.trace.Trace;
 
@@ -11,8 +14,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * CRYSTALLIZE: successful traces → frequent call sequences ({@link SequenceMiner}) → parameterised composites
- * ({@link SkillAbstraction}) → validation by isolated replay ({@link SkillValidator}) → the skill library, pending a
+ * CRYSTALLIZE: successful traces → frequent call sequences ({@link SequenceMiner}) → their calls replayed for whole
+ * results ({@link SkillValidator#reobserve}) → parameterised composites with the data flow read off those
+ * ({@link SkillAbstraction}) → validation of the composite by isolated replay ({@link SkillValidator#validate}) → the
+ * skill library, pending a
  * person's approval or approved at once. Every pattern found ends either as a saved skill or as a counted rejection
  * with its reason.
  */
@@ -25,19 +30,23 @@ public final class Crystallizer {
      * @param minReward     the recorded reward at which a trace counts as successful
      * @param autoApprove   approve validated skills at once (else they wait for {@code skills approve})
      * @param replayTimeout longest one validation replay may take
+     * @param outputCaps    the output caps the traces' results went through, in order: the tool executor's, then the
+     *                      agent's (validation cuts its replays the same way)
      */
     public record Settings(int minLength, int maxLength, int minSupport, double minReward, boolean autoApprove,
-                           Duration replayTimeout) {
+                           Duration replayTimeout, List<Integer> outputCaps) {
         public Settings {
             new SequenceMiner(minLength, maxLength, minSupport); // checks the three
+            outputCaps = List.copyOf(outputCaps);
         }
 
         public static Settings defaults() {
-            return new Settings(3, 6, 3, 1.0, false, Duration.ofSeconds(10));
+            return new Settings(3, 6, 3, 1.0, false, Duration.ofSeconds(10),
+                    List.of(ExecutorSettings.defaults().outputCapChars(), AgentConfig.TOOL_OUTPUT_CAP));
         }
 
         public Settings withMinLength(int n) {
-            return new Settings(n, Math.max(n, maxLength), minSupport, minReward, autoApprove, replayTimeout);
+            return new Settings(n, Math.max(n, maxLength), minSupport, minReward, autoApprove, replayTimeout, outputCaps);
         }
     }
 
@@ -70,7 +79,8 @@ public final class Crystallizer {
         List<SkillDefinition> known = new ArrayList<>(library.all());
         Set<String> taken = new HashSet<>(suite.toolNames());
         known.forEach(k -> taken.add(k.name()));
-        SkillValidator validator = new SkillValidator(settings.replayTimeout());
+        SkillValidator validator = new SkillValidator(settings.replayTimeout(),
+                settings.outputCaps().stream().map(OutputCap::new).toList());
         List<SkillDefinition> accepted = new ArrayList<>();
         List<Rejection> rejected = new ArrayList<>();
         for (CallPattern pattern : patterns) {
@@ -80,14 +90,14 @@ public final class Crystallizer {
                 rejected.add(new Rejection(pattern.tools(), pattern.support(), "a known skill already makes these calls"));
                 continue;
             }
-            SkillDefinition candidate;
-            try {
-                candidate = SkillAbstraction.abstractPattern(pattern, suite, taken, source, novelty,
-                        settings.minLength(), settings.minSupport());
-            } catch (IllegalArgumentException e) {
-                rejected.add(new Rejection(pattern.tools(), pattern.support(), e.getMessage()));
+            // the data flow is read off the whole results, which the recorded ones may be cut from
+            SkillValidator.Reobserved whole = validator.reobserve(pattern, suite);
+            if (whole.pattern() == null) {
+                rejected.add(new Rejection(pattern.tools(), pattern.support(), "replay failed: " + whole.reason()));
                 continue;
             }
+            SkillDefinition candidate = SkillAbstraction.abstractPattern(whole.pattern(), suite, taken, source, novelty,
+                    settings.minLength(), settings.minSupport());
             SkillValidator.Verdict verdict = validator.validate(candidate, pattern, suite);
             if (!verdict.accepted()) {
                 rejected.add(new Rejection(pattern.tools(), pattern.support(), "validation failed: " + verdict.reason()));

@@ -99,7 +99,7 @@ class CrystallizeTest {
         List<Trace> traces = buyingTraces();
         CallPattern pattern = only(traces, 3);
         SkillDefinition skill = SkillAbstraction.abstractPattern(pattern, suite, Set.of(), "test", 1.0, 3, 3);
-        SkillValidator validator = new SkillValidator(Duration.ofSeconds(5));
+        SkillValidator validator = new SkillValidator(Duration.ofSeconds(5), List.of(new dev.toolcoach.agent.OutputCap(16_000)));
         SkillValidator.Verdict verdict = validator.validate(skill, pattern, suite);
         assertTrue(verdict.accepted(), verdict.reason());
         assertEquals(4, verdict.replayed());
@@ -123,7 +123,7 @@ class CrystallizeTest {
         traces.add(Catalog.run(tools, "f1", 0.0, List.of(r -> new ToolCall("find_items", Map.of("word", "x")),
                 r -> new ToolCall("with_tax", Map.of("amount", 1.0)))));
         SkillLibrary library = new SkillLibrary(dir.resolve("skills"));
-        Crystallizer.Settings settings = new Crystallizer.Settings(3, 4, 3, 1.0, false, Duration.ofSeconds(5));
+        Crystallizer.Settings settings = new Crystallizer.Settings(3, 4, 3, 1.0, false, Duration.ofSeconds(5), List.of(16_000));
         Crystallizer.Report report = new Crystallizer(settings).crystallize(traces, suite, library, "traces.jsonl");
         assertEquals(5, report.traces());
         assertEquals(4, report.successful());
@@ -142,6 +142,66 @@ class CrystallizeTest {
         Crystallizer.Report again = new Crystallizer(settings.withMinLength(2)).crystallize(traces, suite, library, "again");
         assertTrue(again.accepted().isEmpty(), again.accepted().toString());
         assertEquals("a known skill already makes these calls", again.rejected().get(0).reason());
+    }
+
+    @Test
+    void dataFlowHiddenByTheAgentsOutputCapIsReadOffReplayedWholeResults() throws IOException {
+        // the agent showed (and the trace kept) at most 60 characters of each result: find_items' list became text
+        dev.toolcoach.agent.OutputCap agentCap = new dev.toolcoach.agent.OutputCap(60);
+        List<Trace> traces = buyingTraces().stream().map(t -> capped(t, agentCap)).toList();
+        assertTrue(traces.get(0).toolResults().get(0).truncated());
+        CallPattern recorded = only(traces, 3);
+        assertEquals(new ArgumentSource.Parameter("id", 1),
+                SkillAbstraction.abstractPattern(recorded, suite, Set.of(), "t", 1, 3, 3).steps().get(1).arguments().get("id"));
+
+        SkillLibrary library = new SkillLibrary(dir);
+        Crystallizer.Report report = new Crystallizer(new Crystallizer.Settings(3, 3, 3, 1.0, true, Duration.ofSeconds(5),
+                List.of(16_000, 60))).crystallize(traces, suite, library, "capped");
+        assertEquals(1, report.accepted().size(), report.rejected().toString());
+        assertEquals(new ArgumentSource.FromStep(1, "/0/id"), report.accepted().get(0).steps().get(1).arguments().get("id"));
+        assertEquals(SkillDefinition.Status.APPROVED, library.all().get(0).status());
+
+        // replayed without the agent's cap, the recorded results are not reproduced: rejected, with the reason
+        Crystallizer.Report wrongCaps = new Crystallizer(new Crystallizer.Settings(3, 3, 3, 1.0, true, Duration.ofSeconds(5),
+                List.of(16_000))).crystallize(traces, suite, new SkillLibrary(dir.resolve("other")), "capped");
+        assertTrue(wrongCaps.accepted().isEmpty());
+        assertEquals("replay failed: trajectory t1: step 1 (find_items): result text differs from the recorded one",
+                wrongCaps.rejected().get(0).reason());
+    }
+
+    private static Trace capped(Trace t, dev.toolcoach.agent.OutputCap cap) {
+        List<dev.toolcoach.trace.Turn> turns = t.turns().stream().map(u -> new dev.toolcoach.trace.Turn(u.promptForModel(),
+                u.modelCompletion(), u.parsedCompletion(), u.toolOutput(), u.actionOutput().stream().map(cap::apply).toList(),
+                u.formattedConversation(), u.tokenStart(), u.tokenEnd())).toList();
+        return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), turns, t.tokens(), t.finalAnswer(), t.termination(),
+                t.error(), t.startedAtMillis(), t.durationMillis(), t.metadata());
+    }
+
+    @Test
+    void approvedSkillsAreReadAgainAndAnExecutorServesThemFromThenOn() throws IOException {
+        SkillLibrary library = new SkillLibrary(dir);
+        SkillDefinition skill = SkillAbstraction.abstractPattern(only(buyingTraces(), 3), suite, Set.of(), "test", 1.0, 3, 3);
+        library.save(skill);
+        ApprovedSkills approved = new ApprovedSkills(suite, dir);
+        assertEquals(List.of(), approved.names());
+        assertTrue(approved.refresh().isEmpty());
+        library.approve(skill.name());
+        ToolSuite next = approved.refresh().orElseThrow();
+        assertEquals(List.of(skill.name()), approved.names());
+        assertTrue(approved.refresh().isEmpty(), "nothing changed since");
+
+        ToolResult before = tools.call("r2", new ToolCall(skill.name(), Map.of("word", "desk"))).join();
+        assertEquals(ToolResult.Status.UNKNOWN_TOOL, before.status());
+        tools.replaceSuite(next);
+        ToolResult after = tools.call("r2", new ToolCall(skill.name(), Map.of("word", "desk"))).join();
+        assertEquals("48.00", after.text());
+        assertTrue(tools.specs().stream().anyMatch(s -> s.name().equals(skill.name())));
+
+        // a definition broken on disk: one line naming file and field; whoever serves keeps what it has
+        java.nio.file.Path file = dir.resolve(skill.name()).resolve(SkillLibrary.DEFINITION);
+        Files.writeString(file, Files.readString(file).replace("\"approved\"", "\"yes\""));
+        IllegalArgumentException broken = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, approved::refresh);
+        assertEquals(file + ": field status: must be \"pending\" or \"approved\", got \"yes\"", broken.getMessage());
     }
 
     private static List<String> names(JsonNode object) {
