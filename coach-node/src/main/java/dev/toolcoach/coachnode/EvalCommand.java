@@ -38,6 +38,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
     Path model;
 
+    @Option(names = "--skills", description = "a skill folder (coach-node skills): its approved composites join the task's suite")
+    Path skills;
+
     @Spec
     CommandSpec spec;
 
@@ -53,7 +56,12 @@ public final class EvalCommand implements Callable<Integer> {
             TaskTrainingJob.Options options = new TaskTrainingJob.Options(taskOptions.requiredTask(), taskOptions.dataDir, run, "grpo",
                     false, recipe, 1, splitSeed, 1);
             Task t = TaskTrainingJob.validate(options);
-            Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
+            Brain.Builder builder = Brain.builder();
+            if (skills != null) {
+                if (!Files.isDirectory(skills)) throw new IllegalArgumentException("--skills: " + skills + " is not a folder");
+                builder.skills(skills);
+            }
+            Brain brain = builder.model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())

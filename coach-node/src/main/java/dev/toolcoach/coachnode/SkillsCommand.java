@@ -10,6 +10,7 @@ import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.skills.Crystallizer;
+import dev.toolcoach.tools.skills.SkillCard;
 import dev.toolcoach.tools.skills.SkillDefinition;
 import dev.toolcoach.tools.skills.SkillLibrary;
 import dev.toolcoach.trace.JsonLines;
@@ -22,7 +23,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +47,8 @@ import java.util.concurrent.Callable;
         subcommands = {SkillsCommand.Mine.class, SkillsCommand.ListSkills.class, SkillsCommand.Approve.class,
                 SkillsCommand.Measure.class})
 public final class SkillsCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     CommandSpec spec;
@@ -214,6 +221,25 @@ public final class SkillsCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * {@code train --crystallize}: the run's successful traces mined with the default settings into {@code <run>/skills},
+     * pending approval; the report goes to {@code out} as JSON.
+     */
+    static void crystallizeRun(Path run, String suite, Path dataDir, AgentConfig agent, PrintWriter out) {
+        Path traces = run.resolve("traces.jsonl");
+        try (BuiltinSuites.Hosted hosted = BuiltinSuites.open(suite, TaskTrainingJob.toolOptions(dataDir))) {
+            Crystallizer.Settings defaults = Crystallizer.Settings.defaults();
+            Crystallizer.Settings settings = new Crystallizer.Settings(defaults.minLength(), defaults.maxLength(), defaults.minSupport(),
+                    defaults.minReward(), false, defaults.replayTimeout(), recordedCaps(agent));
+            Crystallizer.Report report = new Crystallizer(settings).crystallize(TraceJson.read(traces).items(), hosted.suite(),
+                    new SkillLibrary(run.resolve("skills")), traces.toString());
+            out.println(JSON.writeValueAsString(report(report)));
+            out.flush();
+        } catch (Exception e) {
+            throw new IllegalArgumentException("crystallize " + traces + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The caps a task job's results go through: the tool executor's, then the agent's. */
     private static List<Integer> recordedCaps(AgentConfig agent) {
         return List.of(ExecutorSettings.defaults().outputCapChars(), agent.toolOutputCap());
@@ -236,17 +262,7 @@ public final class SkillsCommand implements Callable<Integer> {
     }
 
     static Map<String, Object> row(SkillDefinition d) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", d.name());
-        row.put("status", d.status().name().toLowerCase(Locale.ROOT));
-        row.put("suite", d.suite());
-        row.put("tools", d.tools());
-        row.put("support", d.provenance().support());
-        row.put("novelty", d.provenance().novelty());
-        row.put("validated", d.provenance().validated());
-        row.put("source", d.provenance().source());
-        row.put("created_at", d.provenance().createdAt());
-        return row;
+        return SkillCard.summary(d);
     }
 
     private static Map<String, Object> arm(SkillMeasurement.Arm arm) {

@@ -5,10 +5,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Iterator;
 import java.util.Map;
 
-/** A skill's SKILL.md: a front matter with its name and description, then its parameters, steps and provenance. */
+/**
+ * A skill as people see it: its SKILL.md (a front matter with its name and description, then its parameters, steps and
+ * provenance) and its one-row summary (what {@code coach-node skills list} and {@code GET /skills} show).
+ */
 public final class SkillCard {
 
     private SkillCard() {
+    }
+
+    /** Name, status, suite, tools and provenance, as a JSON-shaped row. */
+    public static Map<String, Object> summary(SkillDefinition d) {
+        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        row.put("name", d.name());
+        row.put("status", d.status().name().toLowerCase(java.util.Locale.ROOT));
+        row.put("suite", d.suite());
+        row.put("tools", d.tools());
+        row.put("support", d.provenance().support());
+        row.put("novelty", d.provenance().novelty());
+        row.put("validated", d.provenance().validated());
+        row.put("source", d.provenance().source());
+        row.put("created_at", d.provenance().createdAt());
+        return row;
     }
 
     public static String markdown(SkillDefinition d) {
