@@ -34,8 +34,9 @@ import java.util.concurrent.CompletableFuture;
  * the real tools); once skills are registered it calls a skill wherever its plan makes the skill's calls. Skills are
  * mined from the oracle's rollouts of {@code mine} examples, validated and approved automatically, and measured on
  * {@code eval} examples they were not mined from. The oracle's answer is fixed in advance, so a task counts as
- * solved only when the task reward gives full marks and the answer is grounded: it occurs in a tool result the agent
- * received (a composite that read the wrong message fails this).
+ * solved only when the task reward gives full marks, every call succeeded, and the answer rests on the same evidence
+ * as the oracle's own plan: the last tool result the agent received is the one the plan without skills receives (a
+ * composite that read the wrong message, or computed from the wrong value, fails this).
  */
 public final class SkillMeasurement {
 
@@ -89,17 +90,19 @@ public final class SkillMeasurement {
     public Result run(List<TaskExample> mine, List<TaskExample> eval, ToolSuite base, SkillLibrary library,
                       Crystallizer.Settings settings, String source) throws IOException {
         Crystallizer.Report report;
-        Arm before;
+        List<Rollout> plain;
         try (ToolExecutor tools = new ToolExecutor(base, ExecutorSettings.defaults())) {
             List<Trace> mined = rollouts(mine, tools).stream().map(r -> scored(r.example(), r.trace())).toList();
             report = new Crystallizer(settings).crystallize(mined, base, library, source);
-            before = arm("before", rollouts(eval, tools));
+            plain = rollouts(eval, tools);
         }
         List<SkillDefinition> approved = library.approved(base.name());
-        Arm after;
+        List<Rollout> skilled;
         try (ToolExecutor tools = new ToolExecutor(SkillSuites.extend(base, approved), ExecutorSettings.defaults())) {
-            after = arm("after", rollouts(eval.stream().map(e -> usingSkills(e, approved)).toList(), tools));
+            skilled = rollouts(eval.stream().map(e -> usingSkills(e, approved)).toList(), tools);
         }
+        Arm before = arm("before", plain, plain);
+        Arm after = arm("after", skilled, plain);
         return new Result(report, approved.stream().map(SkillDefinition::name).toList(), before, after);
     }
 
@@ -121,16 +124,21 @@ public final class SkillMeasurement {
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
     }
 
-    private Arm arm(String name, List<Rollout> rollouts) {
+    /** The arm's solved tasks: full marks, every call succeeded, and the same last tool result as the plain plan's. */
+    private Arm arm(String name, List<Rollout> rollouts, List<Rollout> plain) {
         List<Integer> calls = new ArrayList<>();
-        for (Rollout r : rollouts) {
-            if (solved(r)) calls.add(r.trace().toolResults().size());
+        for (int i = 0; i < rollouts.size(); i++) {
+            Rollout r = rollouts.get(i);
+            List<ToolResult> results = r.trace().toolResults();
+            boolean solved = reward.score(r.example(), r.trace()) >= 1.0 && !results.isEmpty()
+                    && results.stream().allMatch(ToolResult::ok) && lastText(results).equals(lastText(plain.get(i).trace().toolResults()));
+            if (solved) calls.add(results.size());
         }
         return new Arm(name, rollouts.size(), calls.size(), calls);
     }
 
-    private boolean solved(Rollout r) {
-        return reward.score(r.example(), r.trace()) >= 1.0 && grounded(r.trace().toolResults(), r.example().goldAnswer());
+    private static String lastText(List<ToolResult> results) {
+        return results.isEmpty() ? "" : results.get(results.size() - 1).text();
     }
 
     /** The example with its oracle plan using the skills: each run of one-call steps that makes a skill's calls becomes one call of it. */
@@ -168,10 +176,5 @@ public final class SkillMeasurement {
         double centre = (p + z * z / (2 * n)) / denominator;
         double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denominator;
         return new double[]{Math.max(0, centre - half), Math.min(1, centre + half)};
-    }
-
-    /** Whether a successful tool result the agent received contains the answer (case-insensitive). */
-    static boolean grounded(List<ToolResult> results, String gold) {
-        return results.stream().anyMatch(t -> t.ok() && t.text().toLowerCase(Locale.ROOT).contains(gold.toLowerCase(Locale.ROOT)));
     }
 }
