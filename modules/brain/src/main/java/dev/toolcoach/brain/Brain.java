@@ -39,6 +39,9 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.skills.Crystallizer;
+import dev.toolcoach.tools.skills.SkillLibrary;
+import dev.toolcoach.trace.Trace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -224,6 +227,21 @@ public final class Brain {
                                                    List<ToolSpec> externalTools, boolean selfRank) {
         return ZeroLearn.withDefaults(externalModel).generateTrainingExamples(taskDescription, numExamples, minToolCalls,
                 maxWords, guidanceExample, externalTools, selfRank);
+    }
+
+    /**
+     * CRYSTALLIZE: this agent's successful traces (a run's {@code traces.jsonl}) mined into validated composite tools
+     * over its suite, saved in {@code skillsDir} (pending approval unless the settings approve them). The traces'
+     * results went through the tool executor's output cap and then this Brain's agent's: validation replays cut the same.
+     */
+    public Crystallizer.Report crystallize(List<Trace> traces, Path skillsDir, Crystallizer.Settings settings, String source) {
+        try (BuiltinSuites.Hosted hosted = BuiltinSuites.open(suites.get(0), toolOptions)) {
+            return new Crystallizer(settings).crystallize(traces, hosted.suite(), new SkillLibrary(skillsDir), source);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write skills to " + skillsDir + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
+        }
     }
 
     private ToolExecutor openTools() {
