@@ -6,6 +6,7 @@ import dev.toolcoach.brain.skills.SkillMeasurement;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -33,7 +34,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -90,7 +90,7 @@ public final class SkillsCommand implements Callable<Integer> {
         @Option(names = "--traces", required = true, description = "a traces.jsonl (a run folder's)")
         Path traces;
 
-        @Option(names = "--suite", required = true, description = "the built-in suite the traces called: " + "arithmetic, finance, email, sql")
+        @Option(names = "--suite", required = true, description = "the built-in suite the traces called: arithmetic, finance, email, sql")
         String suite;
 
         @Option(names = "--dir", required = true, description = "the skill folder to add the skills to")
@@ -198,8 +198,8 @@ public final class SkillsCommand implements Callable<Integer> {
                 Task task = TaskRegistry.standard(taskOptions.dataDir, seed).get(taskOptions.requiredTask());
                 if (task.toolSuites().size() != 1) throw new IllegalArgumentException("task '" + task.name() + "' has no one built-in suite");
                 Split split = TaskTrainingJob.split(task, seed);
-                List<dev.toolcoach.tasks.TaskExample> mined = split.train().subList(0, Math.min(mine, split.train().size()));
-                List<dev.toolcoach.tasks.TaskExample> measured = split.test().subList(0, Math.min(examples, split.test().size()));
+                List<TaskExample> mined = split.train().subList(0, Math.min(mine, split.train().size()));
+                List<TaskExample> measured = split.test().subList(0, Math.min(examples, split.test().size()));
                 BuiltinSuites.Hosted hosted = BuiltinSuites.open(task.toolSuites().get(0), TaskTrainingJob.toolOptions(taskOptions.dataDir));
                 try (hosted) {
                     AgentConfig agent = ScratchRecipe.defaults().greedyAgent();

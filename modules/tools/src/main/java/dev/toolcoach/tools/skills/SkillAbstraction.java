@@ -66,8 +66,8 @@ public final class SkillAbstraction {
                     values.add(o.steps().get(k).call().arguments().containsKey(argument) ? JsonValues.tree(v) : null);
                 }
                 boolean always = values.stream().allMatch(v -> v != null);
-                ArgumentSource source1 = always ? fromEarlierResult(occurrences, k, values) : null;
-                if (source1 instanceof ArgumentSource.FromStep from) {
+                ArgumentSource flow = always ? fromEarlierResult(occurrences, k, values) : null;
+                if (flow instanceof ArgumentSource.FromStep from) {
                     flows.add(toolName + "'s " + argument + " is " + pattern.tools().get(from.step() - 1)
                             + "'s result at " + (from.pointer().isEmpty() ? "its whole value" : from.pointer()));
                     arguments.put(argument, from);
