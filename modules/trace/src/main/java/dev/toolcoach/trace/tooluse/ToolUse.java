@@ -43,9 +43,13 @@ public final class ToolUse {
      * @param task the task name, or null to take it from the trace's metadata or hash the query
      */
     public static List<ToolUseRecord> records(Trace trace, String run, String task) {
+        return records(trace, run, task, trace.metadata().get(REWARD_KEY) instanceof Number n ? n.doubleValue() : null);
+    }
+
+    /** The tool-use records of one trace scored outside its metadata (an evaluation): {@code reward} may be null. */
+    public static List<ToolUseRecord> records(Trace trace, String run, String task, Double reward) {
         String context = ContextKey.of(task != null ? task : stringOrNull(trace.metadata().get(TASK_KEY)), trace.query());
         Long step = trace.metadata().get(STEP_KEY) instanceof Number n ? n.longValue() : null;
-        Double reward = trace.metadata().get(REWARD_KEY) instanceof Number n ? n.doubleValue() : null;
         int calls = trace.toolResults().size();
         List<ToolUseRecord> out = new ArrayList<>(calls);
         Set<String> seen = new HashSet<>();
