@@ -184,6 +184,7 @@ public final class TrainingRun {
                 "toolcoach.jobs.controller", "off",
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
+                "toolcoach.tools.skills.dir", spec.toolOptions().skills() == null ? "" : spec.toolOptions().skills().toAbsolutePath().toString(),
                 "toolcoach.athlete.actors-per-node", spec.config().athletes()));
     }
 
