@@ -2,8 +2,10 @@ package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
+import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
@@ -12,6 +14,8 @@ import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.trace.tooluse.ContextKey;
+import dev.toolcoach.trace.tooluse.ToolUse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,6 +51,16 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
     Path model;
 
+    @Option(names = "--skills", description = "a skill folder (coach-node skills): its approved composites join the task's suite")
+    Path skills;
+
+    @Option(names = "--tool-use", description = "also append the evaluation's tool-use records (TILE) to this JSON Lines file")
+    Path toolUse;
+
+    @Option(names = "--adapt", description = "turn TILE's ADAPT on with these settings (JSON: equivalent tools, prior); "
+            + "preferences are kept in the run folder's tile_preferences.json")
+    Path adapt;
+
     @Spec
     CommandSpec spec;
 
@@ -64,16 +78,24 @@ public final class EvalCommand implements Callable<Integer> {
                     false, recipe, 1, splitSeed, 1).withTools(tools);
             Task t = TaskTrainingJob.validate(options);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
-            Brain brain = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
+            Brain.Builder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())
-                    .workDir(run).build();
+                    .workDir(run);
+            if (adapt != null) builder.adapt(AdaptSettings.read(adapt), ContextKey.task(t.name()));
+            if (skills != null) {
+                if (!Files.isDirectory(skills)) throw new IllegalArgumentException("--skills: " + skills + " is not a folder");
+                builder.skills(skills);
+            }
+            Brain brain = builder.build();
             brain.loadAdapter(adapter);
             try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
-                EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
+                EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward());
+                if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
+                EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);
             }
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {

@@ -168,6 +168,6 @@ public record JobRequest(String task, String name, String algorithm, String mode
                 Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
                 algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
                 seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null, TrainingConfig.Limits.defaults(),
-                toolRetrieval, judge);
+                null, null, toolRetrieval, judge);
     }
 }
