@@ -3,6 +3,9 @@ package dev.toolcoach.cluster.toolserver;
 import dev.toolcoach.cluster.node.NodeStartException;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
+import dev.toolcoach.tools.mcp.McpServerSpec;
+import dev.toolcoach.tools.mcp.McpSuites;
+import dev.toolcoach.tools.spi.ToolException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +23,7 @@ public final class HostedSuites {
     private HostedSuites() {
     }
 
-    /** Opens every configured suite; on failure closes those already open and throws {@link NodeStartException}. */
+    /** Opens every configured suite, then starts or reaches every MCP server and lists its tools; on failure closes those already open and throws {@link NodeStartException}. */
     public static List<BuiltinSuites.Hosted> open(ToolHostSettings settings) {
         List<BuiltinSuites.Hosted> opened = new ArrayList<>();
         for (String name : settings.suites()) {
@@ -29,6 +32,15 @@ public final class HostedSuites {
             } catch (MailSourceException | RuntimeException e) {
                 closeAll(opened);
                 throw new NodeStartException("cannot open tool suite '" + name + "': " + e.getMessage());
+            }
+        }
+        for (McpServerSpec server : settings.mcpServers()) {
+            try {
+                opened.add(McpSuites.open(server));
+                LOG.info("MCP server '{}' hosted: {}", server.name(), opened.get(opened.size() - 1).suite().toolNames());
+            } catch (ToolException | RuntimeException e) {
+                closeAll(opened);
+                throw new NodeStartException("cannot host MCP server '" + server.name() + "': " + e.getMessage());
             }
         }
         return List.copyOf(opened);

@@ -5,9 +5,11 @@ import dev.toolcoach.cluster.node.NodeConfigException;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.EmailTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.mcp.McpServerSpec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,19 +20,28 @@ import java.util.List;
  * @param options  settings of the built-in suites
  * @param executor limits of each suite's executor
  * @param addedLatency latency added to each call's answer (off by default)
+ * @param mcpServers MCP servers hosted as suites of their names, beside the built-in ones
  */
 public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
-                               AddedLatency addedLatency) {
+                               AddedLatency addedLatency, List<McpServerSpec> mcpServers) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
     public ToolHostSettings {
         suites = List.copyOf(suites);
+        mcpServers = List.copyOf(mcpServers);
     }
 
-    /** Settings with no added latency. */
+    /** Settings with no added latency and no MCP servers. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor) {
-        this(suites, options, executor, AddedLatency.NONE);
+        this(suites, options, executor, AddedLatency.NONE, List.of());
+    }
+
+    /** Every suite a tool node hosts: the built-in ones, then the MCP servers'. */
+    public List<String> hostedSuites() {
+        List<String> all = new ArrayList<>(suites);
+        mcpServers.forEach(server -> all.add(server.name()));
+        return List.copyOf(all);
     }
 
     /**
@@ -43,7 +54,8 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         int maxRows = tools.getInt("sql.max-rows");
         if (maxRows < 1) throw new NodeConfigException(PREFIX + "sql.max-rows is " + maxRows + ", must be at least 1");
         BuiltinSuites.Options options = new BuiltinSuites.Options(mailboxes, tools.getDuration("sql.statement-timeout"), maxRows);
-        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools));
+        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools),
+                McpServerSettings.fromConfig(tools));
     }
 
     private static AddedLatency addedLatency(Config tools) {
@@ -71,8 +83,14 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
      * one-line error rather than a failed actor.
      */
     public ToolHostSettings checkHostable() {
-        if (suites.isEmpty()) {
-            throw new NodeConfigException(PREFIX + "suites is empty: a tool node must host at least one of " + BuiltinSuites.NAMES);
+        if (suites.isEmpty() && mcpServers.isEmpty()) {
+            throw new NodeConfigException(PREFIX + "suites is empty and no MCP server is configured: a tool node must host at least one of "
+                    + BuiltinSuites.NAMES + " or one of " + PREFIX + "mcp.servers");
+        }
+        for (McpServerSpec server : mcpServers) {
+            if (suites.contains(server.name()) || BuiltinSuites.NAMES.contains(server.name())) {
+                throw new NodeConfigException(PREFIX + "mcp.servers." + server.name() + " has the name of a built-in suite; name it otherwise");
+            }
         }
         for (String suite : suites) {
             if (!BuiltinSuites.NAMES.contains(suite)) {

@@ -15,6 +15,9 @@ import org.slf4j.LoggerFactory;
 
 import tools.jackson.core.JacksonException;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -178,6 +181,7 @@ public final class McpConnection implements AutoCloseable {
     }
 
     private StdioClientTransport stdioTransport(McpServerSpec.Stdio stdio) {
+        checkRunnable(stdio.command()); // the SDK would only notice at the end of its initialization timeout
         ServerParameters parameters = ServerParameters.builder(stdio.command()).args(stdio.args()).env(stdio.env()).build();
         StdioClientTransport transport = new StdioClientTransport(parameters, McpJsonDefaults.getMapper()) {
             @Override
@@ -257,6 +261,18 @@ public final class McpConnection implements AutoCloseable {
         lastFailure = reason;
     }
 
+    private static void checkRunnable(String command) {
+        if (command.contains("/")) {
+            if (!Files.isExecutable(Path.of(command))) throw new IllegalArgumentException("command " + command + " is not an executable file");
+            return;
+        }
+        String path = System.getenv("PATH");
+        for (String dir : path == null ? new String[0] : path.split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) return;
+        }
+        throw new IllegalArgumentException("command " + command + " is not on the PATH");
+    }
+
     private String stderrTail() {
         synchronized (stderrTail) {
             return stderrTail.isEmpty() ? "" : "; its stderr said: " + String.join(" | ", stderrTail);
@@ -269,7 +285,8 @@ public final class McpConnection implements AutoCloseable {
 
     private static String describe(Throwable e) {
         Throwable root = McpError.findRootCause(e);
-        String message = root.getMessage() == null ? root.getClass().getSimpleName()
+        String message = root instanceof IllegalArgumentException ? root.getMessage() // ours, already in the user's terms
+                : root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
         return message.length() > 300 ? message.substring(0, 300) + "..." : message;
     }
