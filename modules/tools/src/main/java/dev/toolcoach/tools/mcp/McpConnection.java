@@ -291,9 +291,10 @@ public final class McpConnection implements AutoCloseable {
         return message.length() > 300 ? message.substring(0, 300) + "..." : message;
     }
 
+    /** Closes a session and waits for it: a started process is gone when this returns, so none outlives its node. */
     private static void closeQuietly(McpSyncClient client) {
         try {
-            client.close();
+            if (!client.closeGracefully()) client.close();
         } catch (RuntimeException e) {
             LOG.debug("MCP client did not close cleanly: {}", e.toString());
         }
