@@ -25,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * One session with one MCP server, as the official SDK's synchronous client: started (stdio) or reached
@@ -39,6 +40,8 @@ public final class McpConnection implements AutoCloseable {
     /** The variables a started server gets from the node's environment; anything else must be configured. */
     private static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR");
 
+    private static final String UNSENT = "Failed to enqueue message";
+
     private final McpServerSpec spec;
     private final Clock clock;
     /** The server process's last error lines on stderr, quoted when it cannot be started. */
@@ -47,7 +50,6 @@ public final class McpConnection implements AutoCloseable {
     private Duration backoff;
     private Instant retryAt = Instant.MIN;
     private String lastFailure = "";
-    private int starts;
     private boolean closed;
 
     public McpConnection(McpServerSpec spec) {
@@ -66,7 +68,8 @@ public final class McpConnection implements AutoCloseable {
             List<McpSchema.Tool> tools = new ArrayList<>();
             String cursor = null;
             do {
-                McpSchema.ListToolsResult page = cursor == null ? current.listTools() : current.listTools(cursor);
+                String pageCursor = cursor;
+                McpSchema.ListToolsResult page = resentIfUnsent(() -> pageCursor == null ? current.listTools() : current.listTools(pageCursor));
                 tools.addAll(page.tools());
                 cursor = page.nextCursor();
             } while (cursor != null);
@@ -85,7 +88,7 @@ public final class McpConnection implements AutoCloseable {
     public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) throws ToolException {
         McpSyncClient current = client();
         try {
-            McpSchema.CallToolResult result = current.callTool(new McpSchema.CallToolRequest(tool, arguments));
+            McpSchema.CallToolResult result = resentIfUnsent(() -> current.callTool(new McpSchema.CallToolRequest(tool, arguments)));
             synchronized (this) {
                 backoff = null; // the server works again: the next failure starts from the shortest delay
             }
@@ -106,9 +109,19 @@ public final class McpConnection implements AutoCloseable {
         }
     }
 
-    /** How many times the server was started (or connected to); for tests and logs. */
-    public synchronized int starts() {
-        return starts;
+    /**
+     * The SDK's stdio transport refuses a message another thread is sending at the same moment (its outbound sink
+     * is not serialized), as when it refreshes the tool list on a server's list_changed notification. Such a
+     * message never left, so it is sent again.
+     */
+    private static <T> T resentIfUnsent(Supplier<T> request) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return request.get();
+            } catch (RuntimeException e) {
+                if (attempt == 3 || !UNSENT.equals(McpError.findRootCause(e).getMessage())) throw e;
+            }
+        }
     }
 
     @Override
@@ -134,7 +147,6 @@ public final class McpConnection implements AutoCloseable {
         try {
             started = start();
             started.client().initialize();
-            starts++;
             client = started.client();
             started.watchExit(this);
             return client;
