@@ -1,6 +1,13 @@
 package dev.toolcoach.toolnode;
 
 import dev.toolcoach.testkit.McpServers;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.mcp.McpServerSpec;
+import dev.toolcoach.tools.mcp.McpSuites;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -14,6 +21,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,6 +85,16 @@ class McpCommandTest {
                 client.initialize();
                 McpSchema.CallToolResult product = client.callTool(new McpSchema.CallToolRequest("multiply", Map.of("a", 6, "b", 7)));
                 assertEquals("42", text(product));
+            }
+            // and a tool node hosting it in turn, as a suite reached over streamable HTTP with the token in its headers
+            McpServerSpec remote = new McpServerSpec("remote", new McpServerSpec.Http(URI.create(url), Map.of("Authorization", "Bearer s3cret")),
+                    false, List.of("divide"), Duration.ofSeconds(20), new McpServerSpec.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+            try (BuiltinSuites.Hosted hosted = McpSuites.open(remote);
+                 ToolExecutor executor = new ToolExecutor(hosted.suite(), ExecutorSettings.defaults())) {
+                assertEquals(List.of("divide"), hosted.suite().toolNames());
+                assertEquals("0.25", executor.call("t", new ToolCall("divide", Map.of("a", 1, "b", 4))).join().text());
+                ToolResult byZero = executor.call("t", new ToolCall("divide", Map.of("a", 1, "b", 0))).join();
+                assertEquals(ToolResult.Status.ERROR, byZero.status(), "the remote tool's failure stays an error result");
             }
             for (String wrong : new String[]{null, "guess"}) {
                 try (McpSyncClient stranger = http(url, wrong)) {

@@ -16,11 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The MCP servers a tool node hosts, read from {@code toolcoach.tools.mcp}: one entry per server under
  * {@code servers}, named by its key (the suite's name), with either {@code command} (stdio) or {@code url}
- * (streamable HTTP). A bad entry is one {@link NodeConfigException} naming its key.
+ * (streamable HTTP), in name order. A bad entry is one {@link NodeConfigException} naming its key.
  */
 final class McpServerSettings {
 
@@ -43,7 +44,8 @@ final class McpServerSettings {
         Duration defaultTimeout = mcp.getDuration("request-timeout");
         List<McpServerSpec> servers = new ArrayList<>();
         Config all = mcp.getConfig("servers");
-        for (String name : all.root().keySet()) {
+        // HOCON keeps no key order: by name, so every node lists the suites alike
+        for (String name : new TreeSet<>(all.root().keySet())) {
             String key = PREFIX + "servers." + name;
             if (all.root().get(name).valueType() != ConfigValueType.OBJECT) {
                 throw new NodeConfigException(key + " must be an object with command or url");
