@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 
 import java.io.File;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -179,7 +180,12 @@ public final class McpConnection implements AutoCloseable {
             transport = process;
         } else {
             McpServerSpec.Http http = (McpServerSpec.Http) spec.transport();
-            transport = HttpClientStreamableHttpTransport.builder(http.url().toString())
+            URI url = http.url();
+            // the SDK resolves its endpoint against the base, so a path must go in as the endpoint, not the base
+            String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
+                    + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+            transport = HttpClientStreamableHttpTransport.builder(url.getScheme() + "://" + url.getRawAuthority())
+                    .endpoint(endpoint)
                     .customizeRequest(request -> http.headers().forEach(request::header))
                     .connectTimeout(spec.requestTimeout())
                     .build();
