@@ -11,6 +11,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * Opens the suites a tool node hosts before its actor system starts, so that a mailbox that cannot be
@@ -34,14 +38,33 @@ public final class HostedSuites {
                 throw new NodeStartException("cannot open tool suite '" + name + "': " + e.getMessage());
             }
         }
-        for (McpServerSpec server : settings.mcpServers()) {
+        // servers start concurrently (each is a process start or a connection, then a listing), so a node with
+        // several is up in the time of its slowest
+        // (a thread each: they mostly wait, and the common pool may have a single thread)
+        ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, settings.mcpServers().size()));
+        List<CompletableFuture<BuiltinSuites.Hosted>> starting = settings.mcpServers().stream()
+                .map(server -> CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return McpSuites.open(server);
+                    } catch (ToolException e) {
+                        throw new CompletionException(e);
+                    }
+                }, threads)).toList();
+        threads.shutdown();
+        String failure = null;
+        for (int i = 0; i < starting.size(); i++) {
+            McpServerSpec server = settings.mcpServers().get(i);
             try {
-                opened.add(McpSuites.open(server));
-                LOG.info("MCP server '{}' hosted: {}", server.name(), opened.get(opened.size() - 1).suite().toolNames());
-            } catch (ToolException | RuntimeException e) {
-                closeAll(opened);
-                throw new NodeStartException("cannot host MCP server '" + server.name() + "': " + e.getMessage());
+                BuiltinSuites.Hosted hosted = starting.get(i).join();
+                opened.add(hosted);
+                LOG.info("MCP server '{}' hosted: {}", server.name(), hosted.suite().toolNames());
+            } catch (CompletionException e) {
+                if (failure == null) failure = "cannot host MCP server '" + server.name() + "': " + e.getCause().getMessage();
             }
+        }
+        if (failure != null) {
+            closeAll(opened);
+            throw new NodeStartException(failure);
         }
         return List.copyOf(opened);
     }
