@@ -44,7 +44,7 @@ public final class RunRecorder implements Consumer<StepReport> {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** The trace metadata key of the job step that trained on the trace. */
-    public static final String STEP_KEY = "job_step";
+    public static final String STEP_KEY = Trace.STEP_KEY;
 
     private final Path metrics;
     private final Path traces;
@@ -166,7 +166,7 @@ public final class RunRecorder implements Consumer<StepReport> {
     private static Trace withRewardAndStep(ScoredTrace scored, long step) {
         Trace t = scored.trace();
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
-        metadata.put("reward", scored.reward());
+        metadata.put(Trace.REWARD_KEY, scored.reward());
         metadata.put(STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
