@@ -3,6 +3,7 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
+import dev.toolcoach.testkit.HeadlessChromium;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.trace.ParseError;
 import dev.toolcoach.trace.ParsedCompletion;
@@ -18,18 +19,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.FluentWait;
 import org.openqa.selenium.support.ui.Select;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
+import static dev.toolcoach.testkit.HeadlessChromium.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -174,7 +173,7 @@ class TracesCommandTest {
             String colourByLogprob = d.findElement(By.cssSelector("#tokens .tok.generated")).getCssValue("background-color");
             new Select(d.findElement(By.id("colour"))).selectByValue("version");
             await(() -> !d.findElement(By.cssSelector("#tokens .tok.generated")).getCssValue("background-color").equals(colourByLogprob),
-                    "the tokens to be coloured by policy version);
+                    "the tokens to be coloured by policy version");
             assertTrue(d.findElement(By.cssSelector(".legend")).getText().contains("policy v0"));
 
             // filters: step, reward, tool, search
@@ -209,11 +208,5 @@ class TracesCommandTest {
 
     private static List<String> ids(List<WebElement> elements) {
         return elements.stream().map(WebElement::getText).toList();
-    }
-
-    /** Polls the page until the condition holds, failing after a deadline. */
-    static void await(BooleanSupplier condition, String what) {
-        new FluentWait<>(condition).withTimeout(Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(50))
-                .withMessage("waiting for " + what).until(BooleanSupplier::getAsBoolean);
     }
 }

@@ -1,4 +1,4 @@
-package dev.toolcoach.coachnode;
+package dev.toolcoach.testkit;
 
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -8,6 +8,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.FluentWait;
 
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.stream.Stream;
 
@@ -24,11 +26,11 @@ import java.util.stream.Stream;
  * ({@code apt-get install chromium chromium-driver}; CI's {@code .ci/run} installs them): a missing one fails the test
  * with that message, never skips it. Selenium is given both paths, so it downloads nothing.
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
 
-    final ChromeDriver driver;
+    public final ChromeDriver driver;
 
-    HeadlessChromium() {
+    public HeadlessChromium() {
         Path browser = executable("CHROMIUM_BIN", "chromium", "chromium-browser", "google-chrome");
         Path chromedriver = executable("CHROMEDRIVER_BIN", "chromedriver");
         ChromeOptions options = new ChromeOptions().setBinary(browser.toFile())
@@ -44,16 +46,28 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** The browser console's messages at level SEVERE (script errors, refused loads) since the last call. */
-    List<String> consoleErrors() {
+    public List<String> consoleErrors() {
         return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(LogEntry::getMessage).toList();
     }
 
     /** Saves a screenshot of the window as a PNG (under target/, for a person to look at). */
-    Path screenshot(Path file) throws IOException {
+    public Path screenshot(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.write(file, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
         return file;
+    }
+
+    /** Polls the page until {@code condition} holds, failing after 10 s with what was awaited. */
+    public static void await(BooleanSupplier condition, String what) {
+        new FluentWait<>(condition).withTimeout(Duration.ofSeconds(10)).pollingEvery(Duration.ofMillis(50))
+                .withMessage("waiting for " + what).until(BooleanSupplier::getAsBoolean);
+    }
+
+    /** As {@link #await(BooleanSupplier, String)} with a deadline of its own. */
+    public static void await(BooleanSupplier condition, String what, Duration deadline) {
+        new FluentWait<>(condition).withTimeout(deadline).pollingEvery(Duration.ofMillis(100))
+                .withMessage("waiting for " + what).until(BooleanSupplier::getAsBoolean);
     }
 
     @Override
