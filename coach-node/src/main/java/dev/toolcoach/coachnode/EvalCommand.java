@@ -3,6 +3,7 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
@@ -57,6 +58,7 @@ public final class EvalCommand implements Callable<Integer> {
                     .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())
+                    .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run).build();
             brain.loadAdapter(adapter);
             EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));

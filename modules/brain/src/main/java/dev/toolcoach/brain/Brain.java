@@ -15,6 +15,7 @@ import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.TaskEvaluation;
 import dev.toolcoach.brain.run.ModelFolders;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.zerolearn.ZeroLearn;
 import dev.toolcoach.brain.zerolearn.ZeroLearnResult;
@@ -82,6 +83,7 @@ public final class Brain {
     private final TrainingConfig config;
     private final Path workDir;
     private final JobNode node;
+    private final Progress progress;
     private AdapterWeights adapter;
 
     private Brain(Builder b) {
@@ -93,6 +95,7 @@ public final class Brain {
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
+        this.progress = b.progress;
         if (suites.size() != 1) {
             throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
         }
@@ -131,8 +134,10 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat()), score)
-                    .evaluate(examples);
+            try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
+                return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
+                        config.rollouts().greedyAgent(actionFormat()), score).evaluate(examples, meter);
+            }
         }
     }
 
@@ -193,7 +198,8 @@ public final class Brain {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
                     policy.chatFormat().stopTokenIds().iterator().next());
             Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat())),
-                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
+                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed(), progress),
+                    progress);
             DistillReport report;
             Teacher made = teacher.create(who, tools.specs());
             try {
@@ -245,8 +251,15 @@ public final class Brain {
         private TrainingConfig config = TrainingConfig.defaults();
         private Path workDir;
         private JobNode node;
+        private Progress progress = Progress.NONE;
 
         private Builder() {
+        }
+
+        /** Shows how far evaluations and distillation are (e.g. a {@link dev.toolcoach.brain.run.ConsoleProgress}). */
+        public Builder progress(Progress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
         }
 
         /**

@@ -1,16 +1,12 @@
 package dev.toolcoach.brain.run;
 
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-/** The training progress bar on a terminal stream: learner steps, with version, reward, accuracy and rollouts/s. */
+/** The training progress bar: learner steps, with version, reward, accuracy and rollouts/s. */
 public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable {
     private final ProgressBar bar;
     private final long stepsBefore;
@@ -19,11 +15,9 @@ public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable
      * @param totalSteps  the job's steps
      * @param stepsBefore steps already done when this display starts (a resumed job)
      */
-    public TrainingProgress(String task, long totalSteps, long stepsBefore, PrintStream out) {
+    public TrainingProgress(ConsoleProgress console, String what, long totalSteps, long stepsBefore) {
         this.stepsBefore = stepsBefore;
-        this.bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(totalSteps).startsFrom(stepsBefore, Duration.ZERO)
-                .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(out))
-                .setUnit(" steps", 1).showSpeed().build();
+        this.bar = console.builder(what, totalSteps, "steps").startsFrom(stepsBefore, Duration.ZERO).build();
     }
 
     @Override
