@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.eval;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
@@ -28,7 +29,7 @@ public final class TaskEvaluation {
     /** @param agent the agent's limits and format; its sampling is replaced by greedy decoding of the same length */
     public TaskEvaluation(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
                           AgentConfig agent, TraceReward reward) {
-        this.agent = new AgentLoop(tokenizer, chat, generator, tools,
+        this.agent = new AgentLoop(tokenizer, chat, generator, CodeActEnvironment.forFormat(agent.actionFormat(), tools),
                 agent.withSampling(SamplingParams.greedy(agent.sampling().maxNewTokens())));
         this.reward = reward;
     }

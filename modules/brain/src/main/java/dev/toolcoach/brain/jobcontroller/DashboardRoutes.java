@@ -37,12 +37,14 @@ import dev.toolcoach.cluster.protocol.Progress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -61,7 +63,6 @@ public final class DashboardRoutes extends AbstractExtensionId<DashboardRoutes.R
     private static final DashboardRoutes INSTANCE = new DashboardRoutes();
     private static final Logger LOG = LoggerFactory.getLogger(DashboardRoutes.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-    private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     /** The page runs its own scripts and styles only; its data comes from this server. */
     private static final List<HttpHeader> HEADERS = List.of(
             RawHeader.create("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline';"
@@ -93,15 +94,16 @@ public final class DashboardRoutes extends AbstractExtensionId<DashboardRoutes.R
         Routes(ActorSystem<?> system, JobController controller) {
             this.system = system;
             this.controller = controller;
+            String uplot = "META-INF/resources/webjars/uplot/" + webjarVersion("uplot") + "/dist/";
             this.assets = Map.of(
                     "dashboard.js", new Asset(ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8),
                             resource("dev/toolcoach/brain/jobcontroller/dashboard.js")),
                     "dashboard.css", new Asset(ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8),
                             resource("dev/toolcoach/brain/jobcontroller/dashboard.css")),
                     "uPlot.iife.min.js", new Asset(ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8),
-                            resource(UPLOT + "uPlot.iife.min.js")),
+                            resource(uplot + "uPlot.iife.min.js")),
                     "uPlot.min.css", new Asset(ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8),
-                            resource(UPLOT + "uPlot.min.css")));
+                            resource(uplot + "uPlot.min.css")));
         }
 
         @Override
@@ -149,6 +151,17 @@ public final class DashboardRoutes extends AbstractExtensionId<DashboardRoutes.R
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("the dashboard's data cannot be written as JSON", e);
             }
+        }
+
+        /** The version of the npm webjar on the classpath, from its Maven properties (the pom pins it once). */
+        private static String webjarVersion(String artifact) {
+            Properties properties = new Properties();
+            try {
+                properties.load(new ByteArrayInputStream(resource("META-INF/maven/org.webjars.npm/" + artifact + "/pom.properties")));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the " + artifact + " webjar's version", e);
+            }
+            return properties.getProperty("version");
         }
 
         private static byte[] resource(String name) {
