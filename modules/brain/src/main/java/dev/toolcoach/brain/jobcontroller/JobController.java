@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 import com.typesafe.config.Config;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.run.RunFolderLock;
+import dev.toolcoach.brain.run.ConsoleProgress;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.RunRecorder;
 
 import java.io.IOException;
@@ -265,6 +267,7 @@ public final class JobController implements Extension {
         final String task;
         final long totalSteps;
         final Path runDir;
+        private final Progress progress;
         private final List<StepLine> steps = new ArrayList<>();
         volatile String state = "running";
         volatile String phase = "start";
@@ -279,6 +282,7 @@ public final class JobController implements Extension {
             this.task = task;
             this.totalSteps = totalSteps;
             this.runDir = runDir;
+            this.progress = new ConsoleProgress(name, System.err, false);
         }
 
         /** A cancelled job stops at the next phase at the latest (evaluation and warm-up do not watch interrupts). */
@@ -291,6 +295,12 @@ public final class JobController implements Extension {
         @Override
         public synchronized void evaluated(String evaluation, EvalRecord record) {
             evaluations.put(evaluation, record);
+        }
+
+        /** The node's log (its stderr) shows each long piece of the job as a line every 30 s and when it ends. */
+        @Override
+        public Progress progress() {
+            return progress;
         }
 
         /** The run folder's steps so far: a resumed job's curves start where its first session's did. */
