@@ -43,11 +43,11 @@ public final class ConsoleProgress implements Progress {
 
     @Override
     public Meter start(String what, long total, String unit) {
-        ProgressBar bar = builder(what, total, unit).build();
+        Bar bar = bar(what, total, unit, 0);
         return new Meter() {
             @Override
             public void step() {
-                bar.step();
+                bar.bar().step();
             }
 
             @Override
@@ -57,33 +57,52 @@ public final class ConsoleProgress implements Progress {
         };
     }
 
-    /** A bar for {@code what} of {@code total} units on this stream, drawn as this stream needs; the caller may add to it. */
-    ProgressBarBuilder builder(String what, long total, String unit) {
-        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName("[" + task + "] " + what).setInitialMax(total)
-                .setStyle(ProgressBarStyle.ASCII).setUnit(" " + unit, 1).showSpeed(new DecimalFormat("0.0"));
-        if (terminal) return b.setConsumer(new ConsoleProgressBarConsumer(out));
-        return b.setConsumer(new Lines(out)).setUpdateIntervalMillis((int) LINE_INTERVAL.toMillis());
+    /** A progress bar and, off a terminal, the lines it prints. */
+    record Bar(ProgressBar bar, Lines lines) {
+        void close() {
+            if (lines != null) lines.closing = true;
+            bar.close();
+        }
     }
 
-    /** Prints each rendering as a line, except one equal to the last (the bar renders twice as it closes). */
-    private static final class Lines implements ProgressBarConsumer {
+    /** A bar for {@code what} of {@code total} units, {@code done} of them done before, drawn as this stream needs. */
+    Bar bar(String what, long total, String unit, long done) {
+        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName("[" + task + "] " + what).setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII).setUnit(" " + unit, 1).showSpeed(new DecimalFormat("0.0"))
+                .startsFrom(done, Duration.ZERO);
+        if (terminal) return new Bar(b.setConsumer(new ConsoleProgressBarConsumer(out)).build(), null);
+        Lines lines = new Lines(out);
+        ProgressBar bar = b.setConsumer(lines).setUpdateIntervalMillis((int) LINE_INTERVAL.toMillis()).build();
+        lines.bar = bar;
+        return new Bar(bar, lines);
+    }
+
+    /**
+     * Prints each rendering as a line, except one equal to the last, and a finished bar only once it is closed (a
+     * rendering scheduled before the work ended may come after it: without this the end would show twice).
+     */
+    static final class Lines implements ProgressBarConsumer {
         private final PrintStream out;
         private String last;
+        volatile ProgressBar bar;
+        volatile boolean closing;
 
         Lines(PrintStream out) {
             this.out = out;
         }
 
         @Override
-        public int getMaxRenderedLength() {
-            return 160;
+        public synchronized void accept(String rendered) {
+            ProgressBar b = bar;
+            boolean finished = b != null && b.getMax() > 0 && b.getCurrent() >= b.getMax();
+            if (rendered.equals(last) || (finished && !closing)) return;
+            last = rendered;
+            out.println(rendered);
         }
 
         @Override
-        public synchronized void accept(String rendered) {
-            if (rendered.equals(last)) return;
-            last = rendered;
-            out.println(rendered);
+        public int getMaxRenderedLength() {
+            return 160;
         }
 
         @Override

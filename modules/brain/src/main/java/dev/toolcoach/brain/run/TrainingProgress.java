@@ -1,14 +1,11 @@
 package dev.toolcoach.brain.run;
 
-import me.tongfei.progressbar.ProgressBar;
-
-import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Consumer;
 
 /** The training progress bar: learner steps, with version, reward, accuracy and rollouts/s. */
 public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable {
-    private final ProgressBar bar;
+    private final ConsoleProgress.Bar bar;
     private final long stepsBefore;
 
     /**
@@ -17,13 +14,13 @@ public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable
      */
     public TrainingProgress(ConsoleProgress console, String what, long totalSteps, long stepsBefore) {
         this.stepsBefore = stepsBefore;
-        this.bar = console.builder(what, totalSteps, "steps").startsFrom(stepsBefore, Duration.ZERO).build();
+        this.bar = console.bar(what, totalSteps, "steps", stepsBefore);
     }
 
     @Override
     public void accept(StepLine line) {
-        bar.stepTo(Math.max(line.step(), stepsBefore));
-        bar.setExtraMessage(String.format(Locale.ROOT, "v%d reward %.3f acc %.0f%% %.1f rollouts/s",
+        bar.bar().stepTo(Math.max(line.step(), stepsBefore));
+        bar.bar().setExtraMessage(String.format(Locale.ROOT, "v%d reward %.3f acc %.0f%% %.1f rollouts/s",
                 line.version(), line.meanReward(), 100 * line.accuracy(), line.rolloutsPerSec()));
     }
 
