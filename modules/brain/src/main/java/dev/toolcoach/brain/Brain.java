@@ -3,7 +3,12 @@ package dev.toolcoach.brain;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.agent.adapt.AdaptSettings;
+import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
+import dev.toolcoach.agent.adapt.PreferenceFile;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;
@@ -37,6 +42,7 @@ import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
+import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -44,6 +50,7 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -86,6 +93,9 @@ public final class Brain {
     private final JobNode node;
     private final Progress progress;
     private AdapterWeights adapter;
+    private final AdaptSettings adapt;
+    private final String adaptContext;
+    private ToolPreferences preferences;
 
     private Brain(Builder b) {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
@@ -97,6 +107,8 @@ public final class Brain {
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
         this.progress = b.progress;
+        this.adapt = b.adapt;
+        this.adaptContext = b.adaptContext;
         if (suites.size() != 1) {
             throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
         }
@@ -121,7 +133,7 @@ public final class Brain {
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
         TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, dataset, steps, reward,
-                workDir.resolve("checkpoints"), jobId);
+                workDir.resolve("checkpoints"), jobId, adapt == null ? null : checkedAdaptSpec());
         TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
         adapter = result.adapter();
         return result;
@@ -135,11 +147,52 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
+            ToolEnvironment agentTools = adapt == null ? tools
+                    : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
+            EvaluationReport report;
             try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
-                return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
+                report = new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
                         config.rollouts().greedyAgent(actionFormat()), score).evaluate(examples, meter);
             }
+            if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
+            return report;
         }
+    }
+
+    /**
+     * ADAPT for the training job's athletes, its groups checked here against the suite's tools (an unknown tool is an
+     * error before any node sees the job); athletes sample from their node's replicated preferences ({@code toolcoach.tile}).
+     */
+    private AdaptSpec checkedAdaptSpec() {
+        try (ToolExecutor tools = openTools()) {
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+        }
+        return new AdaptSpec(adaptContext, adapt.equivalent().groups());
+    }
+
+    /** The file in the work folder ADAPT's preferences are kept in between sessions (see {@link Builder#adapt}). */
+    public static final String PREFERENCES_FILE = "tile_preferences.json";
+
+    /**
+     * ADAPT's tool preferences (empty before the first evaluation with ADAPT on): restored from the work folder's
+     * {@value #PREFERENCES_FILE}, checked against the suite's tools, on first use.
+     */
+    public synchronized Optional<ToolPreferences> toolPreferences() {
+        return Optional.ofNullable(preferences);
+    }
+
+    private synchronized ToolPreferences toolPreferences(ToolEnvironment tools) {
+        if (preferences == null) {
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+            preferences = new ToolPreferences(adapt.prior(), config.seed());
+            Path file = workDir.resolve(PREFERENCES_FILE);
+            if (Files.exists(file)) {
+                PreferenceFile.Snapshot kept = PreferenceFile.snapshot(file, tools.specs().stream().map(ToolSpec::name).toList());
+                preferences.restore(kept.experience());
+                preferences.restoreEpisodes(kept.episodes(), kept.lastUsed());
+            }
+        }
+        return preferences;
     }
 
     /** Writes the trained adapter in PEFT format. */
@@ -253,6 +306,8 @@ public final class Brain {
         private Path workDir;
         private JobNode node;
         private Progress progress = Progress.NONE;
+        private AdaptSettings adapt;
+        private String adaptContext;
 
         private Builder() {
         }
@@ -326,6 +381,17 @@ public final class Brain {
         /** Where checkpoints, the teacher cache and distilled models go. */
         public Builder workDir(Path dir) {
             this.workDir = dir;
+            return this;
+        }
+
+        /**
+         * Turns TILE's ADAPT on: calls to equivalent tools are served by Thompson sampling over the Beta preferences
+         * of {@code context} (e.g. {@code task:finance}), learned from every outcome. In evaluation the preferences are
+         * this Brain's, kept in the work folder between sessions; in training, the athlete nodes' replicated ones.
+         */
+        public Builder adapt(AdaptSettings settings, String context) {
+            this.adapt = Objects.requireNonNull(settings, "settings");
+            this.adaptContext = Objects.requireNonNull(context, "context");
             return this;
         }
 

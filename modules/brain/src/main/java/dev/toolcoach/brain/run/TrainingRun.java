@@ -22,6 +22,7 @@ import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.protocol.JobCommand;
+import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
@@ -92,7 +93,14 @@ public final class TrainingRun {
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId) {
+                       Path checkpointDir, String jobId, AdaptSpec adapt) {
+        /** A job without ADAPT. */
+        public Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
+                    BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
+                    Path checkpointDir, String jobId) {
+            this(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, null);
+        }
+
         public Spec {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(modelDir, "modelDir");
@@ -214,7 +222,7 @@ public final class TrainingRun {
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
                 spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
-                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
+                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 
