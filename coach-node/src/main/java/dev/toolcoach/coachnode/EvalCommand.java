@@ -46,6 +46,9 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--model", description = "the base model folder (default: distilled/, else init/, beside the adapter)")
     Path model;
 
+    @Option(names = "--skills", description = "a skill folder (coach-node skills): its approved composites join the task's suite")
+    Path skills;
+
     @Option(names = "--tool-use", description = "also append the evaluation's tool-use records (TILE) to this JSON Lines file")
     Path toolUse;
 
@@ -75,6 +78,10 @@ public final class EvalCommand implements Callable<Integer> {
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);
             if (adapt != null) builder.adapt(AdaptSettings.read(adapt), ContextKey.task(t.name()));
+            if (skills != null) {
+                if (!Files.isDirectory(skills)) throw new IllegalArgumentException("--skills: " + skills + " is not a folder");
+                builder.skills(skills);
+            }
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
             EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward());

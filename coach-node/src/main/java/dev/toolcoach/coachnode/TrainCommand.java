@@ -9,6 +9,7 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.rewards.ToolUseReward;
+import dev.toolcoach.tasks.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,6 +72,11 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
+    @Option(names = "--crystallize", description = "after training, mine the run's successful traces into composite tools "
+            + "(CRYSTALLIZE, calls of at least 3 in at least 3 traces), validated, into <run>/skills, pending approval "
+            + "(coach-node skills list/approve)")
+    boolean crystallize;
+
     @Option(names = "--adapt", description = "turn TILE's ADAPT on (training rollouts and evaluations) with these settings "
             + "(JSON: equivalent tools, prior); the athletes' preferences replicate across nodes")
     Path adapt;
@@ -92,10 +98,14 @@ public final class TrainCommand implements Callable<Integer> {
             TaskTrainingJob.Options options = request.options(runName);
             if (adapt != null) options = options.withAdapt(adapt);
             if (toolReward != null) options = options.withToolReward(ToolUseReward.Weights.parse(toolReward));
-            TaskTrainingJob.validate(options);
+            Task task = TaskTrainingJob.validate(options);
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(options.task(), System.err));
             printTable(spec.commandLine().getOut(), summary);
+            if (crystallize) {
+                SkillsCommand.crystallizeRun(summary.runDir(), task.toolSuites().get(0), options.dataDir(), options.recipe().greedyAgent(),
+                        spec.commandLine().getOut());
+            }
             return 0;
         } catch (IllegalArgumentException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());

@@ -47,6 +47,9 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.skills.Crystallizer;
+import dev.toolcoach.tools.skills.SkillLibrary;
+import dev.toolcoach.trace.Trace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,7 +104,7 @@ public final class Brain {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
         this.actionFormat = b.actionFormat;
         this.suites = List.copyOf(b.suites);
-        this.toolOptions = b.toolOptions;
+        this.toolOptions = b.skills == null ? b.toolOptions : b.toolOptions.withSkills(b.skills);
         this.reward = Objects.requireNonNull(b.reward, "a Brain needs a reward: call reward, traceReward or groupReward");
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
@@ -286,9 +289,25 @@ public final class Brain {
                 maxWords, guidanceExample, externalTools, selfRank);
     }
 
+    /**
+     * CRYSTALLIZE: this agent's successful traces (a run's {@code traces.jsonl}) mined into validated composite tools
+     * over its suite, saved in {@code skillsDir} (pending approval unless the settings approve them). The traces'
+     * results went through the tool executor's output cap and then this Brain's agent's: validation replays cut the same.
+     */
+    public Crystallizer.Report crystallize(List<Trace> traces, Path skillsDir, Crystallizer.Settings settings, String source) {
+        try (BuiltinSuites.Hosted hosted = BuiltinSuites.open(suites.get(0), toolOptions)) {
+            return new Crystallizer(settings).crystallize(traces, hosted.suite(), new SkillLibrary(skillsDir), source);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write skills to " + skillsDir + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
+        }
+    }
+
     private ToolExecutor openTools() {
         try {
-            return new ToolExecutor(BuiltinSuites.open(suites.get(0), toolOptions).suite(), ExecutorSettings.defaults());
+            return new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suites.get(0), toolOptions).suite(), toolOptions),
+                    ExecutorSettings.defaults());
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
         }
@@ -300,6 +319,7 @@ public final class Brain {
         private ActionFormat actionFormat;
         private List<String> suites = List.of();
         private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
+        private Path skills;
         private Reward reward;
         private String algorithm;
         private TrainingConfig config = TrainingConfig.defaults();
@@ -348,6 +368,16 @@ public final class Brain {
 
         public Builder toolOptions(BuiltinSuites.Options options) {
             this.toolOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * CRYSTALLIZE's output in use: the approved skills of this skill library folder join the agent's suite as
+         * composite tools (offered to the model, run by the tool servers like any tool). Mining and approving skills
+         * is {@code coach-node skills}.
+         */
+        public Builder skills(Path folder) {
+            this.skills = Objects.requireNonNull(folder, "folder");
             return this;
         }
 

@@ -1,10 +1,8 @@
 package dev.toolcoach.brain.run;
 
 import akka.actor.typed.ActorRef;
-import ai.djl.ndarray.NDManager;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.coach.CoachActor;
@@ -145,8 +143,8 @@ public final class TrainingRun {
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
         ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
-        try (NDManager manager = ComputeDevice.newBaseManager();
-             PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
+        // shared: the athletes this node hosts serve the same base through their engine (JobResources, LocalPolicy.load)
+        try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),
                     new LoraWeights(learnerModel.addLora(config.optimisation().lora(), config.seed())), learnerConfig(config));
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
@@ -186,6 +184,7 @@ public final class TrainingRun {
                 "toolcoach.jobs.controller", "off",
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
+                "toolcoach.tools.skills.dir", spec.toolOptions().skills() == null ? "" : spec.toolOptions().skills().toAbsolutePath().toString(),
                 "toolcoach.athlete.actors-per-node", spec.config().athletes()));
     }
 
