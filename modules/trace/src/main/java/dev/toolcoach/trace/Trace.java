@@ -1,5 +1,6 @@
 package dev.toolcoach.trace;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.Collections;
@@ -7,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -38,6 +41,12 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
                     @JsonProperty("started_at_millis") long startedAtMillis,
                     @JsonProperty("duration_millis") long durationMillis,
                     Map<String, Object> metadata) {
+
+    /** The metadata key of the reward the learner gave a trace (a run folder's {@code traces.jsonl}). */
+    public static final String REWARD_KEY = "reward";
+    /** The metadata key of the job step that trained on a trace. */
+    public static final String STEP_KEY = "job_step";
+
     public Trace {
         Objects.requireNonNull(rolloutId, "rolloutId");
         Objects.requireNonNull(termination, "termination");
@@ -56,5 +65,17 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
     /** All tool results over all turns, in order. */
     public List<ToolResult> toolResults() {
         return turns.stream().flatMap(t -> t.actionOutput().stream()).toList();
+    }
+
+    /** The reward recorded in the metadata ({@value #REWARD_KEY}), if any. */
+    @JsonIgnore
+    public OptionalDouble reward() {
+        return metadata.get(REWARD_KEY) instanceof Number n ? OptionalDouble.of(n.doubleValue()) : OptionalDouble.empty();
+    }
+
+    /** The job step recorded in the metadata ({@value #STEP_KEY}), if any. */
+    @JsonIgnore
+    public OptionalLong jobStep() {
+        return metadata.get(STEP_KEY) instanceof Number n ? OptionalLong.of(n.longValue()) : OptionalLong.empty();
     }
 }

@@ -10,6 +10,7 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
+import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +24,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -99,10 +102,13 @@ public final class RunRecorder implements Consumer<StepReport> {
         long now = System.nanoTime();
         List<ScoredTrace> scored = report.scored().stream().flatMap(g -> g.traces().stream()).toList();
         double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
+        int trainedFrom = report.published() ? report.version() - 1 : report.version();
+        int[] lags = scored.stream().mapToInt(t -> policyLag(t.trace(), trainedFrom)).toArray();
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
                 report.dropped().size(), report.meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
-                report.metrics().orElse(null));
+                report.metrics().orElse(null), Arrays.stream(lags).average().orElse(0),
+                Arrays.stream(lags).max().orElse(0), toolCalls(scored));
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
@@ -179,10 +185,29 @@ public final class RunRecorder implements Consumer<StepReport> {
         }
     }
 
+    /** Versions between the policy trained from and the oldest that generated a token of the trace. */
+    static int policyLag(Trace trace, int trainedFrom) {
+        int oldest = trainedFrom;
+        int[] versions = trace.tokens().policyVersions();
+        int[] mask = trace.tokens().lossMask();
+        for (int i = 0; i < versions.length; i++) {
+            if (mask[i] == 1 && versions[i] >= 0) oldest = Math.min(oldest, versions[i]);
+        }
+        return trainedFrom - oldest;
+    }
+
+    private static Map<String, ToolCallStats> toolCalls(List<ScoredTrace> scored) {
+        Map<String, ToolCallStats> byTool = new TreeMap<>();
+        for (ScoredTrace t : scored) {
+            for (ToolResult r : t.trace().toolResults()) byTool.merge(r.call().name(), ToolCallStats.of(r), ToolCallStats::plus);
+        }
+        return byTool;
+    }
+
     private static Trace withRewardAndStep(ScoredTrace scored, long step) {
         Trace t = scored.trace();
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
-        metadata.put("reward", scored.reward());
+        metadata.put(Trace.REWARD_KEY, scored.reward());
         metadata.put(STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);

@@ -11,6 +11,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
@@ -224,7 +225,7 @@ public final class TaskTrainingJob {
             Path init = run.resolve("init");
             if (!Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
-                writeScratchModel(task, split, recipe, toolOptions, init, options.seed());
+                writeScratchModel(task, split, recipe, toolOptions, init, options.seed(), listener.progress());
             }
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
@@ -232,7 +233,7 @@ public final class TaskTrainingJob {
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
                     .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
-                    .config(config).workDir(run);
+                    .config(config).workDir(run).progress(listener.progress());
             node.ifPresent(builder::onNode);
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
@@ -319,12 +320,20 @@ public final class TaskTrainingJob {
     }
 
     private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,
-                                          Path dir, long seed) throws IOException {
+                                          Path dir, long seed, Progress progress) throws IOException {
         try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(task.toolSuites().get(0), toolOptions).suite(),
                 ExecutorSettings.defaults())) {
-            List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
-            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
-            ScratchModel model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
+            List<String> texts;
+            try (Progress.Meter meter = progress.start("model: oracle texts", split.train().size(), "examples")) {
+                texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent(), meter);
+            }
+            TaskVocabulary vocabulary;
+            ScratchModel model;
+            try (Progress.Meter meter = progress.start("model: vocabulary and weights", 1, "models")) {
+                vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
+                model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
+                meter.step();
+            }
             LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open the task's tools: " + e.getMessage(), e);
