@@ -35,7 +35,7 @@ import java.util.function.Predicate;
 
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
- * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
+ * trace, its reward and job step ({@value Trace#STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
  * calls as TILE's tool-use records ({@code tool_use.jsonl}, context: the task) (all appended, so a resumed run continues
  * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
  * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
@@ -47,9 +47,6 @@ public final class RunRecorder implements Consumer<StepReport> {
     private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
-    /** The trace metadata key of the job step that trained on the trace. */
-    public static final String STEP_KEY = ToolUse.STEP_KEY;
 
     private final Path metrics;
     private final Path traces;
@@ -136,7 +133,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         if (read(metrics.getParent()).stream().noneMatch(line -> line.step() >= step)) return;
         LOG.warn("{}: steps from {} on are redone after the resume; their earlier records are replaced", metrics.getParent(), step);
         keepLines(metrics, line -> line.path("step"), step);
-        if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(STEP_KEY), step);
+        if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(Trace.STEP_KEY), step);
         if (Files.exists(toolUse)) keepLines(toolUse, record -> record.path("step"), step);
     }
 
@@ -208,7 +205,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         Trace t = scored.trace();
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
         metadata.put(Trace.REWARD_KEY, scored.reward());
-        metadata.put(STEP_KEY, step);
+        metadata.put(Trace.STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
     }

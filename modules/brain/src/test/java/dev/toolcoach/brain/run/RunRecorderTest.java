@@ -50,7 +50,7 @@ class RunRecorderTest {
         assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0", "b/g4/0"), TraceJson.read(run.resolve("traces.jsonl")).items().stream()
                 .map(Trace::rolloutId).toList());
         assertEquals(3L, ((Number) TraceJson.read(run.resolve("traces.jsonl")).items().get(2).metadata()
-                .get(RunRecorder.STEP_KEY)).longValue());
+                .get(Trace.STEP_KEY)).longValue());
 
         // the tool-use log follows the traces: one record per call, the redone step's replaced
         List<ToolUseRecord> uses = ToolUse.read(run.resolve(ToolUse.FILE)).items();
