@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.distill.DistillDataset;
@@ -140,6 +141,7 @@ public final class DistillCommand implements Callable<Integer> {
                     .reward(TaskRewards.of(source.data().id(), source.data().reward()))
                     .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
                             .withSeed(taskOptions.seedOr(1)))
+                    .progress(new ConsoleProgress(source.data().id(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(workDir).build();
             DistillReport report = brain.distill(source.data(), factory(teacher, source.data()), threshold, epochs, batch,
                     LearnerConfig.defaults(learningRate));

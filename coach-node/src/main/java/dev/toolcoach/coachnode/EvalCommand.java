@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
+import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.ToolChoice;
@@ -83,6 +84,7 @@ public final class EvalCommand implements Callable<Integer> {
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())
+                    .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);
             if (adapt != null) builder.adapt(AdaptSettings.read(adapt), ContextKey.task(t.name()));
             if (skills != null) {

@@ -21,6 +21,7 @@ import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.TaskEvaluation;
 import dev.toolcoach.brain.run.ModelFolders;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.zerolearn.ZeroLearn;
 import dev.toolcoach.brain.zerolearn.ZeroLearnResult;
@@ -106,6 +107,7 @@ public final class Brain {
     private final List<ToolSpec> distractors;
     private Optional<ToolRetrievalSettings> retrieval = Optional.empty();
     private OpenAiClient retrievalModel;
+    private final Progress progress;
     private AdapterWeights adapter;
     private final AdaptSettings adapt;
     private final String adaptContext;
@@ -121,6 +123,7 @@ public final class Brain {
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
         this.distractors = List.copyOf(b.distractors);
+        this.progress = b.progress;
         this.adapt = b.adapt;
         this.adaptContext = b.adaptContext;
         if (suites.size() != 1) {
@@ -205,8 +208,11 @@ public final class Brain {
             }
             ToolEnvironment agentTools = adapt == null ? tools
                     : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
-            EvaluationReport report = new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
-                    config.rollouts().greedyAgent(actionFormat()), score).evaluate(offeredTools(examples));
+            EvaluationReport report;
+            try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
+                report = new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
+                        config.rollouts().greedyAgent(actionFormat()), score).evaluate(offeredTools(examples), meter);
+            }
             if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
             return report;
         }
@@ -312,7 +318,8 @@ public final class Brain {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
                     policy.chatFormat().stopTokenIds().iterator().next());
             Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat())),
-                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed()));
+                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed(), progress),
+                    progress);
             DistillReport report;
             Teacher made = teacher.create(who, tools.specs());
             try {
@@ -382,10 +389,17 @@ public final class Brain {
         private Path workDir;
         private JobNode node;
         private List<ToolSpec> distractors = List.of();
+        private Progress progress = Progress.NONE;
         private AdaptSettings adapt;
         private String adaptContext;
 
         private Builder() {
+        }
+
+        /** Shows how far evaluations and distillation are (e.g. a {@link dev.toolcoach.brain.run.ConsoleProgress}). */
+        public Builder progress(Progress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
         }
 
         /**

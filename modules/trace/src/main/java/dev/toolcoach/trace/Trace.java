@@ -2,6 +2,7 @@ package dev.toolcoach.trace;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.Collections;
@@ -9,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +46,12 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
                     @JsonProperty("duration_millis") long durationMillis,
                     Map<String, Object> metadata,
                     @JsonProperty("offered_tools") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> offeredTools) {
+
+    /** The metadata key of the reward the learner gave a trace (a run folder's {@code traces.jsonl}). */
+    public static final String REWARD_KEY = "reward";
+    /** The metadata key of the job step that trained on a trace. */
+    public static final String STEP_KEY = "job_step";
+
     @JsonCreator
     public Trace {
         Objects.requireNonNull(rolloutId, "rolloutId");
@@ -71,5 +80,17 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
     /** All tool results over all turns, in order. */
     public List<ToolResult> toolResults() {
         return turns.stream().flatMap(t -> t.actionOutput().stream()).toList();
+    }
+
+    /** The reward recorded in the metadata ({@value #REWARD_KEY}), if any. */
+    @JsonIgnore
+    public OptionalDouble reward() {
+        return metadata.get(REWARD_KEY) instanceof Number n ? OptionalDouble.of(n.doubleValue()) : OptionalDouble.empty();
+    }
+
+    /** The job step recorded in the metadata ({@value #STEP_KEY}), if any. */
+    @JsonIgnore
+    public OptionalLong jobStep() {
+        return metadata.get(STEP_KEY) instanceof Number n ? OptionalLong.of(n.longValue()) : OptionalLong.empty();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Renders a trace for people (ToolBrain's {@code debug_trace}): per turn what the model saw, what it
@@ -36,6 +37,11 @@ public final class TracePrinter {
         if (trace.finalAnswer() != null) out.append(" with answer: ").append(trace.finalAnswer());
         if (trace.error() != null) out.append(" with error: ").append(trace.error());
         out.append('\n');
+        if (trace.reward().isPresent() || trace.jobStep().isPresent()) {
+            out.append("Reward: ").append(trace.reward().isPresent() ? String.format(Locale.ROOT, "%.4f", trace.reward().getAsDouble()) : "none");
+            if (trace.jobStep().isPresent()) out.append("  (trained at job step ").append(trace.jobStep().getAsLong()).append(')');
+            out.append('\n');
+        }
         String seen = null;
         for (int i = 0; i < trace.turns().size(); i++) {
             Turn turn = trace.turns().get(i);

@@ -82,6 +82,17 @@ class TraceJsonTest {
         for (String field : List.of("token_ids", "loss_mask", "behavior_logprobs", "policy_versions")) {
             assertTrue(node.get("tokens").has(field), field);
         }
+        assertFalse(node.has("reward") || node.has("job_step"), "reward and step live in the metadata only: " + node);
+    }
+
+    @Test
+    void theRewardAndStepARunRecordedAreReadFromTheMetadata() {
+        Trace plain = sampleTrace();
+        assertTrue(plain.reward().isEmpty() && plain.jobStep().isEmpty());
+        Trace scored = new Trace("r", "g", "q", "?", List.of(), null, null, Termination.ANSWER, null, 0, 0,
+                Map.of(Trace.REWARD_KEY, 0.25, Trace.STEP_KEY, 7L));
+        assertEquals(0.25, scored.reward().getAsDouble());
+        assertEquals(7L, scored.jobStep().getAsLong());
     }
 
     @Test

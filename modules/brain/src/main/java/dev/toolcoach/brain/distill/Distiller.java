@@ -8,6 +8,7 @@ import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
@@ -39,9 +40,17 @@ public final class Distiller {
     private final DistillSettings settings;
     private final TraceCache cache;
     private final SftStep sft;
+    private final Progress progress;
 
     /** @param sft the student's training step, or null to only collect and filter (trained tokens stay 0) */
     public Distiller(Student student, ToolEnvironment tools, DistillSettings settings, TraceCache cache, SftStep sft) {
+        this(student, tools, settings, cache, sft, Progress.NONE);
+    }
+
+    /** @param progress hears the teacher's traces as they are collected */
+    public Distiller(Student student, ToolEnvironment tools, DistillSettings settings, TraceCache cache, SftStep sft,
+                     Progress progress) {
+        this.progress = Objects.requireNonNull(progress, "progress");
         this.student = Objects.requireNonNull(student, "student");
         this.tools = Objects.requireNonNull(tools, "tools");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -90,14 +99,18 @@ public final class Distiller {
         AgentConfig base = settings.agent();
         String systemPrompt = base.actionFormat().systemPrompt(tools.specs());
         List<Trace> traces = new ArrayList<>();
-        for (TaskExample example : dataset.examples()) {
-            for (int i = 0; i < settings.tracesPerExample(); i++) {
-                Generator generator = teacher.generatorFor(example, base.actionFormat(), systemPrompt);
-                AgentLoop loop = new AgentLoop(student.tokenizer(), student.chat(), generator,
-                        CodeActEnvironment.forFormat(base.actionFormat(), tools), seeded(base, i));
-                Trace trace = loop.run(rollout(example, teacher, i)).toCompletableFuture().join();
-                teacher.checkUsable();
-                traces.add(trace);
+        try (Progress.Meter meter = progress.start("teacher traces", (long) dataset.examples().size() * settings.tracesPerExample(),
+                "traces")) {
+            for (TaskExample example : dataset.examples()) {
+                for (int i = 0; i < settings.tracesPerExample(); i++) {
+                    Generator generator = teacher.generatorFor(example, base.actionFormat(), systemPrompt);
+                    AgentLoop loop = new AgentLoop(student.tokenizer(), student.chat(), generator,
+                            CodeActEnvironment.forFormat(base.actionFormat(), tools), seeded(base, i));
+                    Trace trace = loop.run(rollout(example, teacher, i)).toCompletableFuture().join();
+                    teacher.checkUsable();
+                    traces.add(trace);
+                    meter.step();
+                }
             }
         }
         return traces;

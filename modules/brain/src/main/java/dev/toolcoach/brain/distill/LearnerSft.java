@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.SftMetrics;
@@ -23,6 +24,7 @@ public final class LearnerSft implements SftStep {
     private final double rewardThreshold;
     private final int batchSize;
     private final Random shuffle;
+    private final Progress progress;
     private final List<SftMetrics> history = new ArrayList<>();
 
     /** One full-batch step per epoch. */
@@ -32,6 +34,11 @@ public final class LearnerSft implements SftStep {
 
     /** @param batchSize demonstrations per optimiser step; @param seed orders the demonstrations of each pass */
     public LearnerSft(LearnerCore learner, int epochs, double rewardThreshold, int batchSize, long seed) {
+        this(learner, epochs, rewardThreshold, batchSize, seed, Progress.NONE);
+    }
+
+    /** @param progress hears the SFT batches as they are trained */
+    public LearnerSft(LearnerCore learner, int epochs, double rewardThreshold, int batchSize, long seed, Progress progress) {
         if (epochs < 1) throw new IllegalArgumentException("epochs must be >= 1, got " + epochs);
         if (batchSize < 1) throw new IllegalArgumentException("batchSize must be >= 1, got " + batchSize);
         this.learner = learner;
@@ -39,20 +46,26 @@ public final class LearnerSft implements SftStep {
         this.rewardThreshold = rewardThreshold;
         this.batchSize = batchSize;
         this.shuffle = new Random(seed);
+        this.progress = progress;
     }
 
     /** Tokens trained on, summed over the epochs. */
     @Override
     public long train(List<ScoredTrace> demonstrations) {
         long tokens = 0;
-        for (int epoch = 0; epoch < epochs; epoch++) {
-            List<ScoredTrace> order = new ArrayList<>(demonstrations);
-            if (batchSize < order.size()) Collections.shuffle(order, shuffle);
-            for (int from = 0; from < order.size(); from += batchSize) {
-                SftMetrics metrics = learner.trainSft(order.subList(from, Math.min(order.size(), from + batchSize)),
-                        rewardThreshold);
-                history.add(metrics);
-                tokens += metrics.tokensTrained();
+        int n = demonstrations.size();
+        long batches = n == 0 ? 0 : (long) epochs * ((n - 1) / batchSize + 1);
+        try (Progress.Meter meter = progress.start("warm-up SFT", batches, "batches")) {
+            for (int epoch = 0; epoch < epochs; epoch++) {
+                List<ScoredTrace> order = new ArrayList<>(demonstrations);
+                if (batchSize < order.size()) Collections.shuffle(order, shuffle);
+                for (int from = 0; from < order.size(); from += batchSize) {
+                    SftMetrics metrics = learner.trainSft(order.subList(from, Math.min(order.size(), from + batchSize)),
+                            rewardThreshold);
+                    history.add(metrics);
+                    tokens += metrics.tokensTrained();
+                    meter.step();
+                }
             }
         }
         return tokens;

@@ -8,6 +8,7 @@ import dev.toolcoach.agent.Generator;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.trace.Trace;
@@ -34,9 +35,15 @@ public final class TaskEvaluation {
     }
 
     public EvaluationReport evaluate(List<TaskExample> examples) {
+        return evaluate(examples, Progress.Meter.NONE);
+    }
+
+    /** @param meter stepped as each example's run ends */
+    public EvaluationReport evaluate(List<TaskExample> examples, Progress.Meter meter) {
         long start = System.nanoTime();
         List<CompletableFuture<Trace>> runs = examples.stream()
-                .map(e -> agent.run(e.rolloutRequest("eval-" + e.id(), e.id())).toCompletableFuture()).toList();
+                .map(e -> agent.run(e.rolloutRequest("eval-" + e.id(), e.id())).toCompletableFuture()
+                        .whenComplete((trace, failure) -> meter.step())).toList();
         return new EvaluationReport(IntStream.range(0, examples.size()).mapToObj(i -> {
             Trace trace = runs.get(i).join();
             return new EvaluationReport.Outcome(examples.get(i), trace, reward.score(examples.get(i), trace));

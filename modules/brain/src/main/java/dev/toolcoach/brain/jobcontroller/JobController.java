@@ -23,14 +23,19 @@ import org.slf4j.LoggerFactory;
 import com.typesafe.config.Config;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.run.RunFolderLock;
+import dev.toolcoach.brain.run.ConsoleProgress;
+import dev.toolcoach.brain.run.Progress;
+import dev.toolcoach.brain.run.RunRecorder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -160,7 +165,7 @@ public final class JobController implements Extension {
         } catch (UncheckedIOException e) {
             throw new Rejected(e.getMessage(), false);
         }
-        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps());
+        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps(), options.runDir());
         write(options.runDir(), new JobRecord(located.withName(name), "running", null));
         current = tracker;
         TaskTrainingJob.Options limited = options.withLimits(limits);
@@ -174,6 +179,12 @@ public final class JobController implements Extension {
     public Optional<JobStatus> status() {
         Tracker t = current;
         return t == null ? Optional.empty() : Optional.of(t.status());
+    }
+
+    /** The current (or last) job's learner steps, its earlier sessions' included; empty before any. */
+    public List<StepLine> steps() {
+        Tracker t = current;
+        return t == null ? List.of() : t.steps();
     }
 
     /**
@@ -255,6 +266,9 @@ public final class JobController implements Extension {
         final String name;
         final String task;
         final long totalSteps;
+        final Path runDir;
+        private final Progress progress;
+        private final List<StepLine> steps = new ArrayList<>();
         volatile String state = "running";
         volatile String phase = "start";
         volatile StepLine lastStep;
@@ -263,10 +277,12 @@ public final class JobController implements Extension {
         volatile Thread worker;
         final Map<String, EvalRecord> evaluations = new LinkedHashMap<>();
 
-        Tracker(String name, String task, long totalSteps) {
+        Tracker(String name, String task, long totalSteps, Path runDir) {
             this.name = name;
             this.task = task;
             this.totalSteps = totalSteps;
+            this.runDir = runDir;
+            this.progress = new ConsoleProgress(name, System.err, false);
         }
 
         /** A cancelled job stops at the next phase at the latest (evaluation and warm-up do not watch interrupts). */
@@ -281,9 +297,28 @@ public final class JobController implements Extension {
             evaluations.put(evaluation, record);
         }
 
+        /** The node's log (its stderr) shows each long piece of the job as a line every 30 s and when it ends. */
         @Override
-        public void step(StepLine line) {
+        public Progress progress() {
+            return progress;
+        }
+
+        /** The run folder's steps so far: a resumed job's curves start where its first session's did. */
+        @Override
+        public synchronized void trainingStarted(long total, long done) {
+            steps.clear();
+            steps.addAll(RunRecorder.read(runDir));
+        }
+
+        @Override
+        public synchronized void step(StepLine line) {
             lastStep = line;
+            steps.removeIf(s -> s.step() >= line.step()); // a step redone after a resume replaces its first record
+            steps.add(line);
+        }
+
+        synchronized List<StepLine> steps() {
+            return List.copyOf(steps);
         }
 
         void end(String finalState, String why) {

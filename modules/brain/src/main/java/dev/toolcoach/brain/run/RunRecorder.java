@@ -10,6 +10,7 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
+import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,16 +24,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
- * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
+ * trace, its reward and job step ({@value Trace#STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
  * calls as TILE's tool-use records ({@code tool_use.jsonl}, context: the task) (all appended, so a resumed run continues
  * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
  * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
@@ -44,9 +47,6 @@ public final class RunRecorder implements Consumer<StepReport> {
     private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
-    /** The trace metadata key of the job step that trained on the trace. */
-    public static final String STEP_KEY = ToolUse.STEP_KEY;
 
     private final Path metrics;
     private final Path traces;
@@ -99,10 +99,13 @@ public final class RunRecorder implements Consumer<StepReport> {
         long now = System.nanoTime();
         List<ScoredTrace> scored = report.scored().stream().flatMap(g -> g.traces().stream()).toList();
         double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
+        int trainedFrom = report.published() ? report.version() - 1 : report.version();
+        int[] lags = scored.stream().mapToInt(t -> policyLag(t.trace(), trainedFrom)).toArray();
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
                 report.dropped().size(), report.meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
-                report.metrics().orElse(null));
+                report.metrics().orElse(null), Arrays.stream(lags).average().orElse(0),
+                Arrays.stream(lags).max().orElse(0), toolCalls(scored));
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
@@ -130,7 +133,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         if (read(metrics.getParent()).stream().noneMatch(line -> line.step() >= step)) return;
         LOG.warn("{}: steps from {} on are redone after the resume; their earlier records are replaced", metrics.getParent(), step);
         keepLines(metrics, line -> line.path("step"), step);
-        if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(STEP_KEY), step);
+        if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(Trace.STEP_KEY), step);
         if (Files.exists(toolUse)) keepLines(toolUse, record -> record.path("step"), step);
     }
 
@@ -179,11 +182,30 @@ public final class RunRecorder implements Consumer<StepReport> {
         }
     }
 
+    /** Versions between the policy trained from and the oldest that generated a token of the trace. */
+    static int policyLag(Trace trace, int trainedFrom) {
+        int oldest = trainedFrom;
+        int[] versions = trace.tokens().policyVersions();
+        int[] mask = trace.tokens().lossMask();
+        for (int i = 0; i < versions.length; i++) {
+            if (mask[i] == 1 && versions[i] >= 0) oldest = Math.min(oldest, versions[i]);
+        }
+        return trainedFrom - oldest;
+    }
+
+    private static Map<String, ToolCallStats> toolCalls(List<ScoredTrace> scored) {
+        Map<String, ToolCallStats> byTool = new TreeMap<>();
+        for (ScoredTrace t : scored) {
+            for (ToolResult r : t.trace().toolResults()) byTool.merge(r.call().name(), ToolCallStats.of(r), ToolCallStats::plus);
+        }
+        return byTool;
+    }
+
     private static Trace withRewardAndStep(ScoredTrace scored, long step) {
         Trace t = scored.trace();
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
-        metadata.put("reward", scored.reward());
-        metadata.put(STEP_KEY, step);
+        metadata.put(Trace.REWARD_KEY, scored.reward());
+        metadata.put(Trace.STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
                 t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
     }

@@ -3,6 +3,10 @@ package dev.toolcoach.brain.run;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.learn.core.TrainingMetrics;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * One line of a run's {@code metrics.jsonl}: one learner step.
  *
@@ -16,9 +20,18 @@ import dev.toolcoach.learn.core.TrainingMetrics;
  * @param elapsedSec     wall time since the job started
  * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...), null
  *                       when the step scored no group
+ * @param meanPolicyLag  over the step's traces, policy versions between the one trained from and the oldest that
+ *                       generated a token of the trace (0: on-policy)
+ * @param maxPolicyLag   the largest of those lags
+ * @param toolCalls      the step's traces' tool results, by tool (empty in lines written before it was recorded)
  */
 public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
-                       @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner) {
+                       @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner,
+                       @JsonProperty("mean_policy_lag") double meanPolicyLag, @JsonProperty("max_policy_lag") int maxPolicyLag,
+                       @JsonProperty("tool_calls") Map<String, ToolCallStats> toolCalls) {
+    public StepLine {
+        toolCalls = toolCalls == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(toolCalls));
+    }
 }

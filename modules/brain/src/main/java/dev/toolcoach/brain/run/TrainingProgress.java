@@ -1,35 +1,26 @@
 package dev.toolcoach.brain.run;
 
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
-
-import java.io.PrintStream;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-/** The training progress bar on a terminal stream: learner steps, with version, reward, accuracy and rollouts/s. */
+/** The training progress bar: learner steps, with version, reward, accuracy and rollouts/s. */
 public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable {
-    private final ProgressBar bar;
+    private final ConsoleProgress.Bar bar;
     private final long stepsBefore;
 
     /**
      * @param totalSteps  the job's steps
      * @param stepsBefore steps already done when this display starts (a resumed job)
      */
-    public TrainingProgress(String task, long totalSteps, long stepsBefore, PrintStream out) {
+    public TrainingProgress(ConsoleProgress console, String what, long totalSteps, long stepsBefore) {
         this.stepsBefore = stepsBefore;
-        this.bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(totalSteps).startsFrom(stepsBefore, Duration.ZERO)
-                .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(out))
-                .setUnit(" steps", 1).showSpeed().build();
+        this.bar = console.bar(what, totalSteps, "steps", stepsBefore);
     }
 
     @Override
     public void accept(StepLine line) {
-        bar.stepTo(Math.max(line.step(), stepsBefore));
-        bar.setExtraMessage(String.format(Locale.ROOT, "v%d reward %.3f acc %.0f%% %.1f rollouts/s",
+        bar.bar().stepTo(Math.max(line.step(), stepsBefore));
+        bar.bar().setExtraMessage(String.format(Locale.ROOT, "v%d reward %.3f acc %.0f%% %.1f rollouts/s",
                 line.version(), line.meanReward(), 100 * line.accuracy(), line.rolloutsPerSec()));
     }
 

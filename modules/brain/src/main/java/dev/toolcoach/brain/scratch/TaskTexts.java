@@ -3,6 +3,7 @@ package dev.toolcoach.brain.scratch;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;
 import dev.toolcoach.tasks.TaskExample;
@@ -23,12 +24,18 @@ public final class TaskTexts {
 
     /** @throws IllegalStateException when an oracle rollout does not end with its answer */
     public static List<String> of(List<TaskExample> examples, ToolEnvironment tools, AgentConfig agent) {
+        return of(examples, tools, agent, Progress.Meter.NONE);
+    }
+
+    /** @param meter stepped as each oracle rollout ends */
+    public static List<String> of(List<TaskExample> examples, ToolEnvironment tools, AgentConfig agent, Progress.Meter meter) {
         ByteTokenizer bytes = ByteTokenizer.chatMl();
         // the replay counts bytes, several per model token, so its token limits are lifted
         AgentConfig replay = agent.withLimits(agent.maxTurns(), Integer.MAX_VALUE)
                 .withSampling(SamplingParams.greedy(Integer.MAX_VALUE));
         List<CompletableFuture<Trace>> runs = examples.stream()
-                .map(e -> OracleRollout.run(e, tools, replay).toCompletableFuture()).toList();
+                .map(e -> OracleRollout.run(e, tools, replay).toCompletableFuture().whenComplete((t, failure) -> meter.step()))
+                .toList();
         return runs.stream().map(CompletableFuture::join).map(t -> {
             if (t.termination() != Termination.ANSWER) {
                 throw new IllegalStateException("the oracle of " + t.queryId() + " ended with " + t.termination()

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.StepLine;
 
 /**
@@ -14,6 +15,11 @@ public interface JobListener {
 
     /** An evaluation of the test split finished ({@code before_training}, {@code after_warmup}, {@code after_grpo}, ...). */
     default void evaluated(String name, EvalRecord record) {
+    }
+
+    /** Hears how far each long piece of a phase is (building the model, evaluations, the warm-up); by default nothing. */
+    default Progress progress() {
+        return Progress.NONE;
     }
 
     /** Training starts: {@code totalSteps} learner steps, {@code stepsDone} of them done before (a resumed job). */

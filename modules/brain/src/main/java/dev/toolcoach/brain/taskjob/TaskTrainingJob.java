@@ -12,6 +12,7 @@ import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
@@ -246,7 +247,7 @@ public final class TaskTrainingJob {
             Path init = run.resolve("init");
             if (!Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
-                writeScratchModel(task, split, recipe, toolOptions, init, options.seed());
+                writeScratchModel(task, split, recipe, toolOptions, init, options.seed(), listener.progress());
             }
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
@@ -255,7 +256,7 @@ public final class TaskTrainingJob {
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
                     .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
-                    .config(config).workDir(run);
+                    .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
@@ -377,12 +378,20 @@ public final class TaskTrainingJob {
     }
 
     private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,
-                                          Path dir, long seed) throws IOException {
+                                          Path dir, long seed, Progress progress) throws IOException {
         try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(task.toolSuites().get(0), toolOptions).suite(),
                 ExecutorSettings.defaults())) {
-            List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
-            TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
-            ScratchModel model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
+            List<String> texts;
+            try (Progress.Meter meter = progress.start("model: oracle texts", split.train().size(), "examples")) {
+                texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent(), meter);
+            }
+            TaskVocabulary vocabulary;
+            ScratchModel model;
+            try (Progress.Meter meter = progress.start("model: vocabulary and weights", 1, "models")) {
+                vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
+                model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
+                meter.step();
+            }
             LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open the task's tools: " + e.getMessage(), e);

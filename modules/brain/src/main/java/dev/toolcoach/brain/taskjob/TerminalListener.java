@@ -1,20 +1,32 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.brain.run.ConsoleProgress;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.run.TrainingProgress;
 
 import java.io.PrintStream;
 import java.util.Locale;
 
-/** A job's progress on a terminal: a line per phase and evaluation, a progress bar while training. */
+/**
+ * A job's progress on a console: a line per phase and evaluation, and a progress bar (elapsed, rate, ETA) for each
+ * long piece of work, redrawn on a terminal, printed as periodic lines otherwise ({@link ConsoleProgress}).
+ */
 public final class TerminalListener implements JobListener {
     private final String task;
     private final PrintStream out;
+    private final ConsoleProgress progress;
     private TrainingProgress bar;
 
+    /** On {@code out}, drawn as a terminal when the console is one. */
     public TerminalListener(String task, PrintStream out) {
+        this(task, out, ConsoleProgress.onTerminal());
+    }
+
+    public TerminalListener(String task, PrintStream out, boolean terminal) {
         this.task = task;
         this.out = out;
+        this.progress = new ConsoleProgress(task, out, terminal);
     }
 
     @Override
@@ -29,8 +41,13 @@ public final class TerminalListener implements JobListener {
     }
 
     @Override
+    public Progress progress() {
+        return progress;
+    }
+
+    @Override
     public synchronized void trainingStarted(long totalSteps, long stepsDone) {
-        bar = new TrainingProgress(task, totalSteps, stepsDone, out);
+        bar = new TrainingProgress(progress, "train", totalSteps, stepsDone);
     }
 
     @Override

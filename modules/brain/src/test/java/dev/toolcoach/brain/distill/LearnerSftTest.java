@@ -5,6 +5,7 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.scripted.ByteTokenizer;
 import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.brain.FinanceTools;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.FullWeights;
 import dev.toolcoach.learn.core.LearnerConfig;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -74,10 +76,27 @@ class LearnerSftTest {
              ToolExecutor tools = FinanceTools.executor()) {
             Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
             try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(1e-3))) {
-                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L);
+                List<String> heard = new ArrayList<>();
+                Progress progress = (what, total, unit) -> {
+                    heard.add(what + " " + total + " " + unit);
+                    return new Progress.Meter() {
+                        @Override
+                        public void step() {
+                            heard.add("step");
+                        }
+
+                        @Override
+                        public void close() {
+                            heard.add("end");
+                        }
+                    };
+                };
+                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress);
                 DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
-                        new TraceCache(cache), sft).distill(DistillDataset.of(finance, finance.examples()),
+                        new TraceCache(cache), sft, progress).distill(DistillDataset.of(finance, finance.examples()),
                         new OracleTeacher(finance.name(), student));
+                assertEquals(List.of("teacher traces 3 traces", "step", "step", "step", "end",
+                        "warm-up SFT 4 batches", "step", "step", "step", "step", "end"), heard);
 
                 long generated = report.kept().stream().map(ScoredTrace::trace)
                         .mapToLong(t -> Arrays.stream(t.tokens().lossMask()).filter(m -> m == 1).count()).sum();

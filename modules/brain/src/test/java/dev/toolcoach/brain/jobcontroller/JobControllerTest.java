@@ -15,9 +15,12 @@ import dev.toolcoach.cluster.node.NodeLauncher;
 import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeSettings;
+import dev.toolcoach.testkit.HeadlessChromium;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,16 +31,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import static dev.toolcoach.testkit.HeadlessChromium.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Jobs submitted to a coach node over HTTP ({@code POST /jobs}, {@code GET /jobs}) and rolled out by the
- * cluster's athlete and tool nodes; and a coach node that stopped in the middle of a job resumes it when
+ * cluster's athlete and tool nodes, followed on its {@code /dashboard} in headless Chromium; and a coach node that stopped in the middle of a job resumes it when
  * it starts again.
  */
 class JobControllerTest {
@@ -54,7 +59,7 @@ class JobControllerTest {
     }
 
     @Test
-    void aSubmittedJobRunsOnTheClusterAndAnInterruptedOneResumesWhenTheCoachComesBack(@TempDir Path runs) throws Exception {
+    void aSubmittedJobRunsOnTheClusterLiveOnTheDashboardAndAnInterruptedOneResumesWhenTheCoachComesBack(@TempDir Path runs) throws Exception {
         ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs);
         String seed = Cluster.get(coach).selfMember().address().toString();
         ActorSystem<?> athlete = start(NodeProgram.ATHLETE, List.of(seed), runs);
@@ -71,9 +76,7 @@ class JobControllerTest {
         assertTrue(JSON.readTree(noDataset.body()).get("error").asText().startsWith("cannot read the dataset"), noDataset.body());
         assertTrue(Files.notExists(runs.resolve("nodata")), "nothing was written");
 
-        HttpResponse<String> accepted = post(jobs, request("finance", "first"));
-        assertEquals(202, accepted.statusCode(), accepted.body());
-        assertEquals(409, post(jobs, request("finance", "second")).statusCode(), "one job at a time");
+        followOnTheDashboard(management(coach), athlete, "first");
         JsonNode done = awaitEnd(jobs);
         assertEquals("finished", done.get("state").asText(), done.toString());
         assertEquals(List.of("before_training", "after_warmup", "after_grpo"), names(done.get("evaluations")));
@@ -153,6 +156,56 @@ class JobControllerTest {
         HttpResponse<String> refused = post(management(coach) + "jobs", request("finance", "ro"), "Bearer s3cret");
         assertEquals(403, refused.statusCode());
         assertTrue(error(refused).startsWith("this node's management routes are read-only"), refused.body());
+        assertEquals(200, get(management(coach) + "dashboard/data").statusCode(), "the dashboard is read-only: it stays");
+    }
+
+    /**
+     * The dashboard in headless Chromium while the job {@code name} runs and once it has finished: the page, its data,
+     * its charts; submits the job itself once the page shows the cluster.
+     */
+    private void followOnTheDashboard(String base, ActorSystem<?> athlete, String name) throws Exception {
+        HttpResponse<String> page = get(base + "dashboard");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").startsWith("default-src 'none'; script-src 'self'"));
+        assertFalse(page.body().contains("http://") || page.body().contains("https://"), "every asset comes from this node");
+        assertEquals(200, get(base + "dashboard/uPlot.iife.min.js").statusCode());
+        assertEquals(404, get(base + "dashboard/missing.js").statusCode());
+        assertTrue(JSON.readTree(get(base + "dashboard/data").body()).get("job").isNull(), "no job yet");
+
+        try (HeadlessChromium chromium = new HeadlessChromium()) {
+            var d = chromium.driver;
+            d.get(base + "dashboard");
+            await(() -> d.findElements(By.cssSelector("#nodes tbody tr")).size() == 3, "the three cluster members");
+            HttpResponse<String> accepted = post(base + "jobs", request("finance", name));
+            assertEquals(202, accepted.statusCode(), accepted.body());
+            assertEquals(409, post(base + "jobs", request("finance", "second")).statusCode(), "one job at a time");
+            await(() -> d.findElement(By.id("job-state")).getText().equals("running"), "the job to show as running");
+            assertTrue(d.findElement(By.id("job-name")).getText().contains("job " + name + " · task finance"));
+            String athleteAddress = Cluster.get(athlete).selfMember().address().toString();
+            await(() -> d.findElements(By.cssSelector("#nodes tbody tr")).stream().map(WebElement::getText)
+                    .anyMatch(row -> row.startsWith(athleteAddress) && row.endsWith(" 4")), "the athlete node's 4 athletes");
+            await(() -> !d.findElement(By.id("job-state")).getText().equals("running"), "the job to end", JOB_DEADLINE);
+            await(() -> d.findElement(By.id("tile-step")).getText().equals("2 / 2"), "the last step");
+            JsonNode data = JSON.readTree(get(base + "dashboard/data").body());
+            assertEquals(2, data.get("steps").size());
+            assertEquals("done", data.get("job").get("phase").asText());
+            assertEquals("phase: done", d.findElement(By.id("job-phase")).getText());
+            assertEquals(data.get("coach").get("rolloutsRedispatched").asText(), d.findElement(By.id("tile-redispatched")).getText());
+            assertEquals(data.get("coach").get("groupsOpen").asText(), d.findElement(By.id("tile-groups-open")).getText());
+            assertEquals(String.format(Locale.ROOT, "%.3f", data.get("steps").get(1).get("mean_reward").asDouble()),
+                    d.findElement(By.id("tile-reward")).getText());
+            assertEquals(data.get("max_policy_lag").asText(), d.findElement(By.id("tile-lag")).getText());
+            List<String> tools = names(data.get("tools"));
+            assertEquals(tools.isEmpty() ? List.of("no tool call in a trained trace yet") : tools,
+                    d.findElements(By.cssSelector("#tools tbody tr td:first-child")).stream().map(WebElement::getText).toList());
+            assertEquals(List.of("before_training", "after_warmup", "after_grpo"),
+                    d.findElements(By.cssSelector("#evaluations tbody tr td:first-child")).stream().map(WebElement::getText).toList());
+            // one chart per figure, each over the two steps
+            assertEquals(3, d.findElements(By.cssSelector("#charts canvas")).size());
+            assertTrue(d.findElement(By.id("chart-reward")).getText().contains("mean reward"));
+            chromium.screenshot(Path.of("target/screenshots/dashboard.png"));
+            assertEquals(List.of(), chromium.consoleErrors(), "the browser console has errors");
+        }
     }
 
     @Test

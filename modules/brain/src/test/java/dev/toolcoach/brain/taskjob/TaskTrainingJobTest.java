@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
+import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -18,6 +19,9 @@ import dev.toolcoach.trace.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,9 +49,28 @@ class TaskTrainingJobTest {
         TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", Path.of("../shared/data"), run, "grpo", false,
                 TinyRecipe.get(), 8, 5, 1);
         List<String> phases = new ArrayList<>();
-        TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), recording(phases));
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        TerminalListener shown = new TerminalListener("finance", new PrintStream(console, true, StandardCharsets.UTF_8), false);
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), new JobListener() {
+            @Override
+            public void phase(String phase) {
+                phases.add(phase);
+                shown.phase(phase);
+            }
+
+            @Override
+            public Progress progress() {
+                return shown.progress();
+            }
+        });
 
         assertEquals(List.of("model", "evaluate", "warm-up", "evaluate", "train", "save", "evaluate"), phases);
+        // every long piece of work ends with its bar as one line (elapsed, rate, ETA), off a terminal; the tiny recipe
+        // keeps no oracle trace, so its warm-up trains no SFT batch (LearnerSftTest hears those)
+        List<String> finished = console.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(" 100% ")).toList();
+        assertEquals(List.of("[finance] model: oracle texts", "[finance] model: vocabulary and weights", "[finance] evaluate",
+                "[finance] teacher traces", "[finance] evaluate", "[finance] evaluate"),
+                finished.stream().map(l -> l.substring(0, l.indexOf(" 100% "))).toList(), console.toString(StandardCharsets.UTF_8));
         assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
         for (String file : List.of("config.json", "metrics.jsonl", "traces.jsonl", "eval.json", "reward_curve.png",
                 "adapter/adapter_config.json", "adapter/adapter_model.safetensors", "init/tokenizer.json", "distilled/config.json")) {

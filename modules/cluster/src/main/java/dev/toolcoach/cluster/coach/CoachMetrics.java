@@ -16,6 +16,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.toolcoach.cluster.metrics.Snapshots.counter;
@@ -42,6 +43,11 @@ public final class CoachMetrics implements Extension, MultiCollector {
 
     void publish(Progress progress) {
         latest.set(progress);
+    }
+
+    /** The coach's latest accounts on this node; empty where no coach runs (or it has stopped). */
+    public Optional<Progress> latest() {
+        return Optional.ofNullable(latest.get());
     }
 
     void clear() {

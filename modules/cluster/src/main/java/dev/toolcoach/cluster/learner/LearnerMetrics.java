@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.toolcoach.cluster.metrics.Snapshots.counter;
@@ -37,6 +38,11 @@ public final class LearnerMetrics implements Extension, MultiCollector {
 
     void publish(LearnerStatus status) {
         latest.set(status);
+    }
+
+    /** The learner's latest status on this node; empty where no learner has run. */
+    public Optional<LearnerStatus> latest() {
+        return Optional.ofNullable(latest.get());
     }
 
     @Override

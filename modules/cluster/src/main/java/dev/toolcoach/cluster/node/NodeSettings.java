@@ -35,7 +35,7 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
 
     /** Tool suites a tool node hosts and the coach watches. */
     public List<String> toolSuites() {
-        return tools.suites();
+        return tools.hostedSuites();
     }
 
     public boolean has(NodeRole role) {

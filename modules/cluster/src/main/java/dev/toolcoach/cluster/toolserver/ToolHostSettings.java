@@ -5,10 +5,12 @@ import dev.toolcoach.cluster.node.NodeConfigException;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.EmailTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.mcp.McpServerSpec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,24 +22,33 @@ import java.util.List;
  * @param executor limits of each suite's executor
  * @param addedLatency latency added to each call's answer (off by default)
  * @param skillsPollInterval how often a server re-reads the skill folder ({@code options.skills()}) for new approvals
+ * @param mcpServers MCP servers hosted as suites of their names, beside the built-in ones
  */
 public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
-                               AddedLatency addedLatency, Duration skillsPollInterval) {
+                               AddedLatency addedLatency, Duration skillsPollInterval, List<McpServerSpec> mcpServers) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
     public ToolHostSettings {
         suites = List.copyOf(suites);
+        mcpServers = List.copyOf(mcpServers);
     }
 
-    /** Settings with no added latency. */
+    /** Settings with no added latency and no MCP servers. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor) {
         this(suites, options, executor, AddedLatency.NONE);
     }
 
-    /** Settings whose skill folder, if any, is re-read every 5 s. */
+    /** Every suite a tool node hosts: the built-in ones, then the MCP servers'. */
+    public List<String> hostedSuites() {
+        List<String> all = new ArrayList<>(suites);
+        mcpServers.forEach(server -> all.add(server.name()));
+        return List.copyOf(all);
+    }
+
+    /** Settings whose skill folder, if any, is re-read every 5 s, with no MCP servers. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor, AddedLatency addedLatency) {
-        this(suites, options, executor, addedLatency, Duration.ofSeconds(5));
+        this(suites, options, executor, addedLatency, Duration.ofSeconds(5), List.of());
     }
 
     /**
@@ -54,7 +65,8 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
                 skills.isBlank() ? null : Path.of(skills));
         Duration poll = tools.getDuration("skills.poll-interval");
         if (poll.isNegative() || poll.isZero()) throw new NodeConfigException(PREFIX + "skills.poll-interval is " + poll + ", must be positive");
-        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll);
+        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll,
+                McpServerSettings.fromConfig(tools));
     }
 
     private static AddedLatency addedLatency(Config tools) {
@@ -82,8 +94,14 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
      * one-line error rather than a failed actor.
      */
     public ToolHostSettings checkHostable() {
-        if (suites.isEmpty()) {
-            throw new NodeConfigException(PREFIX + "suites is empty: a tool node must host at least one of " + BuiltinSuites.NAMES);
+        if (suites.isEmpty() && mcpServers.isEmpty()) {
+            throw new NodeConfigException(PREFIX + "suites is empty and no MCP server is configured: a tool node must host at least one of "
+                    + BuiltinSuites.NAMES + " or one of " + PREFIX + "mcp.servers");
+        }
+        for (McpServerSpec server : mcpServers) {
+            if (suites.contains(server.name()) || BuiltinSuites.NAMES.contains(server.name())) {
+                throw new NodeConfigException(PREFIX + "mcp.servers." + server.name() + " has the name of a built-in suite; name it otherwise");
+            }
         }
         for (String suite : suites) {
             if (!BuiltinSuites.NAMES.contains(suite)) {

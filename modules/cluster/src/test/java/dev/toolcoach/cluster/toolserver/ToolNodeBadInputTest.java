@@ -17,6 +17,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A tool node that cannot host its configured suites stops at once with one line naming the setting. */
 class ToolNodeBadInputTest {
@@ -64,6 +65,31 @@ class ToolNodeBadInputTest {
     void unknownSuite() throws IOException {
         assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.suites names 'weather', which is not a built-in "
                 + "suite [arithmetic, finance, email, sql]", "toolcoach.tools.suites = [finance, weather]");
+    }
+
+    @Test
+    void mcpServerWithBothCommandAndUrl() throws IOException {
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.mcp.servers.files needs exactly one of command "
+                + "(a process over stdio) or url (streamable HTTP)",
+                "toolcoach.tools.mcp.servers.files { command = node, url = \"http://127.0.0.1:1/mcp\" }");
+    }
+
+    @Test
+    void mcpServerSettingsOutOfPlace() throws IOException {
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.mcp.servers.files.sessions is 'each', must be shared "
+                + "or per-trajectory", "toolcoach.tools.mcp.servers.files { command = node, sessions = each }");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.mcp.servers.web.args is for command servers, not url ones",
+                "toolcoach.tools.mcp.servers.web { url = \"http://127.0.0.1:1/mcp\", args = [x] }");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.mcp.servers.sql has the name of a built-in suite; "
+                + "name it otherwise", "toolcoach.tools.mcp.servers.sql { command = node }");
+    }
+
+    @Test
+    void mcpServerThatCannotStart() throws IOException {
+        String[] outcome = run("toolcoach.tools.mcp.servers.ghost { command = \"" + dir.resolve("no-such-program") + "\" }");
+        assertEquals(String.valueOf(NodeRunCommand.START_ERROR), outcome[0]);
+        assertEquals("tool-node: cannot host MCP server 'ghost': MCP server 'ghost' could not be started: command " + dir.resolve("no-such-program") + " is not an executable file",
+                outcome[1]);
     }
 
     @Test

@@ -3,9 +3,12 @@ package dev.toolcoach.tools.schema;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.model.output.structured.Description;
 import dev.toolcoach.tools.spi.Param;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -16,15 +19,17 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Derives a JSON schema from a Java type: primitives and their boxes, String, BigDecimal/BigInteger,
- * enums, dates, Optional, arrays, collections, String-keyed maps and records (nested as objects).
+ * enums, dates, Optional, arrays, collections, String-keyed maps, records and plain classes of fields (nested as objects).
  */
 public final class JsonSchemaGenerator {
 
@@ -100,8 +105,50 @@ public final class JsonSchemaGenerator {
         }
         if (raw.isRecord()) return recordSchema(raw, enclosingRecords);
         if (raw == Object.class) return schema;
+        if (isPlainObject(raw)) return pojoSchema(raw, enclosingRecords);
         throw new IllegalArgumentException("type " + type.getTypeName() + " is not supported for tool arguments"
-                + " (use primitives, String, BigDecimal, enums, dates, List, Map, Optional or records)");
+                + " (use primitives, String, BigDecimal, enums, dates, List, Map, Optional, records or classes with fields"
+                + " and a no-argument constructor)");
+    }
+
+    /** A class of plain fields, as LangChain4j tool arguments often are: concrete, not the JDK's, constructible. */
+    private static boolean isPlainObject(Class<?> raw) {
+        if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers()) || raw.isPrimitive() || raw.getName().startsWith("java.")) {
+            return false;
+        }
+        try {
+            raw.getDeclaredConstructor();
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A plain class's instance fields, its own and inherited, as an object's properties, each required unless
+     * Optional (as LangChain4j makes them), described by LangChain4j's {@code @Description}.
+     */
+    private static ObjectNode pojoSchema(Class<?> type, Deque<Class<?>> enclosing) {
+        if (enclosing.contains(type)) {
+            throw new IllegalArgumentException("class " + type.getName() + " contains itself; recursive argument types are not supported");
+        }
+        enclosing.push(type);
+        ObjectNode schema = objectSchema();
+        List<Class<?>> hierarchy = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) hierarchy.add(0, c);
+        for (Class<?> c : hierarchy) {
+            for (Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()) continue;
+                ObjectNode property = schemaOf(field.getGenericType(), enclosing);
+                Description description = field.getAnnotation(Description.class);
+                if (description != null) property.put("description", String.join("\n", description.value()).strip());
+                ((ObjectNode) schema.get("properties")).set(field.getName(), property);
+                if (!isOptional(field.getGenericType())) ((ArrayNode) schema.get("required")).add(field.getName());
+            }
+        }
+        enclosing.pop();
+        return schema;
     }
 
     private static ObjectNode recordSchema(Class<?> record, Deque<Class<?>> enclosingRecords) {
@@ -112,9 +159,11 @@ public final class JsonSchemaGenerator {
         ObjectNode schema = objectSchema();
         for (RecordComponent component : record.getRecordComponents()) {
             Param param = component.getAnnotation(Param.class);
+            Description described = component.getAnnotation(Description.class); // LangChain4j's
             boolean required = !isOptional(component.getGenericType()) && (param == null || param.required());
             ObjectNode property = schemaOf(component.getGenericType(), enclosingRecords);
             if (param != null) property.put("description", param.value().strip());
+            else if (described != null) property.put("description", String.join("\n", described.value()).strip());
             ((ObjectNode) schema.get("properties")).set(component.getName(), property);
             if (required) ((ArrayNode) schema.get("required")).add(component.getName());
         }

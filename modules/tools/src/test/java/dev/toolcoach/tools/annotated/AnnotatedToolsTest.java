@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolMemoryId;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.agent.tool.ToolSpecifications;
+import dev.langchain4j.internal.JsonSchemaElementUtils;
+import dev.langchain4j.model.output.structured.Description;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.spi.Param;
@@ -13,6 +17,8 @@ import dev.toolcoach.tools.spi.TrajectoryId;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.util.List;
 import java.util.Map;
@@ -24,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AnnotatedToolsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     enum Priority { LOW, HIGH }
 
@@ -58,6 +66,29 @@ class AnnotatedToolsTest {
         @Tool(name = "wind_speed", value = {"Wind speed", "in km/h"})
         public double wind(@P("city name") String city) {
             return city.length() * 1.5;
+        }
+    }
+
+    /** LangChain4j's own documentation style: plain classes of private fields as arguments, described by @Description. */
+    public static final class BookingLc4j {
+        public enum Seating { INDOOR, TERRACE }
+
+        public static class Customer {
+            @Description("the customer's full name")
+            private String name;
+            private int age;
+            private List<String> allergies;
+        }
+
+        @Tool("Books a table for a customer")
+        public String bookTable(@P("who books") Customer customer, @P("number of guests") int guests,
+                                @P("where to sit") Seating seating, @P("the day, ISO format") String day) {
+            return customer.name + " (" + customer.age + ", allergies " + customer.allergies + "): " + guests + " guests, "
+                    + seating + ", " + day;
+        }
+
+        @Tool("Cancels every booking")
+        public void cancelAll() {
         }
     }
 
@@ -133,6 +164,55 @@ class AnnotatedToolsTest {
         ToolResult wind = run(suite, new ToolCall("wind_speed", Map.of("city", "Oslo")));
         assertEquals("6.0", wind.text());
         assertEquals(6.0, wind.structured());
+    }
+
+    @Test
+    void langChain4jPlainArgumentClassesGetLangChain4jsOwnSchemaAndAreBoundByName() throws Exception {
+        BookingLc4j tools = new BookingLc4j();
+        ToolSuite suite = ToolSuite.builder("booking").addAnnotated(tools).build();
+        // the independent reference: the schema LangChain4j itself makes of the same methods
+        for (ToolSpecification reference : ToolSpecifications.toolSpecificationsFrom(tools)) {
+            var ours = suite.tool(reference.name()).orElseThrow().spec();
+            assertEquals(reference.description(), ours.description());
+            JsonNode expected = JSON.valueToTree(reference.parameters() == null ? Map.of("type", "object")
+                    : JsonSchemaElementUtils.toMap(reference.parameters()));
+            assertSameShape(reference.name(), expected, ours.parameters());
+        }
+
+        Map<String, Object> customer = Map.of("name", "Ada Lovelace", "age", 36, "allergies", List.of("nuts"));
+        ToolResult booked = run(suite, new ToolCall("bookTable", Map.of("customer", customer, "guests", 4,
+                "seating", "TERRACE", "day", "2026-12-24")));
+        assertEquals(ToolResult.Status.OK, booked.status(), booked.text());
+        assertEquals("Ada Lovelace (36, allergies [nuts]): 4 guests, TERRACE, 2026-12-24", booked.text());
+        ToolResult incomplete = run(suite, new ToolCall("bookTable", Map.of("customer", Map.of("name", "Ada"), "guests", 4,
+                "seating", "TERRACE", "day", "2026-12-24")));
+        assertEquals(ToolResult.Status.INVALID_ARGUMENTS, incomplete.status());
+        assertTrue(incomplete.error().contains("customer.age: missing required argument"), incomplete.error());
+        assertEquals(ToolResult.Status.OK, run(suite, new ToolCall("cancelAll", Map.of())).status());
+    }
+
+    /** Same properties (in order), types, descriptions, enums and required names, down every nested object. */
+    private static void assertSameShape(String where, JsonNode expected, JsonNode actual) {
+        assertEquals(expected.path("type").asText(), actual.path("type").asText(), where + ": type");
+        assertEquals(expected.path("description").asText(""), actual.path("description").asText(""), where + ": description");
+        assertEquals(expected.path("enum"), actual.path("enum"), where + ": enum");
+        if (expected.has("items")) assertSameShape(where + "[]", expected.get("items"), actual.get("items"));
+        if (expected.path("type").asText().equals("object")) {
+            List<String> names = new java.util.ArrayList<>();
+            expected.path("properties").fieldNames().forEachRemaining(names::add);
+            List<String> actualNames = new java.util.ArrayList<>();
+            actual.path("properties").fieldNames().forEachRemaining(actualNames::add);
+            assertEquals(names, actualNames, where + ": properties");
+            assertEquals(new java.util.TreeSet<>(strings(expected.path("required"))), new java.util.TreeSet<>(strings(actual.path("required"))),
+                    where + ": required");
+            for (String name : names) assertSameShape(where + "." + name, expected.path("properties").get(name), actual.path("properties").get(name));
+        }
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new java.util.ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
     }
 
     public static final class NoTools {

@@ -29,9 +29,6 @@ public final class ToolUse {
     public static final String FILE = "tool_use.jsonl";
     /** The trace metadata key naming the task a trace was made for, when a job sets it. */
     public static final String TASK_KEY = "task";
-    /** The trace metadata keys of the training step and the task reward (set by the run recorder). */
-    public static final String STEP_KEY = "job_step";
-    public static final String REWARD_KEY = "reward";
 
     private ToolUse() {
     }
@@ -43,13 +40,13 @@ public final class ToolUse {
      * @param task the task name, or null to take it from the trace's metadata or hash the query
      */
     public static List<ToolUseRecord> records(Trace trace, String run, String task) {
-        return records(trace, run, task, trace.metadata().get(REWARD_KEY) instanceof Number n ? n.doubleValue() : null);
+        return records(trace, run, task, trace.metadata().get(Trace.REWARD_KEY) instanceof Number n ? n.doubleValue() : null);
     }
 
     /** The tool-use records of one trace scored outside its metadata (an evaluation): {@code reward} may be null. */
     public static List<ToolUseRecord> records(Trace trace, String run, String task, Double reward) {
         String context = ContextKey.of(task != null ? task : stringOrNull(trace.metadata().get(TASK_KEY)), trace.query());
-        Long step = trace.metadata().get(STEP_KEY) instanceof Number n ? n.longValue() : null;
+        Long step = trace.metadata().get(Trace.STEP_KEY) instanceof Number n ? n.longValue() : null;
         int calls = trace.toolResults().size();
         List<ToolUseRecord> out = new ArrayList<>(calls);
         Set<String> seen = new HashSet<>();

@@ -1,0 +1,34 @@
+package dev.toolcoach.brain.jobcontroller;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.run.ToolCallStats;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DashboardDataTest {
+
+    @Test
+    void sumsEachToolOverTheStepsAndKeepsTheLargestLag() throws Exception {
+        List<StepLine> steps = List.of(
+                new StepLine(1, 1, 2, 0, 0.5, 0.25, 3.0, 10, null, 0.5, 1,
+                        Map.of("add", new ToolCallStats(3, 1, 30), "search", new ToolCallStats(1, 0, 5))),
+                new StepLine(2, 2, 2, 0, Double.NaN, 0.5, 4.0, 20, null, 1.5, 3, Map.of("add", new ToolCallStats(2, 0, 10))));
+        DashboardData data = DashboardData.of(null, steps, null, null,
+                List.of(new DashboardData.Node("akka://ToolCoach@127.0.0.1:1", List.of("athlete"), "Up", 4)));
+        assertEquals(Map.of("add", new ToolCallStats(5, 1, 40), "search", new ToolCallStats(1, 0, 5)), data.tools());
+        assertEquals(3, data.maxPolicyLag());
+
+        JsonNode json = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(data));
+        assertEquals(8.0, json.get("tools").get("add").get("mean_latency_millis").asDouble());
+        assertEquals("NaN", json.get("steps").get(1).get("mean_reward").asText(), "a step without reward stays valid JSON");
+        assertEquals(3, json.get("max_policy_lag").asInt());
+        assertTrue(json.get("job").isNull());
+    }
+}

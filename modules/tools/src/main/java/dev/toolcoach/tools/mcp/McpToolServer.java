@@ -1,0 +1,92 @@
+package dev.toolcoach.tools.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reverse direction: a node's suites offered as one MCP server (official SDK), so other agents can use
+ * them. Every call goes through its suite's {@link ToolExecutor} (argument checks, deadline, output cap,
+ * metrics); each MCP session is one trajectory of the executors, so stateful tools keep a session's state.
+ * Failures are results with {@code isError}, as MCP asks, never protocol errors.
+ */
+public final class McpToolServer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    public static final String SERVER_NAME = "toolcoach-tool-node";
+
+    private McpToolServer() {
+    }
+
+    /** Serves the executors' tools over a single-session transport (stdio). */
+    public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
+        return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(tools(executors)).build();
+    }
+
+    /** Serves the executors' tools over streamable HTTP. */
+    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version) {
+        return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(tools(executors)).build();
+    }
+
+    /** One MCP tool per tool of every executor's suite; two suites with a tool of the same name are refused. */
+    static List<McpServerFeatures.SyncToolSpecification> tools(List<ToolExecutor> executors) {
+        Map<String, String> suiteOf = new HashMap<>();
+        List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
+        for (ToolExecutor executor : executors) {
+            String suite = executor.suite().name();
+            for (ToolSpec spec : executor.specs()) {
+                String previous = suiteOf.putIfAbsent(spec.name(), suite);
+                if (previous != null) {
+                    throw new IllegalArgumentException("suites '" + previous + "' and '" + suite + "' both have a tool named '"
+                            + spec.name() + "'; one MCP server cannot offer both");
+                }
+                tools.add(McpServerFeatures.SyncToolSpecification.builder()
+                        .tool(toMcp(spec))
+                        .callHandler((exchange, request) -> call(executor, exchange, request))
+                        .build());
+            }
+        }
+        return tools;
+    }
+
+    private static McpSchema.Tool toMcp(ToolSpec spec) {
+        try {
+            return McpSchema.Tool.builder().name(spec.name()).description(spec.description())
+                    .inputSchema(McpJsonDefaults.getMapper(), JSON.writeValueAsString(spec.parameters()))
+                    .build();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("schema of tool '" + spec.name() + "' cannot be written: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static McpSchema.CallToolResult call(ToolExecutor executor, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        String trajectory = "mcp-" + exchange.sessionId();
+        Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
+        ToolResult result = executor.call(trajectory, new ToolCall(request.name(), arguments)).join();
+        McpSchema.CallToolResult.Builder answer = McpSchema.CallToolResult.builder().addTextContent(result.text())
+                .isError(!result.ok());
+        // MCP's structured content is an object; other structured values are already the text
+        if (result.ok() && result.structured() instanceof Map<?, ?> structured) answer.structuredContent(structured);
+        return answer.build();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.toolcoach.toolnode;
+
+import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.mcp.McpToolServer;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A node's suites as an MCP server over streamable HTTP (the SDK's servlet in an embedded Jetty) at
+ * {@code /mcp}. Every request needs {@code Authorization: Bearer <token>} when a token is set; without
+ * one the endpoint binds only loopback and accepts only loopback Host headers (no DNS rebinding).
+ */
+final class McpHttpEndpoint implements AutoCloseable {
+
+    static final String PATH = "/mcp";
+    /** Largest request body taken, as the OpenAI server's. */
+    private static final int MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+    private final Server jetty;
+    private final McpSyncServer server;
+    private final URI uri;
+
+    private McpHttpEndpoint(Server jetty, McpSyncServer server, URI uri) {
+        this.jetty = jetty;
+        this.server = server;
+        this.uri = uri;
+    }
+
+    /**
+     * Refuses, before anything starts, to expose tools without credentials beyond loopback.
+     *
+     * @throws IllegalArgumentException naming the problem
+     */
+    static void checkExposure(String host, Optional<String> token) {
+        if (token.isPresent()) {
+            if (token.get().isBlank()) throw new IllegalArgumentException("the MCP token is blank");
+            return;
+        }
+        if (!isLoopback(host)) {
+            throw new IllegalArgumentException("without a token (--token or TOOLCOACH_MCP_TOKEN) the MCP endpoint binds only "
+                    + "loopback, not " + host);
+        }
+    }
+
+    static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version)
+            throws Exception {
+        checkExposure(host, token);
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost(host);
+        connector.setPort(port);
+        jetty.addConnector(connector);
+        // the port is known only once bound; the Host check reads it when a request comes
+        int[] boundPort = new int[1];
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(McpJsonDefaults.getMapper())
+                .mcpEndpoint(PATH)
+                .maxRequestSize(MAX_REQUEST_BYTES)
+                .securityValidator(headers -> check(headers, token, boundPort[0]))
+                .build();
+        McpSyncServer server = McpToolServer.serve(transport, executors, version);
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder holder = new ServletHolder(transport);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/*");
+        jetty.setHandler(context);
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            server.close();
+            jetty.stop();
+            throw e;
+        }
+        boundPort[0] = connector.getLocalPort();
+        String shownHost = host.contains(":") ? "[" + host + "]" : host;
+        return new McpHttpEndpoint(jetty, server, URI.create("http://" + shownHost + ":" + boundPort[0] + PATH));
+    }
+
+    URI uri() {
+        return uri;
+    }
+
+    void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+        jetty.stop();
+    }
+
+    private static void check(Map<String, List<String>> headers, Optional<String> token, int port) throws ServerTransportSecurityException {
+        if (token.isPresent()) {
+            String expected = "Bearer " + token.get();
+            boolean ok = header(headers, "authorization").map(given ->
+                    MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))).orElse(false);
+            if (!ok) throw new ServerTransportSecurityException(401, "missing or wrong bearer token");
+            return;
+        }
+        // loopback without a token: a web page's script reaching 127.0.0.1 through a rebound name is refused
+        Set<String> allowed = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
+        String hostHeader = header(headers, "host").orElse("");
+        if (!allowed.contains(hostHeader.toLowerCase())) {
+            throw new ServerTransportSecurityException(403, "Host " + hostHeader + " is not this loopback endpoint");
+        }
+    }
+
+    private static Optional<String> header(Map<String, List<String>> headers, String name) {
+        return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+                .map(e -> e.getValue().get(0)).findFirst();
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}
