@@ -95,7 +95,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
                 report.dropped().size(), report.meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
-                report.metrics().orElse(null));
+                report.groupsSampled(), report.informativeFraction(), report.metrics());
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");

@@ -14,11 +14,15 @@ import dev.toolcoach.learn.core.TrainingMetrics;
  * @param accuracy       share of the step's traces that solved their example (by the task's own reward)
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
- * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...), null
- *                       when the step scored no group
+ * @param groupsSampled  groups (one query each) that closed for the step: its batch and every group dropped since the
+ *                       previous step (with dynamic sampling, those whose rewards were all equal)
+ * @param informativeFraction share of the sampled groups the step could learn from (GRPO: rewards not all equal)
+ * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...)
  */
 public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
-                       @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner) {
+                       @JsonProperty("elapsed_sec") double elapsedSec,
+                       @JsonProperty("groups_sampled") int groupsSampled,
+                       @JsonProperty("informative_fraction") double informativeFraction, TrainingMetrics learner) {
 }

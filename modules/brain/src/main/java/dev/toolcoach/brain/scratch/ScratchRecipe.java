@@ -57,9 +57,12 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param lr            learning rate of the LoRA adapter
      * @param callWeight    weight of the oracle-call term of the reward ({@code CallShapedReward}; 0 = the task reward alone)
      * @param lora          the adapter GRPO trains
+     * @param oversampling  dynamic sampling: groups whose rewards are all equal are replaced by fresh queries, at most
+     *                      this many times {@code steps × groupsPerStep} groups sampled in all; 1 = off
+     *                      ({@code TrainingConfig.Batching#oversampling})
      */
     public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
-                       LoraConfig lora) {
+                       LoraConfig lora, int oversampling) {
     }
 
     /**
@@ -74,7 +77,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
                 new Warmup(800, 12, 16, 3e-3),
-                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS))),
+                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
                 new Rollouts(4, 512, 64, 64));
     }
 
@@ -117,7 +120,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     public ScratchRecipe withGrpoSteps(int steps) {
         return new ScratchRecipe(shape, vocabulary, warmup, new Grpo(grpo.groupSize, grpo.groupsPerStep, steps, grpo.temperature,
-                grpo.lr, grpo.callWeight, grpo.lora), rollouts);
+                grpo.lr, grpo.callWeight, grpo.lora, grpo.oversampling), rollouts);
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
@@ -142,6 +145,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("grpoLr", grpo.lr);
         json.put("callWeight", grpo.callWeight);
         json.put("lora", grpo.lora);
+        json.put("oversampling", grpo.oversampling);
         json.put("maxTurns", rollouts.maxTurns);
         json.put("maxTotalTokens", rollouts.maxTotalTokens);
         json.put("maxNewTokens", rollouts.maxNewTokens);
@@ -149,7 +153,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         return json;
     }
 
-    /** Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was. */
+    /**
+     * Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was, except {@code oversampling}:
+     * missing is 1 (no dynamic sampling), what recipes written before it existed meant.
+     */
     @JsonCreator
     static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
                                   @JsonProperty("maxMerges") int maxMerges, @JsonProperty("minMergeCount") int minMergeCount,
@@ -158,11 +165,12 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("groupSize") int groupSize, @JsonProperty("groupsPerStep") int groupsPerStep,
                                   @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
                                   @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
-                                  @JsonProperty("lora") LoraConfig lora, @JsonProperty("maxTurns") int maxTurns,
+                                  @JsonProperty("lora") LoraConfig lora, @JsonProperty("oversampling") Integer oversampling,
+                                  @JsonProperty("maxTurns") int maxTurns,
                                   @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
                                   @JsonProperty("engineBatch") int engineBatch) {
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr),
-                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora),
+                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch));
     }
 }

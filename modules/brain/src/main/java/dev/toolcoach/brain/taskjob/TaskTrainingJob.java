@@ -107,6 +107,7 @@ public final class TaskTrainingJob {
             return TrainingConfig.defaults().withAlgorithm(algorithm)
                     .withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
                     .withMaxPolicyLag(sync ? 0 : 1)
+                    .withOversampling(recipe.grpo().oversampling())
                     .withAthletes(athletes)
                     .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
                     .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0)

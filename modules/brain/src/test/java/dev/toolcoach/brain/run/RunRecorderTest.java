@@ -22,10 +22,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The run folder's records across sessions: appended, and a step redone after a resume recorded once. */
 class RunRecorderTest {
@@ -99,8 +97,7 @@ class RunRecorderTest {
                 new DpoMetrics(2, 0.69, 0.75, 0.1, 4, 0.8, 1e-4, 0),
                 new SftMetrics(3, 1.2, 300, 2, 0.7, 1e-4, 1));
         RunRecorder recorder = new RunRecorder(run, t -> true, line -> { });
-        for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", Optional.of(written.get(i))));
-        recorder.accept(report(4, "a", Optional.empty()));
+        for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", written.get(i)));
 
         ObjectMapper plain = new ObjectMapper();
         List<String> lines = Files.readAllLines(run.resolve("metrics.jsonl"));
@@ -108,23 +105,24 @@ class RunRecorderTest {
             // the same object a record of that class alone is written as: no type tag added
             assertEquals(plain.readTree(plain.writeValueAsString(written.get(i))), plain.readTree(lines.get(i)).get("learner"));
         }
-        assertEquals(plain.nullNode(), plain.readTree(lines.get(3)).get("learner"));
         List<StepLine> read = RunRecorder.read(run);
-        assertEquals(written, read.subList(0, 3).stream().map(StepLine::learner).toList());
-        assertNull(read.get(3).learner());
+        assertEquals(written, read.stream().map(StepLine::learner).toList());
+        assertEquals(3, plain.readTree(lines.get(0)).get("groups_sampled").asInt());
+        assertEquals(1.0 / 3, plain.readTree(lines.get(0)).get("informative_fraction").asDouble(), 1e-12);
         JsonNode grpo = plain.readTree(lines.get(0)).get("learner");
         assertEquals(1.01, grpo.get("meanRatio").asDouble());
         assertEquals(120, grpo.get("tokensTrained").asLong());
     }
 
     private static StepReport report(int step, String session) {
-        return report(step, session, Optional.empty());
+        return report(step, session, new SftMetrics(step, 1.0, 10, 1, 0.5, 1e-4, 0));
     }
 
-    private static StepReport report(int step, String session, Optional<TrainingMetrics> metrics) {
+    /** One group of one trace, sampled with two more groups dropped for lack of signal. */
+    private static StepReport report(int step, String session, TrainingMetrics metrics) {
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
-                List.of(), metrics, metrics.isPresent(), Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
+                List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
     }
 }

@@ -108,7 +108,7 @@ class TaskTrainingJobTest {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         ScratchRecipe.Rollouts r = recipe.rollouts();
         TrainingConfig expected = new TrainingConfig("dpo",
-                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2)), 3,
+                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2), recipe.grpo().oversampling()), 3,
                 new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
                 new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7, TrainingConfig.Limits.defaults());
         assertEquals(expected, new TaskTrainingJob.Options("arithmetic", dir, dir, "dpo", true, recipe, 3, 7, 5).trainingConfig());
@@ -127,6 +127,7 @@ class TaskTrainingJobTest {
                     "groupSize" : 8,
                     "groupsPerStep" : 8,
                     "maxPolicyLag" : 1,
+                    "oversampling" : 1,
                     "athletes" : 64,
                     "temperature" : 1.0,
                     "maxNewTokens" : 64,
