@@ -13,6 +13,7 @@ import dev.toolcoach.brain.distill.Teacher;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
+import dev.toolcoach.brain.eval.PassAtK;
 import dev.toolcoach.brain.eval.TaskEvaluation;
 import dev.toolcoach.brain.run.ModelFolders;
 import dev.toolcoach.brain.run.TrainingRun;
@@ -125,14 +126,26 @@ public final class Brain {
 
     /** Each example once, greedily, with the trained adapter (the base model before any training), scored by {@code score}. */
     public EvaluationReport evaluate(List<TaskExample> examples, TraceReward score) {
-        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(examples.size(), 64)));
+        return withEvaluation(examples.size(), score, evaluation -> evaluation.evaluate(examples));
+    }
+
+    /**
+     * pass@k of the policy as training samples it (the rollouts' temperature, the job's seed): {@code samples} rollouts
+     * of each example with the trained adapter (the base model before any training), scored by {@code score}.
+     */
+    public PassAtK passAtK(List<TaskExample> examples, TraceReward score, int samples, int k) {
+        return withEvaluation(examples.size() * samples, score, evaluation -> evaluation.passAtK(examples, samples, k));
+    }
+
+    private <T> T withEvaluation(int rollouts, TraceReward score, java.util.function.Function<TaskEvaluation, T> run) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(rollouts, 64)));
              ToolExecutor tools = openTools()) {
             if (adapter != null) {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools, config.rollouts().greedyAgent(actionFormat()), score)
-                    .evaluate(examples);
+            return run.apply(new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
+                    config.rollouts().samplingAgent(actionFormat(), config.seed()), score));
         }
     }
 
