@@ -64,7 +64,10 @@ public final class TaskTrainingJob {
      * interval of about ±5 points at 70 % (100 gave ±9, the size of every effect measured).
      */
     public static final int MAX_TEST_EXAMPLES = 300;
-    /** pass@k before and after training is measured on this many of the training queries (the first GRPO samples)... */
+    /**
+     * pass@k before and after training is measured on the first training queries, those the first steps sample: as many
+     * as the job's steps sample groups, at most this many...
+     */
     public static final int PASS_AT_K_QUERIES = 64;
     /** ...with this many samples each, k as many. */
     public static final int PASS_AT_K = 8;
@@ -211,7 +214,8 @@ public final class TaskTrainingJob {
             Brain brain = builder.build();
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
-            List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(PASS_AT_K_QUERIES, trainingQueries.size()));
+            int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), PASS_AT_K_QUERIES);
+            List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
             if (!warmedUp && !evals.containsKey("before_training")) {
                 evaluate(brain, "before_training", evals, run, split, task, List.of(), listener);
             }

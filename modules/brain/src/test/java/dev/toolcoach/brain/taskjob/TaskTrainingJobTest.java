@@ -153,7 +153,7 @@ class TaskTrainingJobTest {
     void trainingQueriesAreNeitherTheWarmupsNorTheTestsAndTheTestSplitIsCapped() {
         Task finance = TaskRegistry.standard(Path.of("../shared/data"), 3).get("finance");
         Split split = TaskTrainingJob.split(finance, 3);
-        assertEquals(TaskTrainingJob.MAX_TEST_EXAMPLES, split.test().size(), "20% of 2,500 capped at 100");
+        assertEquals(TaskTrainingJob.MAX_TEST_EXAMPLES, split.test().size(), "20% of 2,500 capped at 300");
         assertEquals(split, TaskTrainingJob.split(finance, 3), "fixed by the seed");
         ScratchRecipe recipe = ScratchRecipe.defaults();
         List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);

@@ -6,6 +6,7 @@ import dev.toolcoach.trace.Trace;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -68,6 +69,14 @@ public final class LearnerSteps {
         /** Dropped: the reward could not score it; tell the coach {@code REWARD_FAILED}. */
         REWARD_FAILED
     }
+
+    /**
+     * A batch trains in the order the coach opened its groups (ids {@code g<n>}, n counting up: shorter first, then
+     * alphabetical), not the order they completed in: in the synchronous mode the batch is then the same on a rerun
+     * however the athletes' timing went, and so are its micro-batches and the update.
+     */
+    static final Comparator<ScoredGroup> DISPATCH_ORDER = Comparator.comparingInt((ScoredGroup g) -> g.groupId().length())
+            .thenComparing(ScoredGroup::groupId);
 
     private final LearnerSettings settings;
     private final GroupCollector collector;
@@ -180,6 +189,7 @@ public final class LearnerSteps {
         if (n < settings.groupsPerStep() && !last) return List.of();
         List<ScoredGroup> batch = new ArrayList<>();
         while (batch.size() < settings.groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
+        batch.sort(DISPATCH_ORDER);
         return batch;
     }
 

@@ -178,4 +178,13 @@ class LearnerStepsTest {
         LearnerSteps.Train train = assertInstanceOf(LearnerSteps.Train.class, steps.next());
         assertEquals(new LearnerSteps.Sampling(2, 0, List.of("bad")), train.sampling());
     }
+
+    @Test
+    void aBatchTrainsInTheOrderTheCoachOpenedItsGroupsNotTheOrderTheyCompleted() {
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 3, 4, 3, 0), 0, counted);
+        complete(steps, "g10", 0);
+        complete(steps, "g9", 0);
+        complete(steps, "g2", 0);
+        assertEquals(List.of("g2", "g9", "g10"), groupIds(steps.next()));
+    }
 }
