@@ -101,7 +101,7 @@ class BfclEvalCommandTest {
         }
         assertEquals(BfclEvalCommand.INPUT_ERROR, run("--questions", questions.toString(), "--answers", answers.toString(),
                 "--predictions", questions.toString(), "--action-format", "json"));
-        assertEquals("bfcl-eval: --action-format: unknown action format 'json'; known: tool-n1, tool-n1-compact, hermes, llama3-json, phi",
+        assertEquals("bfcl-eval: --action-format: unknown action format 'json'; known: tool-n1, tool-n1-compact, hermes, llama3-json, phi, code-act",
                 err.toString().strip());
     }
 

@@ -86,7 +86,7 @@ class DistillSubcommandTest {
     @Test
     void anUnknownActionFormatIsRejected(@TempDir Path tmp) {
         Path work = tmp.resolve("work");
-        assertRejected("distill: --action-format: unknown action format 'xml'; known: tool-n1, tool-n1-compact, hermes, llama3-json, phi",
+        assertRejected("distill: --action-format: unknown action format 'xml'; known: tool-n1, tool-n1-compact, hermes, llama3-json, phi, code-act",
                 work, args(work, "--oracle", "--action-format", "xml"));
     }
 

@@ -54,7 +54,7 @@ class ServeBadInputTest {
     @Test
     void anUnknownActionFormatIsRejectedNamingTheKnownOnes() {
         assertOneLineError(ServeCommand.INPUT_ERROR, "serve: --action-format: unknown action format 'qwen'; known: "
-                + "tool-n1, tool-n1-compact, hermes, llama3-json, phi", "serve", "--model", "/nonexistent", "--action-format", "qwen");
+                + "tool-n1, tool-n1-compact, hermes, llama3-json, phi, code-act", "serve", "--model", "/nonexistent", "--action-format", "qwen");
     }
 
     @Test

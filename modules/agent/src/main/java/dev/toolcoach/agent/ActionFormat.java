@@ -3,6 +3,7 @@ package dev.toolcoach.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,6 +146,26 @@ public enum ActionFormat {
             return "Call functions with functools[{\"name\": ..., \"arguments\": {...}}] and nothing else, "
                     + "or reply with the answer as plain text.";
         }
+    },
+
+    /**
+     * A code action (CodeAct, smolagents' CodeAgent): the reply is a Python program calling the tools as functions
+     * ({@link CodeActCodec}); whoever runs the agent's tools must run the program (a sandboxed interpreter).
+     */
+    CODE_ACT("code-act", CodeActCodec.INSTANCE, false) {
+        @Override
+        public String systemPrompt(List<ToolSpec> tools) {
+            return """
+                    Solve the user's task by writing Python code that calls these functions:
+                    %s
+                    Reply with <think>...</think> then a program in <code>...</code>, or, once you know it, the final                     answer in <answer>...</answer>. The program runs in a fresh interpreter: print what you need to see,                     or end with an expression whose value you need. A function that fails raises ToolError. What the                     program printed comes back in <tool_response>...</tool_response>.""".formatted(
+                    tools.stream().map(ActionFormat::pythonSignature).collect(Collectors.joining("\n")));
+        }
+
+        @Override
+        public String reminder() {
+            return "Reply with <think>...</think> followed by either <code>python program</code> or <answer>...</answer>.";
+        }
     };
 
     /** A native format's system message: the model's own template adds the tools and how to call them. */
@@ -241,6 +262,29 @@ public enum ActionFormat {
                 .map(p -> p + (required.contains(p) ? "" : "?") + ": " + tool.parameter(p).map(ActionFormat::typeName).orElse("any"))
                 .collect(Collectors.joining(", "));
         return tool.name() + "(" + args + ")" + (tool.description().isBlank() ? "" : " - " + tool.description());
+    }
+
+    /** {@code def name(arg: str, optional: int = None): """description"""}, Python type names for the schema's. */
+    static String pythonSignature(ToolSpec tool) {
+        List<String> required = tool.required();
+        // Python wants the arguments without a default first
+        String args = tool.parameterNames().stream().sorted(Comparator.comparing(p -> !required.contains(p)))
+                .map(p -> p + ": " + tool.parameter(p).map(ActionFormat::pythonType).orElse("object")
+                        + (required.contains(p) ? "" : " = None"))
+                .collect(Collectors.joining(", "));
+        return "def " + tool.name() + "(" + args + ")" + (tool.description().isBlank() ? "" : ": \"\"\"" + tool.description() + "\"\"\"");
+    }
+
+    private static String pythonType(JsonNode schema) {
+        return switch (schema.path("type").asText("")) {
+            case "string" -> "str";
+            case "integer" -> "int";
+            case "number" -> "float";
+            case "boolean" -> "bool";
+            case "array" -> "list[" + pythonType(schema.path("items")) + "]";
+            case "object" -> "dict";
+            default -> "object";
+        };
     }
 
     private static String typeName(JsonNode schema) {

@@ -2,10 +2,11 @@ package dev.toolcoach.agent;
 
 import java.util.Locale;
 
-/** The three blocks of tagged action text: {@code <think>}, {@code <tool_call>} and {@code <answer>}. */
+/** The blocks of tagged action text: {@code <think>}, {@code <tool_call>}, {@code <code>} (a code action) and {@code <answer>}. */
 public enum ActionTag {
     THINK,
     TOOL_CALL,
+    CODE,
     ANSWER;
 
     /** The name inside the angle brackets: the constant's name in lower case. */

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits a completion into its tagged blocks: {@code <think>}, {@code <tool_call>} and, where the format has
- * it, {@code <answer>}.
+ * Splits a completion into its tagged blocks: {@code <think>}, {@code <tool_call>} (or a code action's {@code <code>})
+ * and, where the format has it, {@code <answer>}.
  *
  * <p>Inside a block only its own closing tag ends it, so a thought may mention {@code <answer>} and
  * a JSON string may contain angle brackets. Outside blocks, a closing tag without an opening one, or
@@ -18,10 +18,13 @@ final class TagScanner {
     static final String THINK = ActionTag.THINK.tagName();
     static final String TOOL_CALL = ActionTag.TOOL_CALL.tagName();
     static final String ANSWER = ActionTag.ANSWER.tagName();
+    static final String CODE = ActionTag.CODE.tagName();
     /** Tool-N1's blocks. */
     static final List<String> WITH_ANSWER = List.of(THINK, TOOL_CALL, ANSWER);
     /** Hermes' blocks: its answer is the plain text, so an {@code <answer>} there is just text. */
     static final List<String> WITHOUT_ANSWER = List.of(THINK, TOOL_CALL);
+    /** A code action's blocks: the program takes the place of the calls. */
+    static final List<String> WITH_CODE = List.of(THINK, CODE, ANSWER);
 
     /** One tagged block: its tag, its raw content, and where the whole block starts and ends in the text. */
     record Block(String tag, String content, int start, int end) {

@@ -146,7 +146,8 @@ public final class TaggedActionCodec implements ToolCallCodec {
         return null;
     }
 
-    private static boolean hasThinkBefore(String text, int limit) {
+    /** Whether a closed {@code <think>} block ends before {@code limit}. */
+    static boolean hasThinkBefore(String text, int limit) {
         int open = text.indexOf(ActionTag.THINK.open());
         int close = text.indexOf(ActionTag.THINK.close());
         return open >= 0 && close > open && close < limit;

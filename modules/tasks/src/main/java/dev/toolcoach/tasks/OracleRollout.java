@@ -1,5 +1,6 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
@@ -23,7 +24,8 @@ public final class OracleRollout {
     public static CompletionStage<Trace> run(TaskExample example, ToolEnvironment tools, AgentConfig config) {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
         ScriptedGenerator teacher = ScriptedGenerator.chatMl(tokenizer, example.oracleCompletions(config.actionFormat()));
-        AgentLoop agent = new AgentLoop(tokenizer, new ChatMlFormat(), teacher, tools, config);
+        AgentLoop agent = new AgentLoop(tokenizer, new ChatMlFormat(), teacher,
+                CodeActEnvironment.forFormat(config.actionFormat(), tools), config);
         return agent.run(new RolloutRequest(example.id() + "-oracle", example.id(), example.id(), example.query(), example.gold()));
     }
 }

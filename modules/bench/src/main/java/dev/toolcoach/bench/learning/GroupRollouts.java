@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.learning;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
@@ -33,7 +34,7 @@ public final class GroupRollouts {
     public GroupRollouts(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
                          AgentConfig agent, TraceReward reward, int groupSize) {
         if (groupSize < 2) throw new IllegalArgumentException("a GRPO group needs at least 2 rollouts, got " + groupSize);
-        this.loop = new AgentLoop(tokenizer, chat, generator, tools, agent);
+        this.loop = new AgentLoop(tokenizer, chat, generator, CodeActEnvironment.forFormat(agent.actionFormat(), tools), agent);
         this.baseSeed = agent.sampling().seed();
         this.reward = reward;
         this.groupSize = groupSize;

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.Generator;
@@ -92,7 +93,8 @@ public final class Distiller {
         for (TaskExample example : dataset.examples()) {
             for (int i = 0; i < settings.tracesPerExample(); i++) {
                 Generator generator = teacher.generatorFor(example, base.actionFormat(), systemPrompt);
-                AgentLoop loop = new AgentLoop(student.tokenizer(), student.chat(), generator, tools, seeded(base, i));
+                AgentLoop loop = new AgentLoop(student.tokenizer(), student.chat(), generator,
+                        CodeActEnvironment.forFormat(base.actionFormat(), tools), seeded(base, i));
                 Trace trace = loop.run(rollout(example, teacher, i)).toCompletableFuture().join();
                 teacher.checkUsable();
                 traces.add(trace);

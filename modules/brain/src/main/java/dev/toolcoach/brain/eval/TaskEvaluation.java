@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.eval;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
@@ -31,9 +32,10 @@ public final class TaskEvaluation {
     /** @param agent the agent's limits, format and sampling (for pass@k); {@link #evaluate} decodes greedily within the same limits */
     public TaskEvaluation(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
                           AgentConfig agent, TraceReward reward) {
-        this.greedy = new AgentLoop(tokenizer, chat, generator, tools,
+        ToolEnvironment acting = CodeActEnvironment.forFormat(agent.actionFormat(), tools);
+        this.greedy = new AgentLoop(tokenizer, chat, generator, acting,
                 agent.withSampling(SamplingParams.greedy(agent.sampling().maxNewTokens())));
-        this.sampling = new AgentLoop(tokenizer, chat, generator, tools, agent);
+        this.sampling = new AgentLoop(tokenizer, chat, generator, acting, agent);
         this.agent = agent;
         this.reward = reward;
     }

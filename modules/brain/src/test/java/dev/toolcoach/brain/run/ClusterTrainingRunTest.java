@@ -151,6 +151,44 @@ class ClusterTrainingRunTest {
         }
     }
 
+    /**
+     * A code-acting model on the cluster path: each reply is a Python program, which the athlete runs in its sandbox;
+     * the program's function calls reach the arithmetic suite on the tool node, and what it printed comes back as
+     * the observation, the whole run (code, output, calls) kept in the trace.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void aCodeActingModelsProgramsRunInTheSandboxAndCallTheToolNode(@TempDir Path dir) throws Exception {
+        ActorSystem<SpawnProtocol.Command> coach = (ActorSystem<SpawnProtocol.Command>) start(NodeProgram.COACH, List.of(), 1);
+        String seed = Cluster.get(coach).selfMember().address().toString();
+        start(NodeProgram.ATHLETE, List.of(seed), 2);
+        start(NodeProgram.TOOL, List.of(seed), 1);
+        String program = "<code>\nprint(multiply(add(2, 3), 4))\n</code>";
+        Path model = ToolCallingModel.write(dir.resolve("model"), program);
+        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
+                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
+        List<StepReport> reports = new CopyOnWriteArrayList<>();
+        TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("arithmetic"),
+                BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
+                dir.resolve("checkpoints"), "code-act"), JobNode.attach(coach), reports::add);
+
+        assertEquals(1, result.adapter().version(), "one GRPO step");
+        List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
+        assertEquals(2, traces.size());
+        for (Trace trace : traces) {
+            assertEquals(List.of(ToolResult.Status.OK, ToolResult.Status.OK), statuses(trace), "a program every turn");
+            ToolResult run = trace.turns().get(0).actionOutput().get(0);
+            assertTrue(run.text().matches("20(\\.0)?"), run.text());
+            Map<String, Object> log = (Map<String, Object>) run.structured();
+            assertEquals("print(multiply(add(2, 3), 4))", log.get("code"));
+            List<Map<String, Object>> calls = (List<Map<String, Object>>) log.get("tool_calls");
+            assertEquals(List.of("add", "multiply"), calls.stream().map(c -> c.get("name")).toList(), "both calls reached the tool node");
+            assertTrue(trace.turns().get(0).promptForModel().contains("def add("), "the tools are offered as Python functions");
+        }
+    }
+
     /** One family's folder acting in its native format on the cluster, and how its template shows a tool result. */
     private record NativeFamily(ModelFamily family, List<String> specials, String endOfTurn, String template,
                                 ActionFormat format, String reply, String resultAsShown) {

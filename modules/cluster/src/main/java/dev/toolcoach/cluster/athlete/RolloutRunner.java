@@ -1,5 +1,6 @@
 package dev.toolcoach.cluster.athlete;
 
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.ChatFormat;
@@ -41,7 +42,7 @@ public final class RolloutRunner {
      */
     public RolloutRunner(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
                          AgentConfig config, Executor executor, PolicyGate gate, int maxPolicyLag, Duration gateTimeout) {
-        this.loop = new AgentLoop(tokenizer, chat, generator, tools, config, executor);
+        this.loop = new AgentLoop(tokenizer, chat, generator, CodeActEnvironment.forFormat(config.actionFormat(), tools), config, executor);
         this.baseSeed = config.sampling().seed();
         this.gate = Objects.requireNonNull(gate, "gate");
         this.maxPolicyLag = maxPolicyLag;

@@ -138,6 +138,7 @@ class CallCheckerTest {
                 "Tool-N1 text is not a Llama 3 call");
         List<ToolCall> calls = List.of(new ToolCall("a", Map.of("x", 1)), new ToolCall("b", Map.of("y", List.of("p", 2.5))));
         for (ActionFormat format : ActionFormat.values()) {
+            if (format == ActionFormat.CODE_ACT) continue; // its calls are written as one program: a call of its own
             assertEquals(calls, ToolCallText.parse(format.codec().writeCalls(calls), format.codec()).calls(), format.formatName());
         }
     }

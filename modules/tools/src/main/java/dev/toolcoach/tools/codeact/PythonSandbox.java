@@ -1,0 +1,476 @@
+package dev.toolcoach.tools.codeact;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.UntrustedJson;
+
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * Runs untrusted Python programs (code actions) in a sandbox made of standard Linux tools rather than our own:
+ * bubblewrap gives each program new user, PID, network, IPC and mount namespaces with nothing but {@code /usr}
+ * (read-only), a private {@code /tmp} and a private working directory, so there is no network and no file of the
+ * host to read; {@code prlimit} caps its CPU time, address space, file size and process count; the wall time is
+ * enforced here by killing its process tree. Run as root, every program runs as a user of its own (one per
+ * running slot, never root), which makes the process limit per program; run as another user, the limit counts
+ * that user's processes, so it is set above what the user runs already.
+ *
+ * <p>The program calls the offered tools as Python functions; each call comes back over the interpreter's
+ * standard output as one JSON line and is answered by the {@link Bridge} (the real tools, on a tool node or in
+ * process). What the program prints goes to a file in its working directory, so it cannot forge protocol lines
+ * by printing.
+ */
+public final class PythonSandbox implements AutoCloseable {
+
+    /** Answers one of the program's tool calls. */
+    @FunctionalInterface
+    public interface Bridge {
+        CompletionStage<ToolResult> call(ToolCall call);
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_PROTOCOL_LINE = 1 << 20;
+    private static final int MAX_JSON_DEPTH = 64;
+    /** What of stdout and stderr the trace keeps. */
+    private static final int READ_CAP = 64 << 10;
+    /** First user id of the per-slot users a root JVM runs programs as (far above any system or login user). */
+    private static final int FIRST_SLOT_UID = 2_000_000;
+    private static final int SIGXCPU_EXIT = 128 + 24;
+    private static final int SIGKILL_EXIT = 128 + 9;
+
+    private final Path python;
+    private final Path bwrap;
+    private final Path prlimit;
+    private final Path setpriv;
+    private final SandboxLimits limits;
+    private final String harness;
+    private final boolean root;
+    private final BlockingQueue<Integer> freeSlots;
+    private final ExecutorService runners;
+    private final ScheduledExecutorService clock;
+    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+    private PythonSandbox(Path python, Path bwrap, Path prlimit, Path setpriv, SandboxLimits limits, boolean root) {
+        this.python = python;
+        this.bwrap = bwrap;
+        this.prlimit = prlimit;
+        this.setpriv = setpriv;
+        this.limits = limits;
+        this.root = root;
+        this.harness = readHarness();
+        this.freeSlots = new ArrayBlockingQueue<>(limits.maxRunning());
+        for (int slot = 0; slot < limits.maxRunning(); slot++) freeSlots.add(slot);
+        this.runners = Executors.newFixedThreadPool(limits.maxRunning(), daemon("code-action"));
+        this.clock = Executors.newSingleThreadScheduledExecutor(daemon("code-action-clock"));
+    }
+
+    /**
+     * A sandbox running {@code python} (an interpreter under {@code /usr}, the only tree the sandbox mounts).
+     *
+     * @throws IllegalStateException naming what this machine lacks (bubblewrap, prlimit, the interpreter)
+     */
+    public static PythonSandbox create(Path python, SandboxLimits limits) {
+        if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
+            throw new IllegalStateException("code actions run in a Linux sandbox (bubblewrap); this is "
+                    + System.getProperty("os.name"));
+        }
+        Path interpreter;
+        try {
+            interpreter = python.toRealPath();
+        } catch (IOException e) {
+            throw new IllegalStateException("the code-action interpreter " + python + " does not exist (install python3)");
+        }
+        if (!interpreter.startsWith("/usr/")) {
+            throw new IllegalStateException("the code-action interpreter must be installed under /usr, the only tree "
+                    + "the sandbox mounts; " + python + " is " + interpreter);
+        }
+        boolean root = "0".equals(String.valueOf(uidOfThisProcess()));
+        return new PythonSandbox(interpreter, command("bwrap", "bubblewrap"), command("prlimit", "util-linux"),
+                root ? command("setpriv", "util-linux") : null, limits, root);
+    }
+
+    /** {@code /usr/bin/python3} with {@link SandboxLimits#defaults()}. */
+    public static PythonSandbox withDefaults() {
+        return create(Path.of("/usr/bin/python3"), SandboxLimits.defaults());
+    }
+
+    public SandboxLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Runs {@code code} with {@code tools} as Python functions whose calls {@code bridge} answers. The stage never
+     * fails: whatever goes wrong (syntax, an exception, a limit, the sandbox itself) is the run's error.
+     */
+    public CompletableFuture<CodeRun> run(String code, List<ToolSpec> tools, Bridge bridge) {
+        long start = System.nanoTime();
+        return CompletableFuture.supplyAsync(() -> {
+            Integer slot = null;
+            try {
+                slot = freeSlots.take();
+                return runInSlot(slot, code, tools, bridge, start);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return failedRun(code, "the sandbox was shut down", start);
+            } catch (IOException | RuntimeException e) {
+                return failedRun(code, "the sandbox could not run the program: " + e.getMessage(), start);
+            } finally {
+                if (slot != null) freeSlots.add(slot);
+            }
+        }, runners);
+    }
+
+    private CodeRun runInSlot(int slot, String code, List<ToolSpec> tools, Bridge bridge, long start) throws IOException {
+        Path dir = Files.createTempDirectory("toolcoach-code-");
+        try {
+            Files.writeString(dir.resolve("harness.py"), harness);
+            Path stderrFile = dir.resolve("stderr.txt");
+            if (root) {
+                int uid = FIRST_SLOT_UID + slot;
+                Files.setAttribute(dir, "unix:uid", uid);
+                Files.setAttribute(dir, "unix:gid", uid);
+            }
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+            Process process = new ProcessBuilder(command(slot, dir))
+                    .redirectError(stderrFile.toFile())
+                    .start();
+            running.add(process);
+            AtomicReference<String> killedFor = new AtomicReference<>();
+            ScheduledFuture<?> wall = clock.schedule(() -> kill(process, killedFor, "the program ran past its wall time of "
+                    + limits.wallTime().toSeconds() + " s"), limits.wallTime().toMillis(), TimeUnit.MILLISECONDS);
+            Exchange exchange = new Exchange();
+            try {
+                exchange.talk(process, code, tools, bridge, killedFor, start);
+                process.waitFor(Math.max(1, remainingMillis(start)), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                killedFor.compareAndSet(null, "the sandbox was shut down");
+            } finally {
+                wall.cancel(false);
+                if (process.isAlive()) kill(process, killedFor, "the program did not end after its result");
+                waitQuietly(process);
+                running.remove(process);
+            }
+            int exit = process.exitValue();
+            String stdout = readCapped(dir.resolve("stdout.txt"));
+            String stderr = readCapped(stderrFile);
+            return new CodeRun(code, stdout, stderr, exit, exchange.value, error(exchange, killedFor.get(), exit, stderr),
+                    exchange.calls, millisSince(start));
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    /** Why the run failed, from the most telling evidence: a limit we enforced, the program's own report, the exit. */
+    private String error(Exchange exchange, String killedFor, int exit, String stderr) {
+        if (killedFor != null) return killedFor;
+        if (exchange.protocolError != null) return exchange.protocolError;
+        if (exchange.done) return exchange.error;
+        if (exit == SIGXCPU_EXIT) return "the program ran past its CPU time limit of " + limits.cpuSeconds() + " s";
+        if (exit == SIGKILL_EXIT) return "the program was killed (memory or process limit)";
+        String last = stderr.strip();
+        int lastLine = last.lastIndexOf('\n');
+        return "the program ended without a result (exit " + exit + ")"
+                + (last.isEmpty() ? "" : ": " + last.substring(lastLine + 1));
+    }
+
+    /** The conversation with one running program. */
+    private final class Exchange {
+        private final List<Map<String, Object>> calls = new ArrayList<>();
+        private boolean done;
+        private Object value;
+        private String error;
+        private String protocolError;
+
+        void talk(Process process, String code, List<ToolSpec> tools, Bridge bridge, AtomicReference<String> killedFor,
+                  long start) throws InterruptedException {
+            try (BufferedWriter in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+                 InputStream out = process.getInputStream()) {
+                send(in, request(code, tools));
+                String line;
+                while (!done && (line = readLine(out)) != null) {
+                    JsonNode message = UntrustedJson.readTree(JSON, line, MAX_JSON_DEPTH);
+                    if (message != null && message.has("done")) {
+                        finish(message.get("done"));
+                    } else if (message != null && message.path("call").isTextual()) {
+                        if (calls.size() >= limits.maxToolCalls()) {
+                            protocolError = "the program made more than " + limits.maxToolCalls() + " tool calls";
+                            kill(process, killedFor, null);
+                            return;
+                        }
+                        send(in, answer(callOf(message), bridge, start));
+                    } else {
+                        protocolError = "the program wrote something other than a tool call to the sandbox's channel";
+                        kill(process, killedFor, null);
+                        return;
+                    }
+                }
+            } catch (LineTooLong e) {
+                protocolError = "the program wrote a line longer than " + MAX_PROTOCOL_LINE + " bytes to the sandbox's channel";
+                kill(process, killedFor, null);
+            } catch (JsonProcessingException e) {
+                protocolError = "the program wrote something other than a tool call to the sandbox's channel";
+                kill(process, killedFor, null);
+            } catch (IOException e) {
+                // the program is gone: its exit status and stderr say why
+            }
+        }
+
+        private void finish(JsonNode result) throws JsonProcessingException {
+            done = true;
+            if (result.path("ok").asBoolean(false)) {
+                JsonNode v = result.get("value");
+                value = v == null || v.isNull() ? null : JSON.treeToValue(v, Object.class);
+            } else {
+                error = result.path("error").asText("the program failed");
+            }
+        }
+
+        private ToolCall callOf(JsonNode message) throws JsonProcessingException {
+            JsonNode arguments = message.path("arguments");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> args = arguments.isObject() ? JSON.treeToValue(arguments, Map.class) : Map.of();
+            return new ToolCall(message.get("call").asText(), args);
+        }
+
+        private ObjectNode answer(ToolCall call, Bridge bridge, long start) throws InterruptedException {
+            ToolResult result;
+            try {
+                result = bridge.call(call).toCompletableFuture().get(Math.max(1, remainingMillis(start)), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                result = ToolResult.failed(call, ToolResult.Status.ERROR, String.valueOf(e.getCause()), 0);
+            } catch (TimeoutException e) {
+                result = ToolResult.failed(call, ToolResult.Status.TIMEOUT, "no result before the program's wall time ran out", 0);
+            } catch (RuntimeException e) {
+                result = ToolResult.failed(call, ToolResult.Status.ERROR, e.toString(), 0);
+            }
+            Map<String, Object> record = new LinkedHashMap<>();
+            record.put("name", call.name());
+            record.put("arguments", call.arguments());
+            record.put("status", result.status().name());
+            calls.add(record);
+            ObjectNode reply = JSON.createObjectNode();
+            reply.put("ok", result.ok());
+            if (result.ok()) {
+                reply.set("value", JSON.valueToTree(result.structured() != null ? result.structured() : result.text()));
+            } else {
+                reply.put("error", result.error() != null ? result.error() : result.text());
+            }
+            return reply;
+        }
+    }
+
+    private ObjectNode request(String code, List<ToolSpec> tools) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("code", code);
+        var list = request.putArray("tools");
+        for (ToolSpec tool : tools) {
+            ObjectNode t = list.addObject();
+            t.put("name", tool.name());
+            var params = t.putArray("params");
+            tool.parameterNames().forEach(params::add);
+        }
+        return request;
+    }
+
+    private static void send(BufferedWriter in, JsonNode message) throws IOException {
+        in.write(JSON.writeValueAsString(message));
+        in.write('\n');
+        in.flush();
+    }
+
+    private static final class LineTooLong extends IOException {
+    }
+
+    /** One protocol line, or null at the end of the stream. */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0) {
+            if (b == '\n') return line.toString(StandardCharsets.UTF_8);
+            if (line.size() >= MAX_PROTOCOL_LINE) throw new LineTooLong();
+            line.write(b);
+        }
+        return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+    }
+
+    private List<String> command(int slot, Path dir) {
+        List<String> command = new ArrayList<>(List.of(prlimit.toString(),
+                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1), // SIGXCPU first, SIGKILL a second later
+                "--as=" + limits.memoryBytes(),
+                "--fsize=" + limits.maxFileBytes(),
+                "--nproc=" + processLimit(),
+                "--nofile=64",
+                "--core=0",
+                "--"));
+        if (root) {
+            int uid = FIRST_SLOT_UID + slot;
+            command.addAll(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
+                    "--inh-caps=-all", "--bounding-set=-all", "--"));
+        }
+        command.addAll(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent", "--new-session",
+                "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin"));
+        if (Files.isDirectory(Path.of("/usr/lib64"))) command.addAll(List.of("--symlink", "usr/lib64", "/lib64"));
+        command.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                "--bind", dir.toString(), "/sandbox", "--chdir", "/sandbox",
+                "--clearenv", "--setenv", "PATH", "/usr/bin", "--setenv", "HOME", "/sandbox",
+                "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
+                "--", python.toString(), "-I", "-X", "utf8", "harness.py"));
+        return command;
+    }
+
+    /**
+     * RLIMIT_NPROC counts every process and thread of the user: a slot's own user runs bubblewrap's monitor and
+     * the interpreter; another user runs whatever it runs already, which the limit must leave room for.
+     */
+    private long processLimit() {
+        long base = root ? 2 : tasksOfThisUser() + 2;
+        return base + limits.maxProcesses();
+    }
+
+    private static long tasksOfThisUser() {
+        Object uid = uidOfThisProcess();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> {
+                        try {
+                            return uid.equals(Files.getAttribute(p, "unix:uid"));
+                        } catch (IOException | RuntimeException e) {
+                            return false; // the process ended meanwhile
+                        }
+                    })
+                    .mapToLong(p -> {
+                        try (Stream<Path> threads = Files.list(p.resolve("task"))) {
+                            return threads.count();
+                        } catch (IOException | RuntimeException e) {
+                            return 0;
+                        }
+                    }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot count this user's processes in /proc", e);
+        }
+    }
+
+    private static Object uidOfThisProcess() {
+        try {
+            return Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read this process's user from /proc/self", e);
+        }
+    }
+
+    private void kill(Process process, AtomicReference<String> killedFor, String reason) {
+        if (reason != null) killedFor.compareAndSet(null, reason);
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static void waitQuietly(Process process) {
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private long remainingMillis(long start) {
+        return limits.wallTime().toMillis() - millisSince(start);
+    }
+
+    private static String readCapped(Path file) {
+        if (!Files.exists(file)) return "";
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(READ_CAP + 1);
+            String text = new String(bytes, 0, Math.min(bytes.length, READ_CAP), StandardCharsets.UTF_8);
+            return bytes.length > READ_CAP ? text + "\n[cut at " + READ_CAP + " bytes]" : text;
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary folder left behind is not worth failing the run for
+        }
+    }
+
+    private static CodeRun failedRun(String code, String error, long start) {
+        return new CodeRun(code, "", "", -1, null, error, List.of(), millisSince(start));
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private static Path command(String name, String debianPackage) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate)) return candidate;
+        }
+        throw new IllegalStateException("code actions need '" + name + "' on the PATH (Debian package " + debianPackage + ")");
+    }
+
+    private static String readHarness() {
+        try (InputStream in = PythonSandbox.class.getResourceAsStream("harness.py")) {
+            if (in == null) throw new IllegalStateException("harness.py is missing from the tools jar");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Kills the programs still running and stops taking new ones. */
+    @Override
+    public void close() {
+        running.forEach(p -> {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        });
+        runners.shutdownNow();
+        clock.shutdownNow();
+    }
+}
