@@ -59,7 +59,7 @@ public final class EvalCommand implements Callable<Integer> {
                     .config(options.trainingConfig())
                     .workDir(run).build();
             brain.loadAdapter(adapter);
-            EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward()));
+            EvalRecord record = EvalRecord.of(brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(), t.reward()));
             return CommandOutput.summary(spec, record);
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());

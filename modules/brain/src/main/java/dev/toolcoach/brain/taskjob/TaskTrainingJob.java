@@ -57,19 +57,9 @@ public final class TaskTrainingJob {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
-    /** The share of a task's examples held out for evaluation... */
+    /** The share of a task's examples held out for evaluation, up to the recipe's {@code testExamples}. */
     public static final double TEST_FRACTION = 0.2;
-    /**
-     * ...up to this many, so the three evaluations stay a small part of the job on a large task. 300 gives a 95 %
-     * interval of about ±5 points at 70 % (100 gave ±9, the size of every effect measured).
-     */
-    public static final int MAX_TEST_EXAMPLES = 300;
-    /**
-     * pass@k before and after training is measured on the first training queries, those the first steps sample: as many
-     * as the job's steps sample groups, at most this many...
-     */
-    public static final int PASS_AT_K_QUERIES = 64;
-    /** ...with this many samples each, k as many. */
+    /** pass@k is measured with this many samples of each query, k as many. */
     public static final int PASS_AT_K = 8;
 
     /**
@@ -189,7 +179,7 @@ public final class TaskTrainingJob {
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = options.trainingConfig();
         Path run = options.runDir();
-        Split split = split(task, options.seed());
+        Split split = split(task, options.seed(), recipe.evaluation().testExamples());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try {
             Files.createDirectories(run);
@@ -214,7 +204,8 @@ public final class TaskTrainingJob {
             Brain brain = builder.build();
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
-            int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), PASS_AT_K_QUERIES);
+            // the first training queries, those the first steps sample: as many as the steps sample, at most the recipe's
+            int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), recipe.evaluation().passAtKQueries());
             List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
             if (!warmedUp && !evals.containsKey("before_training")) {
                 evaluate(brain, "before_training", evals, run, split, task, List.of(), listener);
@@ -251,10 +242,10 @@ public final class TaskTrainingJob {
         }
     }
 
-    /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@link #MAX_TEST_EXAMPLES}. */
-    public static Split split(Task task, long seed) {
+    /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@code maxTest}. */
+    public static Split split(Task task, long seed, int maxTest) {
         int n = task.examples().size();
-        return Split.holdOut(task.examples(), (int) Math.min(MAX_TEST_EXAMPLES, Math.round(TEST_FRACTION * n)), seed);
+        return Split.holdOut(task.examples(), (int) Math.min(maxTest, Math.round(TEST_FRACTION * n)), seed);
     }
 
     /** The warm-up's queries: the first of the training split. */

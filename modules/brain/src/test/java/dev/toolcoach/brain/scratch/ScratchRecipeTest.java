@@ -22,7 +22,7 @@ class ScratchRecipeTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
                 "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
-                "maxTotalTokens", "maxNewTokens", "engineBatch"), fields);
+                "maxTotalTokens", "maxNewTokens", "engineBatch", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
         assertEquals(800, json.get("warmupTraces").asInt());

@@ -152,9 +152,9 @@ class TaskTrainingJobTest {
     @Test
     void trainingQueriesAreNeitherTheWarmupsNorTheTestsAndTheTestSplitIsCapped() {
         Task finance = TaskRegistry.standard(Path.of("../shared/data"), 3).get("finance");
-        Split split = TaskTrainingJob.split(finance, 3);
-        assertEquals(TaskTrainingJob.MAX_TEST_EXAMPLES, split.test().size(), "20% of 2,500 capped at 300");
-        assertEquals(split, TaskTrainingJob.split(finance, 3), "fixed by the seed");
+        Split split = TaskTrainingJob.split(finance, 3, 300);
+        assertEquals(300, split.test().size(), "20% of 2,500 capped at 300");
+        assertEquals(split, TaskTrainingJob.split(finance, 3, 300), "fixed by the seed");
         ScratchRecipe recipe = ScratchRecipe.defaults();
         List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);
         List<TaskExample> training = TaskTrainingJob.trainingQueries(split, recipe);

@@ -2,6 +2,9 @@ package dev.toolcoach.cluster.learner;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
+import dev.toolcoach.cluster.metrics.PrometheusText;
+import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
+import dev.toolcoach.cluster.testing.PrometheusSamples;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -181,6 +185,10 @@ class LearnerActorTest {
         assertEquals(3, step.groupsSampled());
         assertEquals(2, step.informativeGroups());
         assertEquals(1, events.finished().skippedNoSignal());
+        Map<String, Double> metrics = PrometheusSamples.parse(new String(
+                PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
+        assertEquals(3.0, metrics.get("toolcoach_learner_last_groups_sampled"), "on /metrics");
+        assertEquals(2.0 / 3, metrics.get("toolcoach_learner_last_informative_fraction"), 1e-9);
     }
 
     @Test
