@@ -5,6 +5,7 @@ import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -68,6 +70,25 @@ class TaskTrainingJobTest {
         assertEquals(List.of("train", "save", "evaluate"), phases);
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
+    }
+
+    /** ARCHITECTURE.md says why: seeded model and optimisers, one intra-op thread, rollouts seeded by id, lag 0, dispatch order. */
+    @Test
+    void theSynchronousModeRepeatsARunExactlyWithTheSameSeed(@TempDir Path dir) {
+        List<TaskTrainingJob.Summary> runs = new ArrayList<>();
+        for (String name : List.of("first", "second")) {
+            runs.add(TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir.resolve(name), "grpo",
+                    true, TinyRecipe.get(), 8, 5, 1), Optional.empty(), recording(new ArrayList<>())));
+        }
+        assertEquals(runs.get(0).evaluations(), runs.get(1).evaluations(), "the same accuracies, intervals and pass@k");
+        assertEquals(RunRecorder.read(dir.resolve("first")).stream().map(StepLine::meanReward).toList(),
+                RunRecorder.read(dir.resolve("second")).stream().map(StepLine::meanReward).toList(), "the same rewards per step");
+        Map<String, HostTensor> first = runs.get(0).training().adapter().tensors();
+        Map<String, HostTensor> second = runs.get(1).training().adapter().tensors();
+        assertEquals(first.keySet(), second.keySet());
+        for (String name : first.keySet()) {
+            assertArrayEquals(first.get(name).data(), second.get(name).data(), "the same adapter, bit for bit: " + name);
+        }
     }
 
     @Test
