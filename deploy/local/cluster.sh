@@ -3,8 +3,12 @@
 # separate JVM on 127.0.0.1. State (PID files, ports, logs) lives in the run folder, $TOOLCOACH_RUN_DIR
 # or .run/ at the repository root.
 #
-#   cluster.sh up [--athletes N] [--tools M]   start the cluster and wait until every node is ready; after a coach
-#                                              crash it first stops the nodes left behind, and the coach resumes its job
+#   cluster.sh up [--athletes N] [--tools M] [--model DIR] [--heap SIZE]
+#                                              start the cluster and wait until every node is ready; after a coach
+#                                              crash it first stops the nodes left behind, and the coach resumes its job;
+#                                              heaps are sized from --model (see heap), or --heap for every node
+#   cluster.sh heap [--model DIR] [--heap SIZE] the heap each kind of node gets: coach 512 MiB + 3x the model's f32
+#                                              weight bytes, athlete 256 MiB + 2x, tool 512 MiB; at least 512 MiB
 #   cluster.sh status                          members with roles and state, and the local processes
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
@@ -13,10 +17,11 @@
 #   cluster.sh restart NAME                    stop an athlete or tool node gracefully and start it again
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
-# Environment: TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training runs, where its jobs resume
-# from; default runs/ at the repository root), TOOLCOACH_JAVA_OPTS (JVM options), TOOLCOACH_READY_TIMEOUT
-# (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds, default 60), TOOLCOACH_BASE_PORT (first cluster
-# port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first management port tried, default 8558),
+# Environment: TOOLCOACH_MODEL (default for --model), TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training
+# runs, where its jobs resume from; default runs/ at the repository root), TOOLCOACH_JAVA_OPTS (JVM options; an -Xmx
+# there wins over the sizing), TOOLCOACH_READY_TIMEOUT (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds,
+# default 60), TOOLCOACH_BASE_PORT (first cluster port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first
+# management port tried, default 8558),
 # TOOLCOACH_JOBS_TOKEN (the coach requires it on POST /jobs and train sends it; optional on loopback).
 set -euo pipefail
 
@@ -29,14 +34,14 @@ READY_TIMEOUT="${TOOLCOACH_READY_TIMEOUT:-180}"
 STOP_TIMEOUT="${TOOLCOACH_STOP_TIMEOUT:-60}"
 BASE_PORT="${TOOLCOACH_BASE_PORT:-25520}"
 BASE_MANAGEMENT_PORT="${TOOLCOACH_BASE_MANAGEMENT_PORT:-8558}"
-JAVA_OPTS="${TOOLCOACH_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC}"
+JAVA_OPTS="${TOOLCOACH_JAVA_OPTS:--XX:+UseSerialGC}"
 export DJL_OFFLINE=true OPT_OUT_TRACKING=true
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 for tool in java curl jq; do
   command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
 done
-usage() { sed -n "2,15p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n "2,18p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 jar_of() { # node kind -> its shaded jar
   local jar="$REPO/$1-node/target/$1-node.jar"
@@ -84,6 +89,64 @@ pick_port() { # first free port from $1 upwards
   echo "$port"
 }
 
+# --- heap sizes (MiB) ------------------------------------------------------------------------------
+# While a model loads, the Java heap holds its weights as f32 (a bf16/f16 checkpoint is widened) and, briefly, a
+# second copy; the coach's learner also writes full weights (a distilled base) from the heap. So a node that loads
+# the model gets a multiple of the model's f32 weight bytes on top of what the node itself needs; a tool node loads
+# no model. Without a model the nodes get 512 MiB, as the small built-in recipes need.
+
+model_f32_mib() { # model folder (safetensors) or llama2.c .bin -> MiB of its weights as f32
+  local model="$1" bytes=0 widen=1 f dtype
+  if [[ -d "$model" ]]; then
+    [[ -f "$model/config.json" ]] || die "--model $model has no config.json (not a model folder)"
+    dtype="$(jq -r '.torch_dtype // .dtype // "float32"' "$model/config.json" 2>/dev/null)" \
+      || die "--model $model: config.json is not JSON"
+    case "$dtype" in bfloat16|float16) widen=2 ;; esac
+    for f in "$model"/*.safetensors; do [[ -f "$f" ]] && bytes=$((bytes + $(stat -c %s "$f"))); done
+    (( bytes > 0 )) || die "--model $model has no *.safetensors weights"
+  elif [[ -f "$model" ]]; then
+    bytes="$(stat -c %s "$model")" # llama2.c: f32 already
+  else
+    die "--model $model: no such folder or file"
+  fi
+  echo $(( (bytes * widen + 1048575) / 1048576 ))
+}
+
+heap_mib() { # kind weights-MiB -> heap MiB
+  local mib
+  case "$1" in
+    coach) mib=$(( 512 + 3 * $2 )) ;;
+    athlete) mib=$(( 256 + 2 * $2 )) ;;
+    *) mib=512 ;;
+  esac
+  (( mib < 512 )) && mib=512
+  echo "$mib"
+}
+
+size_mib() { # a JVM size (e.g. 6g, 4096m) -> MiB
+  [[ "$1" =~ ^([0-9]+)([mMgG])$ ]] || die "--heap needs a size such as 4096m or 6g, got '$1'"
+  case "${BASH_REMATCH[2]}" in [gG]) echo $(( BASH_REMATCH[1] * 1024 )) ;; *) echo "${BASH_REMATCH[1]}" ;; esac
+}
+
+heap_plan() { # [--model DIR] [--heap SIZE] -> lines "kind MiB" for coach, athlete, tool
+  local model="${TOOLCOACH_MODEL:-}" heap="" weights=0 kind
+  while (( $# )); do
+    case "$1" in
+      --model) model="${2:-}"; [[ -n "$model" ]] || die "--model needs a folder"; shift 2 ;;
+      --heap) heap="$(size_mib "${2:-}")"; shift 2 ;;
+      *) die "unknown option '$1' (use --model DIR, --heap SIZE)" ;;
+    esac
+  done
+  [[ -n "$model" ]] && weights="$(model_f32_mib "$model")"
+  for kind in coach athlete tool; do echo "$kind ${heap:-$(heap_mib "$kind" "$weights")}"; done
+}
+
+heap_of() { # kind -> the -Xmx option from the run folder's plan (512 MiB when there is none)
+  local mib
+  mib="$(awk -v k="$1" '$1 == k { print $2 }' "$RUN_DIR/heaps" 2>/dev/null)"
+  echo "-Xmx${mib:-512}m"
+}
+
 # --- node lifecycle --------------------------------------------------------------------------------
 
 start_node() { # name kind [extra args...]
@@ -97,6 +160,7 @@ start_node() { # name kind [extra args...]
   port="$(pick_port "$BASE_PORT")"
   echo "$port" > "$RUN_DIR/$name.ports" # reserve it before the JVM binds it
   management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/$name.ports"
+  [[ " $JAVA_OPTS" == *" -Xmx"* ]] || jvm+=("$(heap_of "$kind")")
   # shellcheck disable=SC2086 # JAVA_OPTS is a list of options
   nohup java $JAVA_OPTS "$(marker "$name")" "${jvm[@]}" -jar "$jar" --config "$CONF_DIR/$kind.conf" \
       --port "$port" --management-port "$management" "$@" > "$RUN_DIR/$name.log" 2>&1 < /dev/null &
@@ -158,16 +222,21 @@ number() { [[ "$2" =~ ^[0-9]+$ ]] || die "$1 needs a whole number, got '$2'"; ec
 # --- commands --------------------------------------------------------------------------------------
 
 cmd_up() {
-  local athletes=2 tools=1
+  local athletes=2 tools=1 sizing=() plan
   while (( $# )); do
     case "$1" in
       --athletes) athletes="$(number --athletes "${2:-}")"; shift 2 ;;
       --tools) tools="$(number --tools "${2:-}")"; shift 2 ;;
-      *) die "up: unknown option '$1' (use --athletes N, --tools M)" ;;
+      --model|--heap) sizing+=("$1" "${2:-}"); shift 2 ;;
+      *) die "up: unknown option '$1' (use --athletes N, --tools M, --model DIR, --heap SIZE)" ;;
     esac
   done
   mkdir -p "$RUN_DIR"
   live_pid coach > /dev/null && die "a cluster is already running (run folder $RUN_DIR); use status, scale or down"
+  # the plan stays in the run folder: scale and restart start nodes with the same heaps
+  plan="$(heap_plan "${sizing[@]}")" || exit 1
+  echo "$plan" > "$RUN_DIR/heaps"
+  echo "Heaps (MiB): $(tr '\n' ' ' <<< "$plan")"
   # nodes left from a cluster whose coach is gone (killed): the split-brain resolver downs them anyway; stop them
   # here, so a new node never takes the name (PID file) of a process that still runs
   for name in $(nodes); do
@@ -305,6 +374,7 @@ cmd_down() {
 
 case "${1:-}" in
   up) shift; cmd_up "$@" ;;
+  heap) shift; heap_plan "$@" | awk '{ print $1 " " $2 "m" }' ;;
   status) shift; cmd_status "$@" ;;
   scale) shift; cmd_scale "$@" ;;
   train) shift; cmd_train "$@" ;;

@@ -52,6 +52,9 @@ import java.util.concurrent.Callable;
 public final class DistillCommand implements Callable<Integer> {
 
     @Mixin
+    DeviceOption device;
+
+    @Mixin
     TaskOptions taskOptions;
 
     @Option(names = "--dataset", description = "instead of --task: a JSON Lines dataset (e.g. written by generate-tasks); needs --tools")

@@ -30,6 +30,9 @@ import java.util.concurrent.Callable;
 public final class EvalCommand implements Callable<Integer> {
 
     @Mixin
+    DeviceOption device;
+
+    @Mixin
     TaskOptions taskOptions;
 
     @Option(names = "--adapter", required = true, description = "a PEFT adapter folder (a run's adapter/)")

@@ -1,6 +1,7 @@
 package dev.toolcoach.coachnode;
 
 import ai.djl.ndarray.NDManager;
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,6 +26,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, description = "Generate text with a llama2.c checkpoint or a Hugging Face model folder")
 public final class GenerateCommand implements Callable<Integer> {
+
+    @Mixin
+    DeviceOption device;
     @Option(names = "--model", required = true, description = "llama2.c .bin checkpoint or HF model folder")
     Path model;
 
@@ -65,7 +70,7 @@ public final class GenerateCommand implements Callable<Integer> {
         System.setProperty("DJL_OFFLINE", "true");
         System.setProperty("OPT_OUT_TRACKING", "true");
         long rngSeed = seed != null ? seed : System.nanoTime();
-        try (NDManager root = NDManager.newBaseManager(); PolicyModel m = ModelLoader.load(model, tokenizer, root)) {
+        try (NDManager root = ComputeDevice.newBaseManager(); PolicyModel m = ModelLoader.load(model, tokenizer, root)) {
             OpThreads.setIntraOp(threads);
             if (m.tokenizer() instanceof Llama2cTokenizer tok) {
                 out.print(Llama2cRun.generate(m.transformer(), tok, prompt, temperature, topP, steps, rngSeed));

@@ -9,6 +9,7 @@ import dev.toolcoach.openai.ServerSettings;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.policy.NativeActionFormat;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -28,6 +29,9 @@ import java.util.concurrent.TimeUnit;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Serve a local model on /v1/models and /v1/chat/completions (OpenAI-compatible).")
 public final class ServeCommand implements Callable<Integer> {
+
+    @Mixin
+    DeviceOption device;
 
     static final int INPUT_ERROR = 2;
     static final int START_ERROR = 3;

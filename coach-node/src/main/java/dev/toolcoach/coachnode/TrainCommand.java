@@ -33,6 +33,9 @@ import java.util.concurrent.Callable;
 public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
+    DeviceOption device;
+
+    @Mixin
     TaskOptions taskOptions;
 
     @Option(names = "--algorithm", description = "grpo, dpo or sft (default: grpo)")

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.datasets.BfclLoader;
+import dev.toolcoach.cluster.node.NodeCli;
+import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.testkit.SharedData;
+import dev.toolcoach.testkit.TinyChatModel;
+import dev.toolcoach.testkit.ToolCallingModel;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,6 +113,73 @@ class BfclEvalCommandTest {
         String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
         System.arraycopy(more, 0, all, args.length, more.length);
         return all;
+    }
+
+    /**
+     * A Qwen3 folder with Qwen3's own template that answers every question with the Hermes call simple_0 wants: the
+     * command generates in the native format through the template and scores each category of a BFCL folder.
+     */
+    @Test
+    void generatesWithALocalModelInItsNativeFormatAndScoresEveryCategory() throws Exception {
+        Path bfcl = SharedData.require("bfcl");
+        Path data = Files.createDirectories(dir.resolve("bfcl/possible_answer"));
+        for (String category : List.of("simple", "multiple")) {
+            String file = "BFCL_v3_" + category + ".json";
+            int keep = category.equals("simple") ? 3 : 2;
+            Files.write(dir.resolve("bfcl").resolve(file), Files.readAllLines(bfcl.resolve(file)).subList(0, keep));
+            Files.write(data.resolve(file), Files.readAllLines(bfcl.resolve("possible_answer").resolve(file)).subList(0, keep));
+        }
+        CallingExample first = new BfclLoader().load(dir.resolve("bfcl/BFCL_v3_simple.json"),
+                data.resolve("BFCL_v3_simple.json")).items().get(0);
+        Path model = ToolCallingModel.write(dir.resolve("qwen3"), ModelFamily.QWEN3, TinyChatModel.SPECIALS, "<|im_end|>",
+                ActionFormat.HERMES.codec().writeCalls(first.oracleCalls()));
+        Files.writeString(model.resolve("chat_template.jinja"), Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja")));
+
+        assertEquals(0, run("--model", model.toString(), "--data", dir.resolve("bfcl").toString(), "--max-new-tokens", "16",
+                "--batch", "2", "--device", "cpu"), err.toString());
+        JsonNode summary = JSON.readTree(out.toString());
+        assertEquals("hermes", summary.get("action_format").asText(), summary.toString());
+        assertEquals(5, summary.get("total").asInt());
+        assertEquals(1, summary.get("correct").asInt(), summary.toString());
+        assertEquals(3, summary.at("/categories/simple/total").asInt());
+        assertEquals(1, summary.at("/categories/simple/correct").asInt());
+        assertEquals(2, summary.at("/categories/simple/errors/wrong_func_name").asInt(), summary.toString());
+        assertEquals(0, summary.at("/categories/multiple/correct").asInt());
+        assertEquals(0, summary.at("/categories/multiple/gold_fails_schema/count").asInt());
+
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("--model", model.toString(), "--questions", dir.resolve("bfcl/BFCL_v3_simple.json").toString(),
+                "--answers", data.resolve("BFCL_v3_simple.json").toString(), "--limit", "1", "--max-new-tokens", "16"), err.toString());
+        JsonNode one = JSON.readTree(out.toString());
+        assertEquals(1, one.get("total").asInt());
+        assertEquals(1.0, one.get("accuracy").asDouble(), one.toString());
+    }
+
+    @Test
+    void aDeviceThatIsUnknownOrMissingIsAOneLineUsageError() {
+        for (String device : List.of("tpu", "cuda:7")) {
+            StringWriter errors = new StringWriter();
+            CommandLine cli = NodeCli.commandLine(new CoachNodeMain()).setErr(new PrintWriter(errors)).setOut(new PrintWriter(out));
+            int code = cli.execute("bfcl-eval", "--device", device, "--model", "m", "--data", "d");
+            assertEquals(2, code, errors.toString());
+            String message = errors.toString().strip();
+            assertEquals(1, message.lines().count(), message);
+            assertTrue(message.startsWith(device.equals("tpu")
+                    ? "coach-node: --device: unknown device 'tpu' (use cpu, cuda or cuda:N)"
+                    : "coach-node: --device: device 'cuda:7' is not available: PyTorch sees "), message);
+        }
+    }
+
+    @Test
+    void optionsThatNeedGenerationOrAnInputAreRefused() {
+        assertEquals(BfclEvalCommand.INPUT_ERROR, run("--data", dir.toString()));
+        assertEquals("bfcl-eval: give --predictions FILE, or --model DIR to generate them", err.toString().strip());
+        err.getBuffer().setLength(0);
+        assertEquals(BfclEvalCommand.INPUT_ERROR, run("--data", dir.toString(), "--predictions", "p"));
+        assertEquals("bfcl-eval: --data, --adapter and --limit go with generation (no --predictions)", err.toString().strip());
+        err.getBuffer().setLength(0);
+        assertEquals(BfclEvalCommand.INPUT_ERROR, run("--model", dir.toString(), "--data", dir.toString()));
+        assertTrue(err.toString().startsWith("bfcl-eval: --data " + dir + " holds no BFCL_v3_*.json category"), err.toString());
     }
 
     @Test

@@ -40,4 +40,16 @@ class CoachNodeMainTest {
         assertEquals(String.valueOf(NodeRunCommand.CONFIG_ERROR), result[0]);
         assertEquals("coach-node: unknown role 'umpire' (known roles: coach, learner, athlete, tool)", result[2].strip());
     }
+
+    @Test
+    void everyCommandThatLoadsAModelTakesADeviceAndRefusesAnUnknownOne() {
+        for (String job : new String[]{"generate", "serve", "bfcl-eval", "distill", "train", "eval", "run"}) {
+            String[] help = run(job, "--help");
+            assertTrue(help[1].contains("--device"), job + " has no --device:\n" + help[1]);
+            String[] result = run(job, "--device", "npu");
+            assertEquals(String.valueOf(NodeRunCommand.CONFIG_ERROR), result[0], job + ": " + result[2]);
+            assertTrue(result[2].strip().lines().count() == 1 && result[2].contains("unknown device 'npu' (use cpu, cuda or cuda:N)"),
+                    job + ": " + result[2]);
+        }
+    }
 }

@@ -93,8 +93,9 @@ class LocalClusterScriptIT {
         deleteRecursively(runDir);
         List<Long> pids = new ArrayList<>();
         try {
-            Result up = script("up", "--athletes", "2", "--tools", "1");
+            Result up = script("up", "--athletes", "2", "--tools", "1", "--heap", "600m");
             assertEquals(0, up.exitCode(), up.output());
+            assertTrue(up.output().contains("Heaps (MiB): coach 600 athlete 600 tool 600"), up.output());
             assertEquals(4, up.output().lines().filter(l -> l.contains(" ready ") && l.contains("http://127.0.0.1:")).count(),
                     up.output());
 
@@ -106,6 +107,10 @@ class LocalClusterScriptIT {
             assertEquals(0, scale.exitCode(), scale.output());
             pids.addAll(recordedPids());
             assertEquals(5, pids.size());
+            for (long pid : pids) { // the node added by scale too: the plan stays in the run folder
+                String cmdline = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
+                assertTrue(cmdline.contains(" -Xmx600m "), cmdline);
+            }
             Result scaled = script("status");
             assertEquals(Map.of("Up athlete", 3, "Up coach,learner", 1, "Up tool", 1), members(scaled.output()), scaled.output());
         } finally {

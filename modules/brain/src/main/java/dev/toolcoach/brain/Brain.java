@@ -1,6 +1,7 @@
 package dev.toolcoach.brain;
 
 import ai.djl.ndarray.NDManager;
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.brain.distill.DistillDataset;
@@ -200,7 +201,7 @@ public final class Brain {
         Path distilled = workDir.resolve("distilled");
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 1);
              ToolExecutor tools = openTools();
-             NDManager manager = NDManager.newBaseManager();
+             NDManager manager = ComputeDevice.newBaseManager();
              PolicyModel student = ModelLoader.load(modelDir, null, manager);
              LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),

@@ -1,6 +1,7 @@
 package dev.toolcoach.policy;
 
 import ai.djl.ndarray.NDManager;
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.chat.ChatTemplates;
@@ -51,7 +52,7 @@ public final class LocalPolicy implements AutoCloseable {
      * @throws dev.toolcoach.model.io.ModelLoadException naming the file that is missing or unusable
      */
     public static LocalPolicy load(Path model, Path tokenizerOrNull, Path adapterDirOrNull, int maxBatch) {
-        NDManager root = NDManager.newBaseManager();
+        NDManager root = ComputeDevice.newBaseManager();
         PolicyModel loaded = null;
         try {
             loaded = ModelLoader.load(model, tokenizerOrNull, root);

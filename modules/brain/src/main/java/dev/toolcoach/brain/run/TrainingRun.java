@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import ai.djl.ndarray.NDManager;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.coach.CoachActor;
@@ -137,7 +138,7 @@ public final class TrainingRun {
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
         ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
-        try (NDManager manager = NDManager.newBaseManager();
+        try (NDManager manager = ComputeDevice.newBaseManager();
              PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),
                     new LoraWeights(learnerModel.addLora(config.optimisation().lora(), config.seed())), learnerConfig(config));

@@ -25,6 +25,7 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
+import dev.toolcoach.testkit.ToolCallingModel;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.Task;

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Reads node settings from {@code TOOLCOACH_*} environment variables (what containers and the local
- * scripts set): CONFIG, ROLES, HOST, PORT, SEEDS, MANAGEMENT_HOST, MANAGEMENT_PORT, ATHLETES, TOOL_SUITES.
+ * scripts set): CONFIG, ROLES, HOST, PORT, SEEDS, MANAGEMENT_HOST, MANAGEMENT_PORT, ATHLETES, TOOL_SUITES, DEVICE.
  * Lists are comma-separated.
  */
 public final class EnvironmentOverrides {
@@ -28,7 +28,8 @@ public final class EnvironmentOverrides {
                 text(env, "MANAGEMENT_HOST"),
                 number(env, "MANAGEMENT_PORT"),
                 number(env, "ATHLETES"),
-                list(env, "TOOL_SUITES"));
+                list(env, "TOOL_SUITES"),
+                text(env, "DEVICE"));
     }
 
     private static Optional<String> text(Map<String, String> env, String name) {

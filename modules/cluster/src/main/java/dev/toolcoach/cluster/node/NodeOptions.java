@@ -39,9 +39,14 @@ public final class NodeOptions {
             description = "tool suites hosted (tool node) or watched (coach) (env TOOLCOACH_TOOL_SUITES)")
     List<String> toolSuites;
 
+    @Option(names = "--device", paramLabel = "DEVICE",
+            description = "where this node's models compute: cpu, cuda or cuda:N (env TOOLCOACH_DEVICE; default cpu)")
+    String device;
+
     public NodeOverrides overrides() {
         return new NodeOverrides(Optional.ofNullable(configFile), Optional.ofNullable(roles), Optional.ofNullable(host),
                 Optional.ofNullable(port), Optional.ofNullable(seeds), Optional.ofNullable(managementHost),
-                Optional.ofNullable(managementPort), Optional.ofNullable(athleteActors), Optional.ofNullable(toolSuites));
+                Optional.ofNullable(managementPort), Optional.ofNullable(athleteActors), Optional.ofNullable(toolSuites),
+                Optional.ofNullable(device));
     }
 }

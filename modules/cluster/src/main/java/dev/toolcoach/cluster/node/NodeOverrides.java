@@ -21,7 +21,15 @@ public record NodeOverrides(Optional<Path> configFile,
                             Optional<String> managementHost,
                             Optional<Integer> managementPort,
                             Optional<Integer> athleteActors,
-                            Optional<List<String>> toolSuites) {
+                            Optional<List<String>> toolSuites,
+                            Optional<String> device) {
+
+    /** Overrides that leave the device to the lower layers. */
+    public NodeOverrides(Optional<Path> configFile, Optional<List<String>> roles, Optional<String> host, Optional<Integer> port,
+                         Optional<List<String>> seeds, Optional<String> managementHost, Optional<Integer> managementPort,
+                         Optional<Integer> athleteActors, Optional<List<String>> toolSuites) {
+        this(configFile, roles, host, port, seeds, managementHost, managementPort, athleteActors, toolSuites, Optional.empty());
+    }
 
     public static NodeOverrides none() {
         return new NodeOverrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
@@ -39,6 +47,7 @@ public record NodeOverrides(Optional<Path> configFile,
         managementPort.ifPresent(v -> values.put("akka.management.http.port", v));
         athleteActors.ifPresent(v -> values.put("toolcoach.athlete.actors-per-node", v));
         toolSuites.ifPresent(v -> values.put("toolcoach.tools.suites", v));
+        device.ifPresent(v -> values.put("toolcoach.device", v));
         return ConfigFactory.parseMap(values, "command line or environment");
     }
 }

@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.node;
 
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.Config;
+import dev.toolcoach.model.ComputeDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,7 +47,9 @@ public class NodeRunCommand implements Callable<Integer> {
         ActorSystem<?> system;
         try {
             Config config = NodeConfigLoader.load(program, options.overrides(), env);
-            system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
+            NodeSettings settings = NodeSettings.fromConfig(config);
+            selectDevice(settings.device());
+            system = NodeLauncher.start(config, settings);
         } catch (NodeConfigException e) {
             spec.commandLine().getErr().println(program.name() + ": " + e.getMessage());
             return CONFIG_ERROR;
@@ -56,5 +59,14 @@ public class NodeRunCommand implements Callable<Integer> {
         }
         system.getWhenTerminated().toCompletableFuture().join();
         return 0;
+    }
+
+    /** Every model this node loads (an athlete's engine, the learner) is made on the configured device. */
+    private static void selectDevice(String name) {
+        try {
+            ComputeDevice.select(name);
+        } catch (IllegalArgumentException e) {
+            throw new NodeConfigException(ComputeDevice.CONFIG_KEY + ": " + e.getMessage());
+        }
     }
 }

@@ -4,6 +4,7 @@ import akka.actor.Address;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.toolcoach.cluster.toolserver.ToolHostSettings;
+import dev.toolcoach.model.ComputeDevice;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -21,10 +22,11 @@ import java.util.Set;
  * @param athleteActors  athlete actors an athlete node runs
  * @param tools          tool suites a tool node hosts and the coach watches, with their settings
  * @param bootstrap      join through Akka Management Cluster Bootstrap (Kubernetes) instead of seeds
+ * @param device         where the node's models compute ({@code toolcoach.device}: cpu, cuda or cuda:N)
  */
 public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Address> seeds,
                            String managementHost, int managementPort, int athleteActors,
-                           ToolHostSettings tools, boolean bootstrap) {
+                           ToolHostSettings tools, boolean bootstrap, String device) {
 
     public NodeSettings {
         roles = Set.copyOf(roles);
@@ -58,6 +60,12 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
                 throw new NodeConfigException("toolcoach.athlete.actors-per-node is " + athletes + ", must be at least 1");
             }
             ToolHostSettings tools = ToolHostSettings.fromConfig(config);
+            String device = config.getString(ComputeDevice.CONFIG_KEY);
+            try {
+                ComputeDevice.parse(device);
+            } catch (IllegalArgumentException e) {
+                throw new NodeConfigException(ComputeDevice.CONFIG_KEY + ": " + e.getMessage());
+            }
             if (roles.contains(NodeRole.TOOL)) {
                 tools.checkHostable();
             }
@@ -69,7 +77,8 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
                     port(config, "akka.management.http.port"),
                     athletes,
                     tools,
-                    bootstrap);
+                    bootstrap,
+                    device);
         } catch (ConfigException e) {
             throw new NodeConfigException("configuration problem: " + e.getMessage());
         }

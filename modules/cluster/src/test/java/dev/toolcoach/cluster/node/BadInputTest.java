@@ -49,6 +49,17 @@ class BadInputTest {
     }
 
     @Test
+    void unknownOrMissingDevice() {
+        Outcome unknown = run(NodeProgram.COACH, "--device", "tpu");
+        assertEquals(NodeRunCommand.CONFIG_ERROR, unknown.exitCode());
+        assertEquals("coach-node: toolcoach.device: unknown device 'tpu' (use cpu, cuda or cuda:N)", unknown.onlyLine());
+        Outcome missing = run(NodeProgram.COACH, "--device", "cuda:999");
+        assertEquals(NodeRunCommand.CONFIG_ERROR, missing.exitCode());
+        assertTrue(missing.onlyLine().startsWith("coach-node: toolcoach.device: device 'cuda:999' is not available: PyTorch sees "),
+                missing.stderr());
+    }
+
+    @Test
     void malformedSeedAddress() {
         Outcome outcome = run(NodeProgram.ATHLETE, "--seed", "127.0.0.1:25520");
         assertEquals(NodeRunCommand.CONFIG_ERROR, outcome.exitCode());

@@ -56,6 +56,23 @@ class NodeConfigLoaderTest {
     }
 
     @Test
+    void theDeviceComesFromTheCommandLineTheEnvironmentOrTheFileAndIsTheCpuByDefault() throws IOException {
+        assertEquals("cpu", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of())).device());
+        Path file = dir.resolve("gpu.conf");
+        Files.writeString(file, "toolcoach.device = \"cuda:1\"\n");
+        assertEquals("cuda:1", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
+                Map.of("TOOLCOACH_CONFIG", file.toString()))).device());
+        assertEquals("cuda", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
+                Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_DEVICE", "cuda"))).device());
+        NodeOverrides cli = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("cpu"));
+        assertEquals("cpu", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, cli, Map.of("TOOLCOACH_DEVICE", "cuda"))).device());
+        Config bad = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_DEVICE", "cuda:x"));
+        NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(bad));
+        assertEquals("toolcoach.device: unknown device 'cuda:x' (use cpu, cuda or cuda:N)", e.getMessage());
+    }
+
+    @Test
     void aNodeWithoutCoachRoleNeedsSeeds() {
         Config config = NodeConfigLoader.load(NodeProgram.TOOL, NodeOverrides.none(), Map.of());
         NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(config));

@@ -33,13 +33,15 @@ final class BfclValues {
         return out;
     }
 
-    /** Python's {@code ==} on JSON values: numbers by value (5 == 5.0), lists and dicts element-wise. */
+    /**
+     * Python's {@code ==} on JSON values: numbers by value (5 == 5.0, and a bool is the number 1 or 0 to Python:
+     * True == 1), lists and dicts element-wise.
+     */
     static boolean pyEquals(Object a, Object b) {
         JsonKind ka = JsonKind.of(a);
         JsonKind kb = JsonKind.of(b);
-        boolean numA = ka == JsonKind.INTEGER || ka == JsonKind.FLOAT;
-        boolean numB = kb == JsonKind.INTEGER || kb == JsonKind.FLOAT;
-        if (numA && numB) return decimal(a).compareTo(decimal(b)) == 0;
+        if (ka == JsonKind.BOOLEAN && kb == JsonKind.BOOLEAN) return a.equals(b);
+        if (isNumber(ka) && isNumber(kb)) return decimal(a).compareTo(decimal(b)) == 0;
         if (ka != kb) return false;
         if (a instanceof List<?> la && b instanceof List<?> lb) {
             if (la.size() != lb.size()) return false;
@@ -60,7 +62,12 @@ final class BfclValues {
         return false;
     }
 
+    private static boolean isNumber(JsonKind kind) {
+        return kind == JsonKind.INTEGER || kind == JsonKind.FLOAT || kind == JsonKind.BOOLEAN;
+    }
+
     private static BigDecimal decimal(Object n) {
+        if (n instanceof Boolean b) return b ? BigDecimal.ONE : BigDecimal.ZERO;
         return n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
     }
 }

@@ -3,7 +3,6 @@ package dev.toolcoach.tasks.calling;
 import dev.toolcoach.trace.ToolCall;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,26 +15,46 @@ import static dev.toolcoach.tasks.calling.BfclValues.standardizeIfString;
 /**
  * BFCL's AST checker in Java: decides whether a model's calls match an example's possible answers.
  *
- * <p>It follows gorilla's {@code ast_checker.py}: the function name must match; required parameters
- * must be present and no undeclared or unexpected ones; values are type-checked against the schema
- * (an int is accepted for a float; unlike BFCL, a value of another type is never taken for a
- * variable name, so the check also validates dataset gold calls); strings are compared after BFCL's standardisation; dicts, lists and lists
- * of dicts are compared element-wise; an optional parameter may be left out only when {@code ""} is
- * among its allowed values. Simple and multiple examples expect exactly one call. Parallel calls
- * are matched in any order; unlike BFCL's greedy pass, the matching is a full bipartite one, so an
- * answer is never rejected because an earlier expected call took a model call another one needed.
+ * <p>It follows gorilla's {@code ast_checker.py} rule for rule: the function name must match; required
+ * parameters must be present and no undeclared or unexpected ones; a float parameter takes an int; a value
+ * is type-checked against the schema ("any" is a string), one level deep for list items, and a value of the
+ * possible answer's type is taken instead (BFCL's "variable" rule, which is also how {@code null} passes
+ * where null is a possible answer) and then compared as it is; strings are compared after BFCL's
+ * standardisation, lists element-wise, dicts key by key and lists of dicts in order; an optional parameter
+ * may be left out only when {@code ""} is among its possible answers. Simple examples take exactly one call,
+ * multiple ones as many calls as possible answers with the first checked; parallel calls are matched in any
+ * order by BFCL's greedy pass (each possible answer, in order, takes the first model call left that fits).
+ *
+ * <p>{@link #schemaStrict()} drops the variable rule and checks every item type: the gate that keeps a
+ * training dataset's gold calls honest against their own schemas.
  */
 public final class CallChecker {
 
+    private final boolean variables;
+
+    /** BFCL's rules. */
+    public CallChecker() {
+        this(true);
+    }
+
+    private CallChecker(boolean variables) {
+        this.variables = variables;
+    }
+
+    /** A checker for gold calls: a value must be of its declared type; the possible answer's type is no excuse. */
+    public static CallChecker schemaStrict() {
+        return new CallChecker(false);
+    }
+
     public CheckResult check(CallingExample example, List<ToolCall> calls) {
         List<PossibleCall> expected = example.expected();
-        if (calls.size() != expected.size()) {
-            return CheckResult.fail(CheckError.WRONG_COUNT, "expected " + expected.size() + " call(s), got " + calls.size());
+        int wanted = example.category() == CallCategory.SIMPLE ? 1 : expected.size();
+        if (calls.size() != wanted) {
+            return CheckResult.fail(CheckError.WRONG_COUNT, "expected " + wanted + " call(s), got " + calls.size());
         }
-        if (example.category() != CallCategory.PARALLEL && expected.size() == 1) {
-            return checkCall(example, expected.get(0), calls.get(0));
-        }
-        return matchInAnyOrder(example, expected, calls);
+        return example.category() == CallCategory.PARALLEL
+                ? matchInAnyOrder(example, expected, calls)
+                : checkCall(example, expected.get(0), calls.get(0));
     }
 
     /** Checks one model call against one expected call. */
@@ -69,20 +88,24 @@ public final class CallChecker {
     }
 
     private CheckResult checkValue(String param, Object value, ParamType type, ParamType itemType, List<Object> allowed) {
+        if (type == ParamType.FLOAT && JsonKind.of(value) == JsonKind.INTEGER) value = ((Number) value).doubleValue();
         JsonKind kind = JsonKind.of(value);
-        if (!type.accepts(kind)) {
+        JsonKind answerKind = answerKind(allowed);
+        // BFCL: possible answers of another type than the schema's mean the answer is a "variable"
+        boolean variable = variables && answerKind != null && !type.isKind(answerKind, variables);
+        if (type.isKind(kind, variables)) {
+            if (type.isSequence() && itemType != null && !itemsFit((List<?>) value, itemType, allowed)) {
+                return CheckResult.fail(CheckError.NESTED_TYPE_ERROR, "parameter '" + param + "' should be a "
+                        + type.schemaName() + " of " + itemType.schemaName() + ", got " + value);
+            }
+        } else if (variables && answerKind == kind) {
+            variable = true;
+        } else {
             return CheckResult.fail(CheckError.TYPE_ERROR, "parameter '" + param + "' should be " + type.schemaName()
                     + ", got " + kind.name().toLowerCase(Locale.ROOT) + " " + value);
         }
-        if (type.isSequence() && itemType != null) {
-            for (Object item : (List<?>) value) {
-                if (!itemType.accepts(JsonKind.of(item))) {
-                    return CheckResult.fail(CheckError.NESTED_TYPE_ERROR, "parameter '" + param + "' should be a "
-                            + type.schemaName() + " of " + itemType.schemaName() + ", got element " + item);
-                }
-            }
-        }
-        // dicts are compared key by key only where the schema declares them (possible answers are then per key)
+        // a variable is compared as it is; dicts are compared key by key only where the schema declares them
+        if (variable) return membership(param, value, allowed);
         if (type == ParamType.DICT) return checkDict(param, (Map<?, ?>) value, allowed);
         if (type.isSequence() && itemType == ParamType.DICT) return checkListOfDicts(param, (List<?>) value, allowed);
         return switch (kind) {
@@ -90,6 +113,35 @@ public final class CallChecker {
             case ARRAY -> checkList(param, (List<?>) value, allowed);
             default -> membership(param, value, allowed);
         };
+    }
+
+    /** The kind of the first possible answer that is not the omission marker, or null when there is none. */
+    private static JsonKind answerKind(List<?> allowed) {
+        for (Object a : allowed) if (!PossibleCall.OMITTABLE.equals(a)) return JsonKind.of(a);
+        return null;
+    }
+
+    /**
+     * BFCL's one-level item check: the items fit when, for some possible answer, each is of the item type or of
+     * that answer's item type (a possible answer that is not a list, such as {@code ""}, lets any items pass).
+     * The strict checker wants every item of the item type.
+     */
+    private boolean itemsFit(List<?> items, ParamType itemType, List<Object> allowed) {
+        if (!variables) return items.stream().allMatch(i -> itemType.accepts(JsonKind.of(i)));
+        for (Object answer : allowed) {
+            if (!(answer instanceof List<?> answerItems)) return true;
+            JsonKind answerItemKind = answerKind(answerItems);
+            boolean fit = true;
+            for (Object item : items) {
+                JsonKind k = JsonKind.of(item);
+                if (!itemType.isKind(k, true) && k != answerItemKind) {
+                    fit = false;
+                    break;
+                }
+            }
+            if (fit) return true;
+        }
+        return false;
     }
 
     private static CheckResult membership(String param, Object value, List<Object> allowed) {
@@ -100,16 +152,18 @@ public final class CallChecker {
     private static CheckResult checkString(String param, String value, List<Object> allowed) {
         String got = standardize(value);
         for (Object a : allowed) {
-            if (a instanceof String s && !s.isEmpty() && standardize(s).equals(got)) return CheckResult.correct();
+            if (a instanceof String s && standardize(s).equals(got)) return CheckResult.correct();
         }
         return CheckResult.fail(CheckError.STRING_VALUE, "parameter '" + param + "' = \"" + value
                 + "\", expected one of " + allowed + " (case, spaces and ,./-_*^ ignored)");
     }
 
+    /** BFCL iterates each possible answer as a sequence: a string answer stands for the list of its characters. */
     private static CheckResult checkList(String param, List<?> value, List<Object> allowed) {
         List<Object> got = standardizeElements(value);
         for (Object a : allowed) {
-            if (a instanceof List<?> l && BfclValues.pyEquals(got, standardizeElements(l))) return CheckResult.correct();
+            List<?> answer = a instanceof List<?> l ? l : a instanceof String s ? s.codePoints().mapToObj(Character::toString).toList() : null;
+            if (answer != null && BfclValues.pyEquals(got, standardizeElements(answer))) return CheckResult.correct();
         }
         return CheckResult.fail(CheckError.LIST_VALUE, "parameter '" + param + "' = " + value + ", expected one of " + allowed);
     }
@@ -150,7 +204,9 @@ public final class CallChecker {
     private static CheckResult checkListOfDicts(String param, List<?> value, List<Object> allowed) {
         CheckResult last = CheckResult.fail(CheckError.LIST_VALUE, "parameter '" + param + "' = " + value + " matches no allowed list");
         for (Object a : allowed) {
-            if (!(a instanceof List<?> answer)) continue;
+            // BFCL takes "" for a list of no dicts
+            List<?> answer = PossibleCall.OMITTABLE.equals(a) ? List.of() : a instanceof List<?> l ? l : null;
+            if (answer == null) continue;
             if (answer.size() != value.size()) {
                 last = CheckResult.fail(CheckError.LIST_DICT_COUNT, "parameter '" + param + "' has " + value.size()
                         + " dicts, expected " + answer.size());
@@ -171,41 +227,24 @@ public final class CallChecker {
         return answerValue instanceof List<?> l ? new ArrayList<>(l) : List.of(answerValue);
     }
 
-    /** Parallel: every expected call must be matched by a distinct model call, order free. */
+    /** Parallel: each expected call, in order, takes the first model call left that fits it (BFCL's greedy pass). */
     private CheckResult matchInAnyOrder(CallingExample example, List<PossibleCall> expected, List<ToolCall> calls) {
-        int n = expected.size();
-        boolean[][] fits = new boolean[n][n];
-        List<List<String>> why = new ArrayList<>();
-        for (int e = 0; e < n; e++) {
-            List<String> reasons = new ArrayList<>();
-            for (int c = 0; c < n; c++) {
+        boolean[] taken = new boolean[calls.size()];
+        for (int e = 0; e < expected.size(); e++) {
+            List<String> why = new ArrayList<>();
+            int match = -1;
+            for (int c = 0; c < calls.size() && match < 0; c++) {
+                if (taken[c]) continue;
                 CheckResult r = checkCall(example, expected.get(e), calls.get(c));
-                fits[e][c] = r.isCorrect();
-                if (!r.isCorrect()) reasons.add("call " + c + ": " + r);
+                if (r.isCorrect()) match = c;
+                else why.add("call " + c + ": " + r);
             }
-            why.add(reasons);
-        }
-        int[] callOwner = new int[n];
-        Arrays.fill(callOwner, -1);
-        for (int e = 0; e < n; e++) {
-            if (!augment(e, fits, callOwner, new boolean[n])) {
+            if (match < 0) {
                 return CheckResult.fail(CheckError.NO_MATCH, "expected call " + e + " (" + expected.get(e).name()
-                        + ") matches no remaining model call; " + String.join("; ", why.get(e)));
+                        + ") matches no remaining model call; " + String.join("; ", why));
             }
+            taken[match] = true;
         }
         return CheckResult.correct();
-    }
-
-    /** Kuhn's augmenting path: gives expected call e a model call, moving earlier assignments if needed. */
-    private static boolean augment(int e, boolean[][] fits, int[] callOwner, boolean[] seen) {
-        for (int c = 0; c < callOwner.length; c++) {
-            if (!fits[e][c] || seen[c]) continue;
-            seen[c] = true;
-            if (callOwner[c] < 0 || augment(callOwner[c], fits, callOwner, seen)) {
-                callOwner[c] = e;
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -42,6 +42,23 @@ public enum ParamType {
         };
     }
 
+    /**
+     * Whether a value of this JSON kind is of this type as BFCL's type check sees it ({@code type(value) == ...},
+     * no int for a float, which the checker converts first): BFCL takes "any" for a string; the strict checker
+     * ({@code bfcl} false) lets "any" and unknown type names take every kind.
+     */
+    public boolean isKind(JsonKind kind, boolean bfcl) {
+        return switch (this) {
+            case STRING -> kind == JsonKind.STRING;
+            case INTEGER -> kind == JsonKind.INTEGER;
+            case FLOAT -> kind == JsonKind.FLOAT;
+            case BOOLEAN -> kind == JsonKind.BOOLEAN;
+            case ARRAY, TUPLE -> kind == JsonKind.ARRAY;
+            case DICT -> kind == JsonKind.DICT;
+            case ANY -> !bfcl || kind == JsonKind.STRING;
+        };
+    }
+
     public String schemaName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -22,7 +22,9 @@ import java.util.Map;
  * <p>BFCL's simple checker takes the function name from the question's only function and ignores
  * the ground truth's key, so where a simple item's ground truth names a function that is not offered
  * (BFCL v3 simple_363 says {@code find_closest} for {@code restaurant_search.find_closest}) the
- * offered name is used, as BFCL scores it.
+ * offered name is used, as BFCL scores it. A question whose gold answer breaks its own schema is kept and
+ * scored as BFCL scores it ({@link #goldSchemaFailures} names them); one that calls a function it does not
+ * offer cannot be scored and is filtered.
  */
 public final class BfclLoader {
 
@@ -41,13 +43,22 @@ public final class BfclLoader {
             List<FunctionDoc> functions = functions(node.get("function"));
             CallingExample example = new CallingExample(id, category, messages(node.get("question")), functions,
                     resolveSimpleName(category, functions, expected));
-            GoldCallValidator.problem(example).ifPresentOrElse(
+            GoldCallValidator.unscorable(example).ifPresentOrElse(
                     why -> filtered.add(new DatasetIssue(location + " (" + id + ")", why)),
                     () -> items.add(example));
         }, malformed);
         groundTruth.keySet().forEach(id -> malformed.add(new DatasetIssue(answers.getFileName() + " " + id,
                 "possible answer without a question")));
         return new LoadResult<>(questions.getFileName().toString(), items, malformed, filtered);
+    }
+
+    /** The loaded questions whose gold calls break their own schemas (BFCL scores them all the same). */
+    public static List<DatasetIssue> goldSchemaFailures(List<CallingExample> items) {
+        List<DatasetIssue> out = new ArrayList<>();
+        for (CallingExample ex : items) {
+            GoldCallValidator.schemaProblem(ex).ifPresent(why -> out.add(new DatasetIssue(ex.id(), why)));
+        }
+        return out;
     }
 
     private static Map<String, List<PossibleCall>> readAnswers(Path answers, List<DatasetIssue> malformed) {

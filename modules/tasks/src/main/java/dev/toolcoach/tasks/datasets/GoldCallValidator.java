@@ -8,24 +8,35 @@ import dev.toolcoach.tasks.calling.PossibleCall;
 import java.util.Optional;
 
 /**
- * Decides whether an example's gold calls are valid: every expected function is offered, and the
- * oracle's calls pass the checker against the example's own schemas (required arguments present,
- * no undeclared ones, right types). Examples that fail are filtered out, as Tool-N1 does.
+ * Decides whether an example's gold calls are valid: every expected function is offered (else no checker can
+ * score it), and the oracle's calls pass the strict checker against the example's own schemas (required
+ * arguments present, no undeclared ones, every value of its declared type). Training datasets drop examples
+ * that fail either, as Tool-N1 does; BFCL keeps those that fail only their schema, as BFCL scores them.
  */
 final class GoldCallValidator {
 
-    private static final CallChecker CHECKER = new CallChecker();
+    private static final CallChecker STRICT = CallChecker.schemaStrict();
 
     private GoldCallValidator() {
     }
 
     /** Why the example's gold calls are invalid, or empty when they are valid. */
     static Optional<String> problem(CallingExample example) {
+        return unscorable(example).or(() -> schemaProblem(example));
+    }
+
+    /** Why no checker can score the example (no expected call, or one to a function it does not offer). */
+    static Optional<String> unscorable(CallingExample example) {
         if (example.expected().isEmpty()) return Optional.of("no expected call");
         for (PossibleCall p : example.expected()) {
             if (example.function(p.name()).isEmpty()) return Optional.of("calls undeclared function " + p.name());
         }
-        CheckResult r = CHECKER.check(example, example.oracleCalls());
+        return Optional.empty();
+    }
+
+    /** Why the gold calls break the example's own schemas, or empty when they keep to them. */
+    static Optional<String> schemaProblem(CallingExample example) {
+        CheckResult r = STRICT.check(example, example.oracleCalls());
         return r.isCorrect() ? Optional.empty() : Optional.of("gold call fails its own schema: " + r);
     }
 }

@@ -28,7 +28,8 @@ class CallCheckerTest {
                "city": {"type": "string"}, "speed": {"type": "float"}, "stops": {"type": "integer"},
                "coords": {"type": "tuple", "items": {"type": "float"}},
                "filter": {"type": "dict", "properties": {"kind": {"type": "string"}, "max": {"type": "integer"}}},
-               "legs": {"type": "array", "items": {"type": "dict"}}}, "required": ["city"]}}""";
+               "legs": {"type": "array", "items": {"type": "dict"}},
+               "tags": {"type": "array", "items": {"type": "string"}}, "note": {"type": "any"}}, "required": ["city"]}}""";
 
     private CallingExample example(CallCategory category, List<PossibleCall> expected) throws Exception {
         return new CallingExample("t", category, List.of(Message.user("q")), List.of(doc(ROUTE)), expected);
@@ -100,16 +101,98 @@ class CallCheckerTest {
     }
 
     @Test
-    void parallelMatchingFindsAnAssignmentWhereAGreedyPassWouldNot() throws Exception {
-        // expected call 0 accepts Oslo or Bergen, call 1 only Oslo: greedy gives Oslo to call 0 and fails
+    void parallelCallsAreMatchedInAnyOrderByBfclsGreedyPass() throws Exception {
         CallingExample ex = example(CallCategory.PARALLEL, List.of(
-                new PossibleCall("route", Map.of("city", List.of("Oslo", "Bergen"))),
-                new PossibleCall("route", Map.of("city", List.of("Oslo")))));
-        List<ToolCall> calls = List.of(new ToolCall("route", Map.of("city", "Oslo")), new ToolCall("route", Map.of("city", "Bergen")));
-        assertTrue(checker.check(ex, calls).isCorrect());
-        CheckResult twice = checker.check(ex, List.of(calls.get(0), new ToolCall("route", Map.of("city", "Rome"))));
+                new PossibleCall("route", Map.of("city", List.of("Oslo"))),
+                new PossibleCall("route", Map.of("city", List.of("Bergen")))));
+        ToolCall oslo = new ToolCall("route", Map.of("city", "Oslo"));
+        ToolCall bergen = new ToolCall("route", Map.of("city", "Bergen"));
+        assertTrue(checker.check(ex, List.of(bergen, oslo)).isCorrect());
+        CheckResult twice = checker.check(ex, List.of(oslo, new ToolCall("route", Map.of("city", "Rome"))));
         assertEquals(CheckError.NO_MATCH, twice.error());
         assertTrue(twice.message().contains("STRING_VALUE"), twice.message());
+        // expected call 0 accepts Oslo or Bergen, call 1 only Oslo: BFCL's pass gives Oslo to call 0 and fails, so must we
+        CallingExample greedy = example(CallCategory.PARALLEL, List.of(
+                new PossibleCall("route", Map.of("city", List.of("Oslo", "Bergen"))),
+                new PossibleCall("route", Map.of("city", List.of("Oslo")))));
+        assertEquals(CheckError.NO_MATCH, checker.check(greedy, List.of(oslo, bergen)).error());
+        assertTrue(checker.check(greedy, List.of(bergen, oslo)).isCorrect());
+    }
+
+    @Test
+    void multipleChecksTheFirstPossibleAnswerAndSimpleWantsOneCall() throws Exception {
+        CallingExample two = example(CallCategory.MULTIPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo"))),
+                new PossibleCall("route", Map.of("city", List.of("Rome")))));
+        ToolCall oslo = new ToolCall("route", Map.of("city", "Oslo"));
+        assertTrue(checker.check(two, List.of(oslo, new ToolCall("route", Map.of("city", "Paris")))).isCorrect(),
+                "BFCL's multiple checker compares only the first call");
+        assertEquals(CheckError.WRONG_COUNT, checker.check(two, List.of(oslo)).error());
+        CallingExample simple = example(CallCategory.SIMPLE, List.of(new PossibleCall("route", Map.of("city", List.of("Oslo"))),
+                new PossibleCall("route", Map.of("city", List.of("Rome")))));
+        assertTrue(checker.check(simple, List.of(oslo)).isCorrect());
+    }
+
+    @Test
+    void aValueOfThePossibleAnswersTypeIsAVariableAndComparedAsItIs() throws Exception {
+        // the schema says integer, the possible answers are strings: BFCL takes a string (a variable name)
+        Map<String, List<Object>> named = Map.of("city", List.of("Oslo"), "stops", List.of("n_stops"));
+        assertTrue(check(named, Map.of("city", "Oslo", "stops", "n_stops")).isCorrect());
+        assertEquals(CheckError.VALUE, check(named, Map.of("city", "Oslo", "stops", "N_Stops")).error(),
+                "a variable is not standardised");
+        assertEquals(CheckError.VALUE, check(named, Map.of("city", "Oslo", "stops", 3)).error(),
+                "an integer passes the schema's type but the answer is the variable");
+        assertEquals(CheckError.TYPE_ERROR, check(named, Map.of("city", "Oslo", "stops", 2.5)).error());
+        // a dict where the possible answer is a string is a variable too, and not compared key by key
+        assertTrue(check(Map.of("city", List.of("Oslo"), "filter", List.of("opts")), Map.of("city", "Oslo", "filter", "opts")).isCorrect());
+        // the strict checker (gold against its schema) never takes a variable
+        CallingExample ex = example(CallCategory.SIMPLE, List.of(new PossibleCall("route", named)));
+        assertEquals(CheckError.TYPE_ERROR, CallChecker.schemaStrict().check(ex,
+                List.of(new ToolCall("route", Map.of("city", "Oslo", "stops", "n_stops")))).error());
+    }
+
+    @Test
+    void nullPassesWhereNullIsAPossibleAnswer() throws Exception {
+        Map<String, Object> args = new java.util.HashMap<>(Map.of("city", "Oslo"));
+        args.put("stops", null);
+        List<Object> nullOrOmitted = new java.util.ArrayList<>(List.of(""));
+        nullOrOmitted.add(null);
+        assertTrue(check(Map.of("city", List.of("Oslo"), "stops", nullOrOmitted), args).isCorrect());
+        assertEquals(CheckError.TYPE_ERROR, check(Map.of("city", List.of("Oslo"), "stops", List.of("", 3)), args).error());
+    }
+
+    @Test
+    void anyIsAStringToBfcl() throws Exception {
+        assertTrue(check(Map.of("city", List.of("Oslo"), "note", List.of("Fast Route")), Map.of("city", "Oslo", "note", "fast route")).isCorrect());
+        assertEquals(CheckError.TYPE_ERROR, check(Map.of("city", List.of("Oslo"), "note", List.of("7")), Map.of("city", "Oslo", "note", 7)).error());
+        assertTrue(check(Map.of("city", List.of("Oslo"), "note", List.of(7)), Map.of("city", "Oslo", "note", 7)).isCorrect(),
+                "a number where the possible answer is one is a variable");
+    }
+
+    @Test
+    void theOmissionMarkerIsAlsoAValueAsInBfcl() throws Exception {
+        // BFCL compares a string against every string answer, "" included, and reads "" as an empty list
+        assertTrue(check(Map.of("city", List.of("Oslo"), "note", List.of("", "x")), Map.of("city", "Oslo", "note", " ")).isCorrect());
+        assertTrue(check(Map.of("city", List.of("Oslo"), "tags", List.of("", List.of("a"))), Map.of("city", "Oslo", "tags", List.of())).isCorrect());
+        assertTrue(check(Map.of("city", List.of("Oslo"), "legs", List.of("")), Map.of("city", "Oslo", "legs", List.of())).isCorrect());
+        assertEquals(CheckError.LIST_DICT_COUNT, check(Map.of("city", List.of("Oslo"), "legs", List.of("")),
+                Map.of("city", "Oslo", "legs", List.of(Map.of("to", "Bergen")))).error());
+    }
+
+    @Test
+    void listItemsAreCheckedOneLevelDeepAgainstTheItemTypeOrTheAnswersItemType() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"), "coords", List.of(List.of(59, 10.75)));
+        assertTrue(check(allowed, Map.of("city", "Oslo", "coords", List.of(59, 10.75))).isCorrect(),
+                "an int item passes where the answer's first item is an int");
+        assertEquals(CheckError.NESTED_TYPE_ERROR, check(Map.of("city", List.of("Oslo"), "coords", List.of(List.of(59.9, 10.75))),
+                Map.of("city", "Oslo", "coords", List.of(59, 10.75))).error(), "items get no int-to-float conversion");
+        assertTrue(check(Map.of("city", List.of("Oslo"), "tags", List.of("", List.of("a"))), Map.of("city", "Oslo", "tags", List.of("a"))).isCorrect());
+    }
+
+    @Test
+    void dictValuesCompareAsPythonDoes() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"), "filter", List.of(Map.of("kind", List.of("Train"), "max", List.of(1))));
+        assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "max", true))).isCorrect(), "True == 1");
+        assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "max", 1.0))).isCorrect(), "1.0 == 1");
     }
 
     @Test

@@ -108,6 +108,26 @@ class DatasetLoadersTest {
     }
 
     @Test
+    void aBfclQuestionWhoseGoldBreaksItsSchemaIsKeptAndNamedAsBfclScoresIt() throws Exception {
+        Path q = Files.write(dir.resolve("BFCL_v3_multiple.json"), List.of(
+                "{\"id\": \"multiple_0\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}",
+                "{\"id\": \"multiple_1\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}",
+                "{\"id\": \"multiple_2\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}"));
+        Path a = Files.write(dir.resolve("answers.json"), List.of(
+                "{\"id\": \"multiple_0\", \"ground_truth\": [{\"f\": {\"x\": [1]}}]}",
+                "{\"id\": \"multiple_1\", \"ground_truth\": [{\"f\": {\"x\": [\"n\"]}}]}",
+                "{\"id\": \"multiple_2\", \"ground_truth\": [{\"g\": {\"x\": [1]}}]}"));
+        LoadResult<CallingExample> r = new BfclLoader().load(q, a);
+        assertEquals(List.of("multiple_0", "multiple_1"), r.items().stream().map(CallingExample::id).toList());
+        assertEquals(List.of("calls undeclared function g"), r.filtered().stream().map(DatasetIssue::reason).toList());
+        List<DatasetIssue> broken = BfclLoader.goldSchemaFailures(r.items());
+        assertEquals(List.of("multiple_1"), broken.stream().map(DatasetIssue::location).toList());
+        assertTrue(broken.get(0).reason().contains("TYPE_ERROR"), broken.toString());
+        CallingExample variable = r.items().get(1);
+        assertTrue(checker.check(variable, variable.oracleCalls()).isCorrect(), "BFCL takes the gold string as a variable");
+    }
+
+    @Test
     void aMissingFileIsAClearError() {
         DatasetException e = assertThrows(DatasetException.class, () -> new XlamLoader().load(dir.resolve("none.json"), "x"));
         assertTrue(e.getMessage().endsWith("none.json: no such file"), e.getMessage());

@@ -1,4 +1,4 @@
-package dev.toolcoach.brain.run;
+package dev.toolcoach.testkit;
 
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.config.ModelFamily;
@@ -9,7 +9,6 @@ import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
-import dev.toolcoach.testkit.TinyChatModel;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,16 +24,16 @@ import java.util.Map;
  * residual (their output projections are zero), so the next token depends on the last one alone, and the LM
  * head sends every token but the reply to the reply and the reply to {@code <|im_end|>}, with margins large
  * enough that sampling at temperature 1 is as good as greedy. For tests that need real tool traffic from a
- * real engine; LoRA on it learns nothing.
+ * real engine (the brain's cluster runs, coach-node's bfcl-eval); LoRA on it learns nothing.
  */
-final class ToolCallingModel {
+public final class ToolCallingModel {
     private static final float MARGIN = 200f;
 
     private ToolCallingModel() {
     }
 
     /** A Qwen2 folder with ChatML's special tokens. */
-    static Path write(Path dir, String reply) throws IOException {
+    public static Path write(Path dir, String reply) throws IOException {
         return write(dir, ModelFamily.QWEN2, TinyChatModel.SPECIALS, "<|im_end|>", reply);
     }
 
@@ -43,7 +42,7 @@ final class ToolCallingModel {
      * rotary and fused tensors on disk) whose tokenizer knows {@code specials}; the reply is followed by
      * {@code endOfTurn}, one of them.
      */
-    static Path write(Path dir, ModelFamily family, List<String> specials, String endOfTurn, String reply) throws IOException {
+    public static Path write(Path dir, ModelFamily family, List<String> specials, String endOfTurn, String reply) throws IOException {
         List<Merge> merges = new ArrayList<>();
         String bytes = ByteLevelTokenizerJson.toByteLevel(reply);
         String left = bytes.substring(0, 1);

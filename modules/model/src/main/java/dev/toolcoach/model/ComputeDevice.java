@@ -1,0 +1,102 @@
+package dev.toolcoach.model;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDManager;
+import ai.djl.util.cuda.CudaUtils;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The device this process computes on: {@code cpu} (the default), {@code cuda} or {@code cuda:N}. A JVM runs
+ * its models on one device, chosen once at start ({@code --device}, config key {@value #CONFIG_KEY}); every
+ * model and learner manager is made by {@link #newBaseManager()}, so its tensors live there. The choice is
+ * explicit even for the CPU: DJL's own default would move to the first GPU on a CUDA build.
+ */
+public final class ComputeDevice {
+
+    /** The configuration key of nodes and commands (system property or HOCON). */
+    public static final String CONFIG_KEY = "toolcoach.device";
+
+    private static final Pattern NAME = Pattern.compile("(cpu|cuda)(?::(\\d{1,3}))?");
+    private static volatile Device selected = Device.cpu();
+
+    private ComputeDevice() {
+    }
+
+    /**
+     * The device a name stands for, without asking the engine whether it exists.
+     *
+     * @throws IllegalArgumentException naming the value when it is not cpu, cuda or cuda:N
+     */
+    public static Device parse(String name) {
+        Matcher m = NAME.matcher(name == null ? "" : name.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches() || (m.group(1).equals("cpu") && m.group(2) != null)) {
+            throw new IllegalArgumentException("unknown device '" + name + "' (use cpu, cuda or cuda:N)");
+        }
+        if (m.group(1).equals("cpu")) return Device.cpu();
+        return Device.gpu(m.group(2) == null ? 0 : Integer.parseInt(m.group(2)));
+    }
+
+    /**
+     * Parses {@code name}, checks that the engine can compute there, and makes it this process's device.
+     *
+     * @throws IllegalArgumentException in one line, when the name is unknown or the device is not available
+     */
+    public static Device select(String name) {
+        Device device = parse(name);
+        useBuildFlavor();
+        if (device.isGpu()) {
+            // without a CUDA runtime there is nothing to ask the engine (whose start would only add log lines)
+            int gpus = CudaUtils.getGpuCount() == 0 ? 0 : Engine.getEngine("PyTorch").getGpuCount();
+            if (device.getDeviceId() >= gpus) {
+                throw new IllegalArgumentException("device '" + name.trim() + "' is not available: PyTorch sees "
+                        + gpus + " CUDA device(s)" + (gpus == 0 ? " (a CPU build or no GPU; build with -Pcuda on a"
+                        + " machine with CUDA)" : ""));
+            }
+        }
+        selected = device;
+        return device;
+    }
+
+    /**
+     * A CUDA build's jars carry no natives (-Pcuda): DJL is told which libtorch to fetch or find, before the engine
+     * loads, unless the user named one (PYTORCH_FLAVOR as environment variable or system property). Where the CPU
+     * natives are on the class path (every test run, -Pcuda too) they are used as they are.
+     */
+    private static void useBuildFlavor() {
+        if (ComputeDevice.class.getClassLoader().getResource("native/lib/pytorch.properties") != null) return;
+        Properties build = new Properties();
+        try (InputStream in = ComputeDevice.class.getResourceAsStream("native-flavor.properties")) {
+            if (in == null) return;
+            build.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the build's native-flavor.properties", e);
+        }
+        String flavor = build.getProperty("pytorch.flavor", "cpu");
+        if (flavor.equals("cpu") || System.getenv("PYTORCH_FLAVOR") != null || System.getProperty("PYTORCH_FLAVOR") != null) {
+            return;
+        }
+        System.setProperty("PYTORCH_FLAVOR", flavor);
+        if (System.getenv("PYTORCH_VERSION") == null && System.getProperty("PYTORCH_VERSION") == null) {
+            System.setProperty("PYTORCH_VERSION", build.getProperty("pytorch.version"));
+        }
+    }
+
+    /** The device chosen for this process (the CPU unless {@link #select} chose another). */
+    public static Device selected() {
+        return selected;
+    }
+
+    /** A root manager on this process's device: models, adapters and learner state are made under one. */
+    public static NDManager newBaseManager() {
+        return NDManager.newBaseManager(selected);
+    }
+
+}
