@@ -8,6 +8,8 @@ import dev.toolcoach.brain.taskjob.TerminalListener;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.rewards.ToolUseReward;
+import dev.toolcoach.tasks.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,6 +72,19 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
+    @Option(names = "--crystallize", description = "after training, mine the run's successful traces into composite tools "
+            + "(CRYSTALLIZE, calls of at least 3 in at least 3 traces), validated, into <run>/skills, pending approval "
+            + "(coach-node skills list/approve)")
+    boolean crystallize;
+
+    @Option(names = "--adapt", description = "turn TILE's ADAPT on (training rollouts and evaluations) with these settings "
+            + "(JSON: equivalent tools, prior); the athletes' preferences replicate across nodes")
+    Path adapt;
+
+    @Option(names = "--tool-reward", description = "train on TILE's composite reward α·success + β·(1/calls) + γ·task reward "
+            + "− δ·retries, given as α,β,γ,δ (e.g. 0.2,0.1,1,0.05), instead of the task reward with oracle-call credit")
+    String toolReward;
+
     @Spec
     CommandSpec spec;
 
@@ -81,10 +96,16 @@ public final class TrainCommand implements Callable<Integer> {
                     taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
-            TaskTrainingJob.validate(options);
+            if (adapt != null) options = options.withAdapt(adapt);
+            if (toolReward != null) options = options.withToolReward(ToolUseReward.Weights.parse(toolReward));
+            Task task = TaskTrainingJob.validate(options);
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(options.task(), System.err));
             printTable(spec.commandLine().getOut(), summary);
+            if (crystallize) {
+                SkillsCommand.crystallizeRun(summary.runDir(), task.toolSuites().get(0), options.dataDir(), options.recipe().greedyAgent(),
+                        spec.commandLine().getOut());
+            }
             return 0;
         } catch (IllegalArgumentException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());

@@ -115,6 +115,19 @@ class CommandsTest {
     }
 
     @Test
+    void trainRefusesBadTileSettingsInOneLineAndWritesNothing(@TempDir Path dir) throws Exception {
+        Path runs = dir.resolve("runs");
+        Path adapt = Files.writeString(dir.resolve("tile.json"), "{\"equivalent\": [[\"npv\"]]}");
+        Run badAdapt = run(new TrainCommand(), "--task", "finance", "--adapt", adapt.toString(), "--runs", runs.toString());
+        assertEquals(CommandOutput.INPUT_ERROR, badAdapt.code());
+        assertEquals("train: " + adapt + ": equivalent[0] needs at least two tools, has 1", badAdapt.err().strip());
+        Run badReward = run(new TrainCommand(), "--task", "finance", "--tool-reward", "1,2", "--runs", runs.toString());
+        assertEquals(CommandOutput.INPUT_ERROR, badReward.code());
+        assertTrue(badReward.err().contains("four numbers"), badReward.err());
+        assertFalse(Files.exists(runs), "nothing was written");
+    }
+
+    @Test
     void distillRefusesTheOracleOnExamplesWithoutSolutions(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("data.jsonl");
         Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n");

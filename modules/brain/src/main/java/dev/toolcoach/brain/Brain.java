@@ -3,7 +3,12 @@ package dev.toolcoach.brain;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.agent.adapt.AdaptSettings;
+import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
+import dev.toolcoach.agent.adapt.PreferenceFile;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;
@@ -37,13 +42,18 @@ import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
+import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.skills.Crystallizer;
+import dev.toolcoach.tools.skills.SkillLibrary;
+import dev.toolcoach.trace.Trace;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -85,16 +95,21 @@ public final class Brain {
     private final Path workDir;
     private final JobNode node;
     private AdapterWeights adapter;
+    private final AdaptSettings adapt;
+    private final String adaptContext;
+    private ToolPreferences preferences;
 
     private Brain(Builder b) {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
         this.actionFormat = b.actionFormat;
         this.suites = List.copyOf(b.suites);
-        this.toolOptions = b.toolOptions;
+        this.toolOptions = b.skills == null ? b.toolOptions : b.toolOptions.withSkills(b.skills);
         this.reward = Objects.requireNonNull(b.reward, "a Brain needs a reward: call reward, traceReward or groupReward");
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
+        this.adapt = b.adapt;
+        this.adaptContext = b.adaptContext;
         if (suites.size() != 1) {
             throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
         }
@@ -119,7 +134,7 @@ public final class Brain {
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
         TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, dataset, steps, reward,
-                workDir.resolve("checkpoints"), jobId);
+                workDir.resolve("checkpoints"), jobId, adapt == null ? null : checkedAdaptSpec());
         TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
         adapter = result.adapter();
         return result;
@@ -145,9 +160,49 @@ public final class Brain {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
-            return run.apply(new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
+            ToolEnvironment agentTools = adapt == null ? tools
+                    : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
+            T result = run.apply(new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
                     config.rollouts().samplingAgent(actionFormat(), config.seed()), score));
+            if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
+            return result;
         }
+    }
+
+    /**
+     * ADAPT for the training job's athletes, its groups checked here against the suite's tools (an unknown tool is an
+     * error before any node sees the job); athletes sample from their node's replicated preferences ({@code toolcoach.tile}).
+     */
+    private AdaptSpec checkedAdaptSpec() {
+        try (ToolExecutor tools = openTools()) {
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+        }
+        return new AdaptSpec(adaptContext, adapt.equivalent().groups());
+    }
+
+    /** The file in the work folder ADAPT's preferences are kept in between sessions (see {@link Builder#adapt}). */
+    public static final String PREFERENCES_FILE = "tile_preferences.json";
+
+    /**
+     * ADAPT's tool preferences (empty before the first evaluation with ADAPT on): restored from the work folder's
+     * {@value #PREFERENCES_FILE}, checked against the suite's tools, on first use.
+     */
+    public synchronized Optional<ToolPreferences> toolPreferences() {
+        return Optional.ofNullable(preferences);
+    }
+
+    private synchronized ToolPreferences toolPreferences(ToolEnvironment tools) {
+        if (preferences == null) {
+            adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
+            preferences = new ToolPreferences(adapt.prior(), config.seed());
+            Path file = workDir.resolve(PREFERENCES_FILE);
+            if (Files.exists(file)) {
+                PreferenceFile.Snapshot kept = PreferenceFile.snapshot(file, tools.specs().stream().map(ToolSpec::name).toList());
+                preferences.restore(kept.experience());
+                preferences.restoreEpisodes(kept.episodes(), kept.lastUsed());
+            }
+        }
+        return preferences;
     }
 
     /** Writes the trained adapter in PEFT format. */
@@ -240,9 +295,25 @@ public final class Brain {
                 maxWords, guidanceExample, externalTools, selfRank);
     }
 
+    /**
+     * CRYSTALLIZE: this agent's successful traces (a run's {@code traces.jsonl}) mined into validated composite tools
+     * over its suite, saved in {@code skillsDir} (pending approval unless the settings approve them). The traces'
+     * results went through the tool executor's output cap and then this Brain's agent's: validation replays cut the same.
+     */
+    public Crystallizer.Report crystallize(List<Trace> traces, Path skillsDir, Crystallizer.Settings settings, String source) {
+        try (BuiltinSuites.Hosted hosted = BuiltinSuites.open(suites.get(0), toolOptions)) {
+            return new Crystallizer(settings).crystallize(traces, hosted.suite(), new SkillLibrary(skillsDir), source);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write skills to " + skillsDir + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
+        }
+    }
+
     private ToolExecutor openTools() {
         try {
-            return new ToolExecutor(BuiltinSuites.open(suites.get(0), toolOptions).suite(), ExecutorSettings.defaults());
+            return new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suites.get(0), toolOptions).suite(), toolOptions),
+                    ExecutorSettings.defaults());
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
         }
@@ -254,11 +325,14 @@ public final class Brain {
         private ActionFormat actionFormat;
         private List<String> suites = List.of();
         private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
+        private Path skills;
         private Reward reward;
         private String algorithm;
         private TrainingConfig config = TrainingConfig.defaults();
         private Path workDir;
         private JobNode node;
+        private AdaptSettings adapt;
+        private String adaptContext;
 
         private Builder() {
         }
@@ -296,6 +370,16 @@ public final class Brain {
             return this;
         }
 
+        /**
+         * CRYSTALLIZE's output in use: the approved skills of this skill library folder join the agent's suite as
+         * composite tools (offered to the model, run by the tool servers like any tool). Mining and approving skills
+         * is {@code coach-node skills}.
+         */
+        public Builder skills(Path folder) {
+            this.skills = Objects.requireNonNull(folder, "folder");
+            return this;
+        }
+
         /** Any reward; per-trace and per-group rewards are both called through this one interface. */
         public Builder reward(Reward reward) {
             this.reward = reward;
@@ -326,6 +410,17 @@ public final class Brain {
         /** Where checkpoints, the teacher cache and distilled models go. */
         public Builder workDir(Path dir) {
             this.workDir = dir;
+            return this;
+        }
+
+        /**
+         * Turns TILE's ADAPT on: calls to equivalent tools are served by Thompson sampling over the Beta preferences
+         * of {@code context} (e.g. {@code task:finance}), learned from every outcome. In evaluation the preferences are
+         * this Brain's, kept in the work folder between sessions; in training, the athlete nodes' replicated ones.
+         */
+        public Builder adapt(AdaptSettings settings, String context) {
+            this.adapt = Objects.requireNonNull(settings, "settings");
+            this.adaptContext = Objects.requireNonNull(context, "context");
             return this;
         }
 

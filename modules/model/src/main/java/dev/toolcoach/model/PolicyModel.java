@@ -2,7 +2,6 @@ package dev.toolcoach.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
@@ -26,13 +25,27 @@ public final class PolicyModel implements AutoCloseable {
     private final Transformer transformer;
     private final ModelTokenizer tokenizer;
     private final ModelSource source;
+    private final Runnable releaseBase;
+    private final boolean sharedBase;
     private LoraAdapter lora;
     private boolean allTrainable;
 
+    /** A model that owns its base transformer and closes it on {@link #close}. */
     public PolicyModel(Transformer transformer, ModelTokenizer tokenizer, ModelSource source) {
+        this(transformer, tokenizer, source, transformer::close, false);
+    }
+
+    /** A model over a base others hold too ({@link ModelLoader#shared}); {@code releaseBase} runs on {@link #close}. */
+    PolicyModel(Transformer transformer, ModelTokenizer tokenizer, ModelSource source, Runnable releaseBase) {
+        this(transformer, tokenizer, source, releaseBase, true);
+    }
+
+    private PolicyModel(Transformer transformer, ModelTokenizer tokenizer, ModelSource source, Runnable releaseBase, boolean sharedBase) {
         this.transformer = transformer;
         this.tokenizer = tokenizer;
         this.source = source;
+        this.releaseBase = releaseBase;
+        this.sharedBase = sharedBase;
     }
 
     /** A randomly initialised model (seeded) with the given tokenizer, e.g. a tiny model trained from scratch. */
@@ -78,8 +91,15 @@ public final class PolicyModel implements AutoCloseable {
         return lora;
     }
 
-    /** Makes every base weight trainable too (from-scratch training). */
+    /**
+     * Makes every base weight trainable too (from-scratch training).
+     *
+     * @throws IllegalStateException on a shared base, which other holders rely on staying frozen
+     */
     public void trainAllParameters() {
+        if (sharedBase) {
+            throw new IllegalStateException("the base transformer is shared with other holders and stays frozen: load the model with ModelLoader.load to train all of it");
+        }
         allTrainable = true;
         transformer.weights().all().forEach(w -> w.setRequiresGradient(true));
     }
@@ -128,13 +148,13 @@ public final class PolicyModel implements AutoCloseable {
             throw new IllegalArgumentException("scoring needs sequences of at least 2 tokens, got " + len);
         }
         StepInputs step = StepInputs.scoring(tokens, attention);
-        NDArray logits = transformer.forward(step, scope, null, useAdapter ? lora : null, training, false);
+        NDArray hidden = transformer.hidden(step, scope, null, useAdapter ? lora : null, training, false);
         int[] next = new int[tokens.length * (len - 1)];
         for (int b = 0; b < tokens.length; b++) {
             System.arraycopy(tokens[b], 1, next, b * (len - 1), len - 1);
         }
         NDArray targets = scope.create(next, new Shape(tokens.length, len - 1));
-        return TokenScores.fromLogits(logits.get(new NDIndex(":, 0:{}, :", len - 1)), targets);
+        return TokenScores.score(transformer, hidden, targets);
     }
 
     private LoraAdapter requireLora() {
@@ -146,7 +166,7 @@ public final class PolicyModel implements AutoCloseable {
         if (lora != null) {
             lora.close();
         }
-        transformer.close();
+        releaseBase.run();
         if (tokenizer instanceof AutoCloseable closeable) {
             try {
                 closeable.close();

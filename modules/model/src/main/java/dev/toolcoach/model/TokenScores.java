@@ -1,7 +1,12 @@
 package dev.toolcoach.model;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
+import dev.toolcoach.model.nn.Transformer;
 
 /**
  * What a teacher-forced forward says about each target token. Positions whose target is padding hold
@@ -11,6 +16,44 @@ import ai.djl.ndarray.types.DataType;
  * @param entropy  entropy of each position's next-token distribution (rows, length), detached (a metric)
  */
 public record TokenScores(NDArray logprobs, NDArray entropy) {
+    /** Logits per slice of positions: 64 Mi values (256 MiB of f32). */
+    static final long SLICE_VALUES = 64L << 20;
+
+    /**
+     * From final-normed hidden states [rows, length, dim] (positions past {@code targets}' length ignored), projected to
+     * the vocabulary a slice of positions at a time: each slice's logits, log-softmax and entropy temporaries are freed
+     * before the next, so scoring without gradients never holds more than one slice of [rows, length, vocab]; with
+     * gradients, autograd keeps one log-softmax per slice for the backward, one [rows, length, vocab] in all, where
+     * taking whole logits kept four. The values equal {@link #fromLogits} of the whole logits.
+     */
+    public static TokenScores score(Transformer model, NDArray hidden, NDArray targets) {
+        return score(model, hidden, targets, SLICE_VALUES);
+    }
+
+    static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues) {
+        NDManager scope = hidden.getManager();
+        long rows = targets.getShape().get(0);
+        long length = targets.getShape().get(1);
+        long slice = Math.max(1, sliceValues / (rows * model.config().vocabSize()));
+        NDList logprobs = new NDList();
+        NDList entropy = new NDList();
+        for (long p0 = 0; p0 < length; p0 += slice) {
+            long p1 = Math.min(length, p0 + slice);
+            try (NDManager part = scope.newSubManager()) {
+                NDArray h = hidden.get(new NDIndex(":, {}:{}, :", p0, p1));
+                h.attach(part); // every op below joins its first operand's manager: this slice's, freed at its end
+                NDArray t = targets.get(new NDIndex(":, {}:{}", p0, p1));
+                t.attach(part);
+                TokenScores s = fromLogits(model.head(h), t);
+                s.logprobs().attach(scope);
+                s.entropy().attach(scope);
+                logprobs.add(s.logprobs());
+                entropy.add(s.entropy());
+            }
+        }
+        return logprobs.size() == 1 ? new TokenScores(logprobs.get(0), entropy.get(0))
+                : new TokenScores(NDArrays.concat(logprobs, 1), NDArrays.concat(entropy, 1));
+    }
 
     /** From logits (rows, length, vocab) and targets (rows, length). */
     public static TokenScores fromLogits(NDArray logits, NDArray targets) {

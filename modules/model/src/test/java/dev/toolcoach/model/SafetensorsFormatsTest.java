@@ -40,7 +40,7 @@ class SafetensorsFormatsTest {
         }
         Path file = dir.resolve("x.safetensors");
         Files.write(file, buf.array());
-        Map<String, HostTensor> t = SafetensorsReader.read(file, 6); // 3 halves per mapping: chunk edges inside tensors
+        Map<String, HostTensor> t = SafetensorsReader.read(file, 6); // 3 halves per read: block edges inside tensors
         assertArrayEquals(f16Expected, t.get("a").data());
         float[] bfExpected = new float[bf16Values.length];
         for (int i = 0; i < bfExpected.length; i++) {

@@ -47,7 +47,8 @@ public final class LocalPolicy implements AutoCloseable {
 
     /**
      * Loads an HF model folder or a llama2.c checkpoint (tokenizer null: the default beside it) and,
-     * when {@code adapterDirOrNull} is given, its PEFT LoRA adapter.
+     * when {@code adapterDirOrNull} is given, its PEFT LoRA adapter. The base weights are shared with every other holder
+     * of the same checkpoint in this JVM ({@code ModelLoader.shared}: an embedded run's learner and engine).
      *
      * @throws dev.toolcoach.model.io.ModelLoadException naming the file that is missing or unusable
      */
@@ -55,7 +56,7 @@ public final class LocalPolicy implements AutoCloseable {
         NDManager root = ComputeDevice.newBaseManager();
         PolicyModel loaded = null;
         try {
-            loaded = ModelLoader.load(model, tokenizerOrNull, root);
+            loaded = ModelLoader.shared(model, tokenizerOrNull);
             AdapterWeights adapter = adapterDirOrNull == null ? null : checkedAdapter(adapterDirOrNull, loaded, root);
             LocalPolicy policy = of(loaded, maxBatch, root);
             if (adapter != null) policy.engine.setAdapter(adapter);

@@ -7,6 +7,7 @@ import dev.toolcoach.tools.email.IndexReport;
 import dev.toolcoach.tools.email.MailSource;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.finance.FinanceTools;
+import dev.toolcoach.tools.skills.ApprovedSkills;
 import dev.toolcoach.tools.spi.ToolSuite;
 import dev.toolcoach.tools.sql.SqlDatabase;
 import dev.toolcoach.tools.sql.SqlTools;
@@ -36,29 +37,49 @@ public final class BuiltinSuites {
      * @param mailboxes           mbox files, maildirs or CSV files the email suite indexes
      * @param sqlStatementTimeout longest a SQL query may run
      * @param sqlMaxRows          most rows a SQL query returns
+     * @param skills              a skill library folder ({@link SkillLibrary}) whose approved composites join the suites
+     *                            they are over, or null for none
      */
-    public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows) {
+    public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows, Path skills) {
         public Options {
             mailboxes = List.copyOf(mailboxes);
             Objects.requireNonNull(sqlStatementTimeout, "sqlStatementTimeout");
         }
 
-        /** No mailboxes, 2 s SQL statements, 50 rows. */
+        public Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows) {
+            this(mailboxes, sqlStatementTimeout, sqlMaxRows, null);
+        }
+
+        /** No mailboxes, 2 s SQL statements, 50 rows, no skills. */
         public static Options defaults() {
             return new Options(List.of(), Duration.ofSeconds(2), 50);
         }
 
         public Options withMailboxes(List<Path> paths) {
-            return new Options(paths, sqlStatementTimeout, sqlMaxRows);
+            return new Options(paths, sqlStatementTimeout, sqlMaxRows, skills);
+        }
+
+        public Options withSkills(Path folder) {
+            return new Options(mailboxes, sqlStatementTimeout, sqlMaxRows, folder);
         }
     }
 
-    /** A suite and what it holds open; closing releases it. */
+    /** A suite (its own tools, without skills) and what it holds open; closing releases it. */
     public record Hosted(ToolSuite suite, AutoCloseable resources) implements AutoCloseable {
         @Override
         public void close() throws Exception {
             resources.close();
         }
+    }
+
+    /**
+     * The suite with the approved skills over it from the options' skill folder (none without one): what an executor
+     * serves. Read again whenever called, so a skill approved since is registered by the next call.
+     *
+     * @throws IllegalArgumentException for a skill definition that cannot be used (one line naming file and field)
+     */
+    public static ToolSuite withSkills(ToolSuite suite, Options options) {
+        return options.skills() == null ? suite : new ApprovedSkills(suite, options.skills()).suite();
     }
 
     /** Opens the named suite; an unknown name or a mailbox that cannot be read fails naming it. */

@@ -3,6 +3,8 @@ package dev.toolcoach.brain.eval;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.tooluse.ToolUse;
+import dev.toolcoach.trace.tooluse.ToolUseRecord;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -40,6 +42,11 @@ public record EvaluationReport(List<Outcome> outcomes) {
         Map<Termination, Integer> counts = new EnumMap<>(Termination.class);
         outcomes.forEach(o -> counts.merge(o.trace().termination(), 1, Integer::sum));
         return counts;
+    }
+
+    /** The tool-use records of every rollout, each with its reward; {@code task} is their context. */
+    public List<ToolUseRecord> toolUse(String run, String task) {
+        return outcomes.stream().flatMap(o -> ToolUse.records(o.trace(), run, task, o.reward()).stream()).toList();
     }
 
     @Override

@@ -5,6 +5,9 @@ import akka.actor.ExtendedActorSystem;
 import akka.actor.Extension;
 import akka.actor.ExtensionIdProvider;
 import akka.http.javadsl.model.ContentTypes;
+import dev.toolcoach.tools.skills.SkillCard;
+import dev.toolcoach.tools.skills.SkillFile;
+import dev.toolcoach.tools.skills.SkillLibrary;
 import akka.http.javadsl.model.HttpEntities;
 import akka.http.javadsl.model.StatusCode;
 import akka.http.javadsl.model.StatusCodes;
@@ -40,6 +43,10 @@ import java.util.function.Supplier;
  * (401) when a token is set, and without a token are taken only while the management port is bound to loopback.
  * The body is limited in size ({@code toolcoach.jobs.max-request-body}, 413) and nesting, and is confined to the
  * node's runs and data folders ({@link JobRequest#confinedTo}).
+ *
+ * <p>{@code GET /skills} lists the skills of the cluster's skill folder ({@code toolcoach.tools.skills.dir}) with their
+ * provenance; {@code POST /skills/{name}/approve} approves a pending one, which the tool nodes then register. Approving
+ * changes what athletes may call, so it takes the same credentials as the job {@code POST}s.
  */
 public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> implements ExtensionIdProvider {
 
@@ -59,7 +66,8 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         String bind = config.getString("akka.management.http.bind-hostname");
         return new Routes(JobController.ID.get(system), jobs.getString("token"),
                 loopback(bind.isBlank() ? config.getString("akka.management.http.hostname") : bind),
-                Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")), jobs.getBytes("max-request-body"));
+                Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")), jobs.getBytes("max-request-body"),
+                config.getString("toolcoach.tools.skills.dir"));
     }
 
     private static boolean loopback(String host) {
@@ -78,14 +86,18 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         private final Path runsRoot;
         private final Path dataRoot;
         private final long maxBody;
+        /** The cluster's skill folder, or null when none is configured. */
+        private final SkillLibrary skills;
 
-        Routes(JobController controller, String token, boolean loopbackOnly, Path runsRoot, Path dataRoot, long maxBody) {
+        Routes(JobController controller, String token, boolean loopbackOnly, Path runsRoot, Path dataRoot, long maxBody,
+               String skillsDir) {
             this.controller = controller;
             this.expectedAuthorization = token.isEmpty() ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
             this.loopbackOnly = loopbackOnly;
             this.runsRoot = runsRoot;
             this.dataRoot = dataRoot;
             this.maxBody = maxBody;
+            this.skills = skillsDir.isBlank() ? null : new SkillLibrary(Path.of(skillsDir));
         }
 
         @Override
@@ -94,7 +106,36 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
                     name -> Directives.post(() -> allowed(settings.readOnly(), () -> controller.cancel(name)
                             .map(s -> json(StatusCodes.ACCEPTED, s))
                             .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job named '" + name + "' is running")))))),
-                    jobsRoute(settings));
+                    jobsRoute(settings), skillsRoutes(settings));
+        }
+
+        private Route skillsRoutes(ManagementRouteProviderSettings settings) {
+            return Directives.concat(
+                    Directives.path("skills", () -> Directives.get(() -> withSkills(library ->
+                            json(StatusCodes.OK, library.all().stream().map(SkillCard::summary).toList())))),
+                    Directives.path(PathMatchers.segment("skills").slash(PathMatchers.segment()).slash("approve"),
+                            name -> Directives.post(() -> allowed(settings.readOnly(), () -> withSkills(library -> {
+                                try {
+                                    return json(StatusCodes.OK, SkillCard.summary(library.approve(name)));
+                                } catch (java.io.IOException e) {
+                                    return error(StatusCodes.INTERNAL_SERVER_ERROR, "cannot write the skill: " + e.getMessage());
+                                }
+                            })))));
+        }
+
+        /** Any failure is answered: a bad definition as 400 with its one line, an unknown skill as 404. */
+        private Route withSkills(java.util.function.Function<SkillLibrary, Route> inner) {
+            if (skills == null) return error(StatusCodes.NOT_FOUND, "no skill folder is configured (toolcoach.tools.skills.dir)");
+            try {
+                return inner.apply(skills);
+            } catch (SkillFile.SkillFileException e) {
+                return error(StatusCodes.BAD_REQUEST, e.getMessage());
+            } catch (IllegalArgumentException e) {
+                return error(StatusCodes.NOT_FOUND, e.getMessage());
+            } catch (Throwable t) {
+                LOG.error("a skills request failed", t);
+                return error(StatusCodes.INTERNAL_SERVER_ERROR, "the skills request failed: " + t.getClass().getSimpleName());
+            }
         }
 
         private Route jobsRoute(ManagementRouteProviderSettings settings) {

@@ -10,6 +10,7 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
+import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,8 @@ import java.util.function.Predicate;
 
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
- * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl} (both appended, so a resumed run continues
+ * trace, its reward and job step ({@value #STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
+ * calls as TILE's tool-use records ({@code tool_use.jsonl}, context: the task) (all appended, so a resumed run continues
  * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
  * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
  * arrives, so each step and each trained rollout is recorded once. A line a crash left half written at the end of
@@ -44,10 +46,12 @@ public final class RunRecorder implements Consumer<StepReport> {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /** The trace metadata key of the job step that trained on the trace. */
-    public static final String STEP_KEY = "job_step";
+    public static final String STEP_KEY = ToolUse.STEP_KEY;
 
     private final Path metrics;
     private final Path traces;
+    private final Path toolUse;
+    private final String task;
     private final Predicate<Trace> success;
     private final Consumer<StepLine> onLine;
     private final List<StepLine> lines = new ArrayList<>();
@@ -57,15 +61,18 @@ public final class RunRecorder implements Consumer<StepReport> {
     private final long tornBytesRepaired;
 
     /**
+     * @param task    the task the run trains on: the context of its tool-use records (null: each query's hash)
      * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped)
      * @param onLine  hears each step's line after it is written (a progress display)
      */
-    public RunRecorder(Path runDir, Predicate<Trace> success, Consumer<StepLine> onLine) {
+    public RunRecorder(Path runDir, String task, Predicate<Trace> success, Consumer<StepLine> onLine) {
         this.metrics = runDir.resolve("metrics.jsonl");
         this.traces = runDir.resolve("traces.jsonl");
+        this.toolUse = runDir.resolve(ToolUse.FILE);
+        this.task = task;
         this.success = success;
         this.onLine = onLine;
-        this.tornBytesRepaired = repair(metrics) + repair(traces);
+        this.tornBytesRepaired = repair(metrics) + repair(traces) + repair(toolUse);
     }
 
     /** Bytes of torn last lines cut off the run folder's files when this recorder opened them. */
@@ -99,7 +106,9 @@ public final class RunRecorder implements Consumer<StepReport> {
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
-        TraceJson.append(traces, scored.stream().map(t -> withRewardAndStep(t, report.step())).toList());
+        List<Trace> recorded = scored.stream().map(t -> withRewardAndStep(t, report.step())).toList();
+        TraceJson.append(traces, recorded);
+        ToolUse.append(toolUse, ToolUse.records(recorded, runName(), task));
         onLine.accept(line);
     }
 
@@ -122,6 +131,13 @@ public final class RunRecorder implements Consumer<StepReport> {
         LOG.warn("{}: steps from {} on are redone after the resume; their earlier records are replaced", metrics.getParent(), step);
         keepLines(metrics, line -> line.path("step"), step);
         if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(STEP_KEY), step);
+        if (Files.exists(toolUse)) keepLines(toolUse, record -> record.path("step"), step);
+    }
+
+    /** The run's id in its tool-use records: the run folder's name. */
+    private String runName() {
+        Path name = metrics.toAbsolutePath().getParent().getFileName();
+        return name == null ? null : name.toString();
     }
 
     /**

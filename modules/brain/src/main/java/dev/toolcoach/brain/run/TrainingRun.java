@@ -1,10 +1,8 @@
 package dev.toolcoach.brain.run;
 
 import akka.actor.typed.ActorRef;
-import ai.djl.ndarray.NDManager;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.coach.CoachActor;
@@ -23,6 +21,7 @@ import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.JobCommand;
+import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobSpec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
 import dev.toolcoach.cluster.protocol.CoachCommand;
@@ -93,7 +92,14 @@ public final class TrainingRun {
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId) {
+                       Path checkpointDir, String jobId, AdaptSpec adapt) {
+        /** A job without ADAPT. */
+        public Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
+                    BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
+                    Path checkpointDir, String jobId) {
+            this(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, null);
+        }
+
         public Spec {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(modelDir, "modelDir");
@@ -138,8 +144,8 @@ public final class TrainingRun {
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
         ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
-        try (NDManager manager = ComputeDevice.newBaseManager();
-             PolicyModel learnerModel = ModelLoader.load(spec.modelDir(), null, manager)) {
+        // shared: the athletes this node hosts serve the same base through their engine (JobResources, LocalPolicy.load)
+        try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null)) {
             LearnerCore core = new LearnerCore(learnerModel.transformer(),
                     new LoraWeights(learnerModel.addLora(config.optimisation().lora(), config.seed())), learnerConfig(config));
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
@@ -179,6 +185,7 @@ public final class TrainingRun {
                 "toolcoach.jobs.controller", "off",
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
+                "toolcoach.tools.skills.dir", spec.toolOptions().skills() == null ? "" : spec.toolOptions().skills().toAbsolutePath().toString(),
                 "toolcoach.athlete.actors-per-node", spec.config().athletes()));
     }
 
@@ -223,7 +230,7 @@ public final class TrainingRun {
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
                 spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
-                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed())), "job-" + actorName(spec.jobId()));
+                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 

@@ -5,17 +5,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
+import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.rewards.ToolUseReward;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
 import dev.toolcoach.model.scratch.TaskVocabulary;
@@ -28,6 +32,8 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.trace.tooluse.ContextKey;
+import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +55,7 @@ import java.util.UUID;
  * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
  * Brain (rewarded by the task reward with partial credit for oracle-matching calls, {@link CallShapedReward}),
  * and evaluated a last time (on the task reward alone). Everything lands in the run folder: {@code config.json},
- * {@code metrics.jsonl}, {@code traces.jsonl}, {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
+ * {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl} (training and evaluation), {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
  * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
  * training continues from its last checkpoint.
  */
@@ -74,15 +80,25 @@ public final class TaskTrainingJob {
      * @param checkpointEvery steps between checkpoints
      * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
      * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again
+     * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation, or null
+     * @param toolReward TILE's composite reward weights to train on (outcome: the task reward) instead of the task reward
+     *                  shaped by oracle calls, or null
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
+                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
+                          ToolUseReward.Weights toolReward) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(limits, "limits");
+        }
+
+        /** Without ADAPT. */
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null, null);
         }
 
         /** With the default limits. */
@@ -98,7 +114,23 @@ public final class TaskTrainingJob {
         }
 
         public Options withLimits(TrainingConfig.Limits l) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l);
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward);
+        }
+
+        public Options withAdapt(Path settings) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
+                    toolReward);
+        }
+
+        public Options withToolReward(ToolUseReward.Weights weights) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    weights);
+        }
+
+        /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
+        TraceReward trainingReward(Task task) {
+            return toolReward == null ? new CallShapedReward(task.reward(), recipe.grpo().callWeight())
+                    : new ToolUseReward(toolReward, task.reward());
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
@@ -135,7 +167,7 @@ public final class TaskTrainingJob {
     }
 
     /** The task and the dataset read while validating, so the job reads neither twice. */
-    private record Checked(Task task, Optional<JobDataset> dataset) {
+    private record Checked(Task task, Optional<JobDataset> dataset, Optional<AdaptSettings> adapt) {
     }
 
     private static Checked check(Options options) {
@@ -146,7 +178,7 @@ public final class TaskTrainingJob {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
-        return new Checked(task, dataset);
+        return new Checked(task, dataset, Optional.ofNullable(options.adapt()).map(AdaptSettings::read));
     }
 
     /**
@@ -186,6 +218,8 @@ public final class TaskTrainingJob {
             Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
+            if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
+            if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
             dataset.ifPresent(d -> settings.put("dataset", d.record()));
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
@@ -198,9 +232,10 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
-                    .reward(TaskRewards.of(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())))
+                    .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run);
             node.ifPresent(builder::onNode);
+            checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
@@ -223,7 +258,7 @@ public final class TaskTrainingJob {
             }
 
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, TaskRewards.succeeded(task.reward(), known), listener::step);
+            RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
@@ -278,7 +313,9 @@ public final class TaskTrainingJob {
                                  List<TaskExample> passQueries, JobListener listener) throws IOException {
         listener.phase("evaluate");
         long start = System.nanoTime();
-        EvalRecord record = EvalRecord.of(brain.evaluate(split.test(), task.reward()));
+        EvaluationReport report = brain.evaluate(split.test(), task.reward());
+        ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
+        EvalRecord record = EvalRecord.of(report);
         long evaluated = System.nanoTime();
         if (!passQueries.isEmpty()) record = record.withTraining(brain.passAtK(passQueries, task.reward(), PASS_AT_K, PASS_AT_K));
         LOG.info("{}: {} test examples in {} s, pass@{} on {} training queries in {} s", name, record.examples(),
@@ -286,6 +323,11 @@ public final class TaskTrainingJob {
         evals.put(name, record);
         writeJson(run.resolve("eval.json"), evals);
         listener.evaluated(name, record);
+    }
+
+    /** The run id of an evaluation's tool-use records: the run folder's name, then {@code /eval/<phase>}. */
+    public static String evalRunId(Path run, String phase) {
+        return run.toAbsolutePath().getFileName() + "/eval/" + phase;
     }
 
     private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,

@@ -155,6 +155,42 @@ class JobControllerTest {
         assertTrue(error(refused).startsWith("this node's management routes are read-only"), refused.body());
     }
 
+    @Test
+    void skillsAreListedToAnyoneAndApprovedOnlyWithTheJobToken(@TempDir Path dir) throws Exception {
+        Path skills = dir.resolve("skills");
+        Path folder = Files.createDirectories(skills.resolve("loan_payment_then_npv"));
+        Files.writeString(folder.resolve("skill.json"), """
+                {"name": "loan_payment_then_npv", "description": "d", "suite": "finance", "status": "pending",
+                 "parameters": {"type": "object", "properties": {"principal": {"type": "number"}, "annual_rate": {"type": "number"},
+                   "years": {"type": "number"}, "rate": {"type": "number"}}},
+                 "steps": [{"tool": "loan_payment", "arguments": {"principal": {"param": "principal"},
+                     "annual_rate": {"param": "annual_rate"}, "years": {"param": "years"}}},
+                   {"tool": "npv", "arguments": {"rate": {"param": "rate"}}}],
+                 "provenance": {"source": "s", "trajectories": ["t1"], "support": 1, "novelty": 1.0, "min_length": 2,
+                   "min_support": 1, "validated": 1, "created_at": "2026-11-24T00:00:00Z"}}
+                """);
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), dir.resolve("runs"), Map.of("toolcoach.jobs.token", "s3cret",
+                "akka.management.http.route-providers-read-only", "off", "toolcoach.tools.skills.dir", skills.toString()));
+        String base = management(coach) + "skills";
+        HttpResponse<String> listed = get(base);
+        assertEquals(200, listed.statusCode(), listed.body());
+        assertEquals("pending", JSON.readTree(listed.body()).get(0).get("status").asText());
+
+        assertEquals(401, post(base + "/loan_payment_then_npv/approve", "").statusCode());
+        HttpResponse<String> unknown = post(base + "/nothing/approve", "", "Bearer s3cret");
+        assertEquals(404, unknown.statusCode());
+        assertTrue(error(unknown).startsWith("no skill named 'nothing'"), unknown.body());
+        HttpResponse<String> approved = post(base + "/loan_payment_then_npv/approve", "", "Bearer s3cret");
+        assertEquals(200, approved.statusCode(), approved.body());
+        assertEquals("approved", JSON.readTree(approved.body()).get("status").asText());
+        assertEquals("approved", JSON.readTree(get(base).body()).get(0).get("status").asText());
+
+        Files.writeString(folder.resolve("skill.json"), "{\"name\": 3}");
+        HttpResponse<String> broken = get(base);
+        assertEquals(400, broken.statusCode());
+        assertEquals(folder.resolve("skill.json") + ": field name: must be a string", error(broken));
+    }
+
     private static String error(HttpResponse<String> reply) throws Exception {
         return JSON.readTree(reply.body()).get("error").asText();
     }

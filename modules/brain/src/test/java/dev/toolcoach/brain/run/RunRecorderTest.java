@@ -10,7 +10,13 @@ import dev.toolcoach.learn.core.DpoMetrics;
 import dev.toolcoach.learn.core.GrpoMetrics;
 import dev.toolcoach.learn.core.SftMetrics;
 import dev.toolcoach.learn.core.TrainingMetrics;
+import dev.toolcoach.trace.ParsedCompletion;
 import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.ToolCall;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.Turn;
+import dev.toolcoach.trace.tooluse.ToolUse;
+import dev.toolcoach.trace.tooluse.ToolUseRecord;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
 import org.junit.jupiter.api.Test;
@@ -30,10 +36,10 @@ class RunRecorderTest {
 
     @Test
     void aResumeThatRedoesStepsReplacesTheirRecordsAndKeepsTheRest(@TempDir Path run) {
-        RunRecorder first = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder first = new RunRecorder(run, "finance", t -> true, line -> { });
         for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
         // the node died after step 3 but before its checkpoint: the next session resumes after step 2 and redoes step 3
-        RunRecorder second = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder second = new RunRecorder(run, "finance", t -> true, line -> { });
         second.accept(report(3, "b"));
         second.accept(report(4, "b"));
 
@@ -43,15 +49,23 @@ class RunRecorderTest {
         assertEquals(3L, ((Number) TraceJson.read(run.resolve("traces.jsonl")).items().get(2).metadata()
                 .get(RunRecorder.STEP_KEY)).longValue());
 
+        // the tool-use log follows the traces: one record per call, the redone step's replaced
+        List<ToolUseRecord> uses = ToolUse.read(run.resolve(ToolUse.FILE)).items();
+        assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0", "b/g4/0"), uses.stream().map(ToolUseRecord::traceId).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L), uses.stream().map(ToolUseRecord::step).toList());
+        assertEquals(run.getFileName().toString(), uses.get(0).run());
+        assertEquals("task:finance", uses.get(0).context());
+        assertEquals(1.0, uses.get(0).episodeReward());
+
         // a session that starts where the last one ended changes nothing before it
-        new RunRecorder(run, t -> true, line -> { }).accept(report(5, "c"));
+        new RunRecorder(run, "finance", t -> true, line -> { }).accept(report(5, "c"));
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertEquals(5, TraceJson.read(run.resolve("traces.jsonl")).items().size());
     }
 
     @Test
     void aCrashMidAppendLeavesATornTailThatTheNextSessionCutsOffBeforeRedoingTheStep(@TempDir Path run) throws Exception {
-        RunRecorder first = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder first = new RunRecorder(run, "finance", t -> true, line -> { });
         for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
         // the process died while appending step 4: half a line at the end of both files
         String metricsLine4 = Files.readAllLines(run.resolve("metrics.jsonl")).get(2).replace("\"step\":3", "\"step\":4");
@@ -60,7 +74,7 @@ class RunRecorderTest {
         Files.writeString(run.resolve("traces.jsonl"), traceLine4.substring(0, 17), StandardOpenOption.APPEND);
 
         // the checkpoint was after step 2: the next session redoes 3 and goes on
-        RunRecorder second = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder second = new RunRecorder(run, "finance", t -> true, line -> { });
         assertEquals(metricsLine4.length() / 2 + 17, second.tornBytesRepaired());
         second.accept(report(3, "b"));
         second.accept(report(4, "b"));
@@ -77,13 +91,13 @@ class RunRecorderTest {
 
     @Test
     void aResumeDropsABadLineInTheMiddleInsteadOfFailingAndKeepingTheRedoneSteps(@TempDir Path run) throws Exception {
-        RunRecorder first = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder first = new RunRecorder(run, "finance", t -> true, line -> { });
         for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(run.resolve("metrics.jsonl")));
         lines.add(1, "{\"step\": 2, garbage");
         Files.write(run.resolve("metrics.jsonl"), lines);
 
-        new RunRecorder(run, t -> true, line -> { }).accept(report(3, "b"));
+        new RunRecorder(run, "finance", t -> true, line -> { }).accept(report(3, "b"));
 
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0"), TraceJson.read(run.resolve("traces.jsonl")).items().stream()
@@ -96,7 +110,7 @@ class RunRecorderTest {
                 new GrpoMetrics(1, 0.5, 1.01, 0.02, 0.03, 0.04, 0.05, 1.5, 0.9, 120, 1, 0.25, 1e-4, 0),
                 new DpoMetrics(2, 0.69, 0.75, 0.1, 4, 0.8, 1e-4, 0),
                 new SftMetrics(3, 1.2, 300, 2, 0.7, 1e-4, 1));
-        RunRecorder recorder = new RunRecorder(run, t -> true, line -> { });
+        RunRecorder recorder = new RunRecorder(run, "finance", t -> true, line -> { });
         for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", written.get(i)));
 
         ObjectMapper plain = new ObjectMapper();
@@ -120,7 +134,10 @@ class RunRecorderTest {
 
     /** One group of one trace, sampled with two more groups dropped for lack of signal. */
     private static StepReport report(int step, String session, TrainingMetrics metrics) {
-        Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(), null, "",
+        ToolCall call = new ToolCall("get_price", Map.of("ticker", "T" + step));
+        Turn turn = new Turn("p", "c", new ParsedCompletion(null, List.of(call), null, null, null), "o",
+                List.of(ToolResult.ok(call, "1", 1, 2, false)), List.of(), 0, 0);
+        Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(turn), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
                 List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));

@@ -11,6 +11,9 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
+import dev.toolcoach.agent.adapt.EquivalentTools;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
@@ -18,6 +21,7 @@ import dev.toolcoach.cluster.athlete.RolloutRunner;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
+import dev.toolcoach.cluster.tile.TilePreferences;
 import dev.toolcoach.cluster.protocol.GetJob;
 import dev.toolcoach.cluster.protocol.JobCommand;
 import dev.toolcoach.cluster.protocol.JobSpec;
@@ -163,7 +167,10 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
-        RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), resources.tools(),
+        ToolEnvironment tools = spec.adapt() == null ? resources.tools()
+                : new AdaptiveToolEnvironment(resources.tools(), TilePreferences.get(getContext().getSystem()).preferences(),
+                new EquivalentTools(spec.adapt().equivalent()), spec.adapt().context());
+        RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));
         AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import dev.toolcoach.cluster.coach.CursorCodec;
+import dev.toolcoach.cluster.metrics.ToolUseMetrics;
 import dev.toolcoach.cluster.protocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
@@ -19,8 +20,10 @@ import dev.toolcoach.cluster.protocol.RolloutReceived;
 import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
+import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.PolicySnapshot;
 import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.trace.tooluse.ToolUse;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,7 +162,10 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         long jobStep = steps.stepDone(outcome.scored().size(), version, outcome.meanReward(), outcome.informative());
         for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
         outcome.training().published().ifPresent(this::publish);
-        job.listener().stepDone(outcome.report(jobStep, version, accounts.get()));
+        StepReport report = outcome.report(jobStep, version, accounts.get());
+        ToolUseMetrics.get(getContext().getSystem()).record(ToolUse.records(report.scored().stream()
+                .flatMap(g -> g.traces().stream()).map(ScoredTrace::trace).toList(), null, null));
+        job.listener().stepDone(report);
         if (job.checkpoints().isPresent() && job.checkpoints().get().due(jobStep)) {
             // asked after the step's group reports, so the cursor already has those groups closed
             getContext().ask(CoachCursor.class, job.coach(), CURSOR_TIMEOUT, GetCursor::new,

@@ -33,7 +33,7 @@ public final class NodeGuardian {
                         ClusterToolSettings.fromConfig(context.getSystem().settings().config()), DeliverySettings.defaults()), "athletes");
             }
             for (BuiltinSuites.Hosted suite : hostedSuites) {
-                context.spawn(ToolServerActor.create(suite, settings.tools().executor(), settings.tools().addedLatency()), "tools-" + suite.suite().name());
+                context.spawn(ToolServerActor.create(suite, settings.tools()), "tools-" + suite.suite().name());
             }
             NodeReadiness.get(Adapter.toClassic(context.getSystem())).markActorsStarted();
             // a job runner on this node spawns the job's actors (coach, learner, ...) from outside

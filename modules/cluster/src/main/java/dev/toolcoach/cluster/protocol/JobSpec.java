@@ -21,9 +21,10 @@ import java.util.Objects;
  *                       version its assignment names
  * @param gateTimeoutMillis how long a rollout waits for that adapter before it runs anyway
  * @param seed           base seed of the rollouts' sampling
+ * @param adapt          TILE's ADAPT for the job's tool calls, or null when it is off
  */
 public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, List<String> suites, RolloutSettings rollouts,
-                      int maxPolicyLag, long gateTimeoutMillis, long seed)
+                      int maxPolicyLag, long gateTimeoutMillis, long seed, AdaptSpec adapt)
         implements CborSerializable {
     public JobSpec {
         Objects.requireNonNull(jobId, "jobId");
@@ -31,6 +32,12 @@ public record JobSpec(String jobId, String modelDir, ActionFormat actionFormat, 
         Objects.requireNonNull(actionFormat, "actionFormat");
         Objects.requireNonNull(rollouts, "rollouts");
         suites = List.copyOf(suites);
+    }
+
+    /** A job without ADAPT. */
+    public JobSpec(String jobId, String modelDir, ActionFormat actionFormat, List<String> suites, RolloutSettings rollouts,
+                   int maxPolicyLag, long gateTimeoutMillis, long seed) {
+        this(jobId, modelDir, actionFormat, suites, rollouts, maxPolicyLag, gateTimeoutMillis, seed, null);
     }
 
     /** The athletes' agent: {@link RolloutSettings#samplingAgent} with the job's action format and seed. */

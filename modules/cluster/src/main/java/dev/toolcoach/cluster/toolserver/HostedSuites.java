@@ -25,7 +25,10 @@ public final class HostedSuites {
         List<BuiltinSuites.Hosted> opened = new ArrayList<>();
         for (String name : settings.suites()) {
             try {
-                opened.add(BuiltinSuites.open(name, settings.options()));
+                BuiltinSuites.Hosted hosted = BuiltinSuites.open(name, settings.options());
+                opened.add(hosted);
+                // a skill definition that cannot be used stops the node here, with its one line, not a failed actor later
+                BuiltinSuites.withSkills(hosted.suite(), settings.options());
             } catch (MailSourceException | RuntimeException e) {
                 closeAll(opened);
                 throw new NodeStartException("cannot open tool suite '" + name + "': " + e.getMessage());

@@ -8,6 +8,7 @@ import dev.toolcoach.tools.exec.ExecutorSettings;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -18,9 +19,10 @@ import java.util.List;
  * @param options  settings of the built-in suites
  * @param executor limits of each suite's executor
  * @param addedLatency latency added to each call's answer (off by default)
+ * @param skillsPollInterval how often a server re-reads the skill folder ({@code options.skills()}) for new approvals
  */
 public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
-                               AddedLatency addedLatency) {
+                               AddedLatency addedLatency, Duration skillsPollInterval) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
@@ -33,6 +35,11 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         this(suites, options, executor, AddedLatency.NONE);
     }
 
+    /** Settings whose skill folder, if any, is re-read every 5 s. */
+    public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor, AddedLatency addedLatency) {
+        this(suites, options, executor, addedLatency, Duration.ofSeconds(5));
+    }
+
     /**
      * Reads the settings. A value out of range is a {@link NodeConfigException} naming its key; a value
      * of the wrong type is Typesafe Config's exception, which names file, line and key.
@@ -42,8 +49,12 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         List<Path> mailboxes = tools.getStringList("email.mailboxes").stream().map(Path::of).toList();
         int maxRows = tools.getInt("sql.max-rows");
         if (maxRows < 1) throw new NodeConfigException(PREFIX + "sql.max-rows is " + maxRows + ", must be at least 1");
-        BuiltinSuites.Options options = new BuiltinSuites.Options(mailboxes, tools.getDuration("sql.statement-timeout"), maxRows);
-        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools));
+        String skills = tools.getString("skills.dir");
+        BuiltinSuites.Options options = new BuiltinSuites.Options(mailboxes, tools.getDuration("sql.statement-timeout"), maxRows,
+                skills.isBlank() ? null : Path.of(skills));
+        Duration poll = tools.getDuration("skills.poll-interval");
+        if (poll.isNegative() || poll.isZero()) throw new NodeConfigException(PREFIX + "skills.poll-interval is " + poll + ", must be positive");
+        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll);
     }
 
     private static AddedLatency addedLatency(Config tools) {
@@ -79,6 +90,9 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
                 throw new NodeConfigException(PREFIX + "suites names '" + suite + "', which is not a built-in suite "
                         + BuiltinSuites.NAMES);
             }
+        }
+        if (options.skills() != null && !Files.isDirectory(options.skills())) {
+            throw new NodeConfigException(PREFIX + "skills.dir: " + options.skills() + " is not a folder");
         }
         if (suites.contains(EmailTools.SUITE)) {
             if (options.mailboxes().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.toolcoach.cluster.toolserver;
 
+import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRefResolver;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -21,6 +22,7 @@ import dev.toolcoach.cluster.protocol.ToolSpecs;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.skills.ApprovedSkills;
 import dev.toolcoach.trace.ToolResult;
 
 import java.util.List;
@@ -32,7 +34,9 @@ import java.util.concurrent.CompletionStage;
  * Registers under the suite's key so athletes find it, runs each turn's calls on the executor's pool
  * (never on the actor's thread) and answers when all of them are done, in call order, each call's answer
  * held back by the configured {@link AddedLatency} (none by default). Exports the
- * executor's figures to {@code /metrics}; stopping closes the executor and the suite's resources.
+ * executor's figures to {@code /metrics}; stopping closes the executor and the suite's resources. With a skill folder,
+ * approved composites over the suite join it while the server runs ({@link ApprovedSkills}, {@link ToolExecutor#replaceSuite}):
+ * {@code GetToolSpecs} lists them from then on, so athletes that connect afterwards (the next job) offer them.
  */
 public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
 
@@ -42,6 +46,8 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     private final ToolExecutor executor;
     private final AddedLatency addedLatency;
     private final FrameBudget frame;
+    /** The approved skills over this suite, or null when the node has no skill folder. */
+    private final ApprovedSkills skills;
 
     /** A server for the suite, owning it from now on: its resources are closed when the server stops. */
     public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
@@ -50,16 +56,38 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
 
     /** As {@link #create(BuiltinSuites.Hosted, ExecutorSettings)}, each call's answer held back by {@code addedLatency}. */
     public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings, AddedLatency addedLatency) {
-        return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings, addedLatency));
+        return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings, addedLatency, null));
+    }
+
+    /**
+     * A tool node's server: the host's executor limits and added latency, and, when the host names a skill folder, the
+     * approved skills over the suite, registered as they are approved (the folder is re-read every poll interval).
+     */
+    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ToolHostSettings host) {
+        if (host.options().skills() == null) return create(hosted, host.executor(), host.addedLatency());
+        return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(ReloadSkills.INSTANCE, host.skillsPollInterval());
+            return new ToolServerActor(context, hosted, host.executor(), host.addedLatency(),
+                    new ApprovedSkills(hosted.suite(), host.options().skills()));
+        }));
+    }
+
+    /** Time to re-read the skill folder (a timer of this node's own; never sent across nodes). */
+    private enum ReloadSkills implements ToolServerCommand, NoSerializationVerificationNeeded {
+        INSTANCE
     }
 
     private ToolServerActor(ActorContext<ToolServerCommand> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings,
-                            AddedLatency addedLatency) {
+                            AddedLatency addedLatency, ApprovedSkills skills) {
         super(context);
         this.hosted = hosted;
         this.addedLatency = addedLatency;
+        this.skills = skills;
         this.frame = FrameBudget.of(context.getSystem());
-        this.executor = new ToolExecutor(hosted.suite(), settings);
+        this.executor = new ToolExecutor(skills == null ? hosted.suite() : skills.suite(), settings);
+        if (skills != null && !skills.names().isEmpty()) {
+            context.getLog().info("tool suite '{}': skills registered {}", suite(), skills.names());
+        }
         address = ActorRefResolver.get(context.getSystem()).toSerializationFormat(context.getSelf());
         ToolServerMetrics.get(context.getSystem()).add(suite(), executor);
         context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.toolSuite(suite()), context.getSelf()));
@@ -76,6 +104,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
                 .onMessage(ReleaseTrajectory.class, this::onRelease)
                 .onMessage(GetToolSpecs.class, this::onGetSpecs)
                 .onMessage(Echo.class, this::onEcho)
+                .onMessageEquals(ReloadSkills.INSTANCE, this::onReloadSkills)
                 .onSignal(PostStop.class, signal -> onStop())
                 .build();
     }
@@ -104,6 +133,19 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
 
     private Behavior<ToolServerCommand> onEcho(Echo echo) {
         echo.replyTo().tell(new EchoReply(echo.payload(), address));
+        return this;
+    }
+
+    private Behavior<ToolServerCommand> onReloadSkills() {
+        try {
+            skills.refresh().ifPresent(next -> {
+                executor.replaceSuite(next);
+                getContext().getLog().info("tool suite '{}': skills registered {}", suite(), skills.names());
+            });
+        } catch (IllegalArgumentException e) {
+            // a definition being written or broken: keep serving what is registered, say why once per poll
+            getContext().getLog().warn("tool suite '{}': skills not reloaded: {}", suite(), e.getMessage());
+        }
         return this;
     }
 

@@ -80,4 +80,21 @@ class ToolNodeBadInputTest {
         assertEquals("tool-node: cannot open tool suite 'email': CSV mailbox " + csv
                 + " has no 'message' column; its columns are [\"file\",\"body\"]", outcome[1]);
     }
+
+    @Test
+    void skillFolderThatIsNotAFolder() throws IOException {
+        Path missing = dir.resolve("no-skills");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.skills.dir: " + missing + " is not a folder",
+                "toolcoach.tools { suites = [finance], skills.dir = \"" + missing + "\" }");
+    }
+
+    @Test
+    void skillDefinitionThatCannotBeUsed() throws IOException {
+        Path skill = Files.createDirectories(dir.resolve("skills/broken")).resolve("skill.json");
+        Files.writeString(skill, "{\"name\": \"broken\", \"steps\": [");
+        String[] outcome = run("toolcoach.tools { suites = [finance], skills.dir = \"" + dir.resolve("skills") + "\" }");
+        assertEquals(String.valueOf(NodeRunCommand.START_ERROR), outcome[0]);
+        assertEquals("tool-node: cannot open tool suite 'finance': " + skill + ": not JSON: not valid JSON at column 30",
+                outcome[1]);
+    }
 }

@@ -127,4 +127,57 @@ class ToolServerActorTest {
         hits.forEach(hit -> assertInstanceOf(String.class, assertInstanceOf(Map.class, hit).get("message_id"), hit.toString()));
         testKit.stop(server, DEADLINE);
     }
+
+    /** A finance composite as a definition file: the future value, then the growth rate up to it. */
+    static final String GROWTH_SKILL = """
+            {"name": "compound_interest_then_cagr", "description": "Future value, then the CAGR up to it.", "suite": "finance",
+             "status": "pending",
+             "parameters": {"type": "object", "properties": {"principal": {"type": "number"}, "annual_rate": {"type": "number"},
+               "years": {"type": "number"}}, "required": ["principal", "annual_rate", "years"]},
+             "steps": [
+               {"tool": "compound_interest", "arguments": {"principal": {"param": "principal"},
+                 "annual_rate": {"param": "annual_rate"}, "years": {"param": "years"}}},
+               {"tool": "cagr", "arguments": {"start_value": {"param": "principal"},
+                 "end_value": {"from_step": 1, "pointer": "/future_value"}, "years": {"param": "years"}}}],
+             "provenance": {"source": "written by hand", "trajectories": [], "support": 0, "novelty": 1.0, "min_length": 2,
+               "min_support": 3, "validated": 0, "created_at": "2026-11-24T00:00:00Z"}}
+            """;
+
+    @Test
+    void aSkillApprovedWhileTheServerRunsIsRegisteredAndCalledLikeAnyTool(@org.junit.jupiter.api.io.TempDir Path skills)
+            throws Exception {
+        Path folder = Files.createDirectories(skills.resolve("compound_interest_then_cagr"));
+        Files.writeString(folder.resolve("skill.json"), GROWTH_SKILL);
+        ToolHostSettings settings = new ToolHostSettings(List.of("finance"), BuiltinSuites.Options.defaults().withSkills(skills),
+                ExecutorSettings.defaults(), AddedLatency.NONE, Duration.ofMillis(50)).checkHostable();
+        List<BuiltinSuites.Hosted> hosted = HostedSuites.open(settings);
+        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings));
+        ToolCall growth = new ToolCall("compound_interest_then_cagr", Map.of("principal", 1000, "annual_rate", 0.05, "years", 10));
+        assertEquals(ToolResult.Status.UNKNOWN_TOOL, execute(server, "t-4", growth).get(0).status(), "pending: not registered");
+
+        new dev.toolcoach.tools.skills.SkillLibrary(skills).approve("compound_interest_then_cagr");
+        TestProbe<ToolSpecs> specs = testKit.createTestProbe();
+        specs.awaitAssert(DEADLINE, () -> {
+            server.tell(new GetToolSpecs(specs.ref()));
+            assertTrue(specs.receiveMessage(DEADLINE).specs().stream().anyMatch(s -> s.name().equals(growth.name())));
+            return null;
+        });
+        List<ToolResult> results = execute(server, "t-4", growth, new ToolCall("cagr",
+                Map.of("start_value", 1000, "end_value", 1628.89, "years", 10)));
+        assertEquals(ToolResult.Status.OK, results.get(0).status(), results.get(0).toString());
+        assertEquals(results.get(1).text(), results.get(0).text(), "the composite gives what the two calls give");
+        testKit.stop(server, DEADLINE);
+    }
+
+    @Test
+    void aBrokenSkillDefinitionStopsTheNodeWithOneLine(@org.junit.jupiter.api.io.TempDir Path skills) throws Exception {
+        Path folder = Files.createDirectories(skills.resolve("compound_interest_then_cagr"));
+        Files.writeString(folder.resolve("skill.json"), GROWTH_SKILL.replace("\"from_step\": 1", "\"from_step\": 2"));
+        ToolHostSettings settings = new ToolHostSettings(List.of("finance"), BuiltinSuites.Options.defaults().withSkills(skills),
+                ExecutorSettings.defaults()).checkHostable();
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(dev.toolcoach.cluster.node.NodeStartException.class,
+                () -> HostedSuites.open(settings));
+        assertEquals("cannot open tool suite 'finance': " + folder.resolve("skill.json")
+                + ": field steps[1].arguments.end_value.from_step: 2 is not an earlier step than 2", e.getMessage());
+    }
 }

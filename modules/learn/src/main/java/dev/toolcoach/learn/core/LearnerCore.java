@@ -141,8 +141,8 @@ public final class LearnerCore implements AutoCloseable {
             BatchTensors tensors = padded.toTensors(scope);
             StepInputs inputs = StepInputs.scoring(padded.inputRows(), padded.attentionRows());
             try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
-                NDArray logits = model.forward(inputs, scope, null, weights.adapter(), true, false);
-                LossTerm<S> term = loss.compute(TokenScores.fromLogits(logits, tensors.targets()), tensors, scope, index);
+                NDArray hidden = model.hidden(inputs, scope, null, weights.adapter(), true, false);
+                LossTerm<S> term = loss.compute(TokenScores.score(model, hidden, tensors.targets()), tensors, scope, index);
                 collector.backward(term.loss());
                 return term.stats();
             }
@@ -156,9 +156,9 @@ public final class LearnerCore implements AutoCloseable {
             try (NDManager scope = manager.newSubManager()) {
                 PaddedBatch padded = PaddedBatch.of(rows);
                 NDArray targets = scope.create(padded.targets(), new Shape(padded.rows(), padded.length()));
-                NDArray logits = model.forward(StepInputs.scoring(padded.inputRows(), padded.attentionRows()),
+                NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()),
                         scope, null, null, false, false);
-                out.add(TokenScores.fromLogits(logits, targets).logprobs().stopGradient().toFloatArray());
+                out.add(TokenScores.score(model, hidden, targets).logprobs().stopGradient().toFloatArray());
             }
         }
         return out;

@@ -147,6 +147,16 @@ public final class InferenceEngine implements AutoCloseable {
                 arrivals.forEach(r -> r.result().completeExceptionally(e));
                 arrivals.clear();
                 decoder.failAll(e);
+            } catch (Error e) {
+                // the worker cannot go on (out of memory, a broken class): fail every request, now and later, rather
+                // than leave them waiting for a thread that is gone
+                LOG.error("inference engine stopped by an error; failing every request", e);
+                closed = true;
+                IllegalStateException stopped = new IllegalStateException("inference engine stopped: " + e, e);
+                arrivals.forEach(r -> r.result().completeExceptionally(stopped));
+                decoder.failAll(stopped);
+                queue.forEach(r -> r.result().completeExceptionally(stopped));
+                throw e;
             }
         }
         decoder.failAll(new IllegalStateException("inference engine closed"));

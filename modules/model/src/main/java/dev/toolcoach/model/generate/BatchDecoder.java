@@ -103,7 +103,7 @@ public final class BatchDecoder implements AutoCloseable {
         }
         int vocab = model.config().vocabSize();
         stepCount++; // a prefill is a forward of its own: its tokens never share a step number with a decode step
-        KvCache own = new KvCache(model.config(), manager, k);
+        KvCache own = new KvCache(model.config(), manager, k, model.dtype());
         float[] logits;
         try (NDManager scope = manager.newSubManager()) {
             logits = model.forward(StepInputs.cached(tokens, starts, own), scope, own, lora, false, true).toFloatArray();

@@ -1,7 +1,6 @@
 package dev.toolcoach.model.io;
 
 import dev.toolcoach.model.config.ModelConfig;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,23 +35,18 @@ public final class CheckpointLayout {
         return s;
     }
 
-    /** Checkpoint tensors (already checked against {@link #shapes}) in the {@link HfNames} layout. */
-    public static Map<String, HostTensor> toCanonical(ModelConfig c, Map<String, HostTensor> checkpoint) {
+    /** Checkpoint tensors (already checked against {@link #shapes}) in the {@link HfNames} layout; nothing is read. */
+    public static Map<String, StoredTensor> toCanonical(ModelConfig c, Map<String, StoredTensor> checkpoint) {
         if (!c.family().fusedProjections()) {
             return checkpoint;
         }
-        Map<String, HostTensor> out = new LinkedHashMap<>();
-        for (Map.Entry<String, HostTensor> e : checkpoint.entrySet()) {
+        Map<String, StoredTensor> out = new LinkedHashMap<>();
+        for (Map.Entry<String, StoredTensor> e : checkpoint.entrySet()) {
             String name = e.getKey();
             if (name.endsWith(".qkv_proj.weight")) {
-                List<HostTensor> parts = splitRows(e.getValue(), c.qDim(), c.kvDim(), c.kvDim());
-                out.put(name.replace(".qkv_proj.", ".q_proj."), parts.get(0));
-                out.put(name.replace(".qkv_proj.", ".k_proj."), parts.get(1));
-                out.put(name.replace(".qkv_proj.", ".v_proj."), parts.get(2));
+                splitRows(out, e.getValue(), List.of(".q_proj.", ".k_proj.", ".v_proj."), ".qkv_proj.", c.qDim(), c.kvDim(), c.kvDim());
             } else if (name.endsWith(".gate_up_proj.weight")) {
-                List<HostTensor> parts = splitRows(e.getValue(), c.hiddenDim(), c.hiddenDim());
-                out.put(name.replace(".gate_up_proj.", ".gate_proj."), parts.get(0));
-                out.put(name.replace(".gate_up_proj.", ".up_proj."), parts.get(1));
+                splitRows(out, e.getValue(), List.of(".gate_proj.", ".up_proj."), ".gate_up_proj.", c.hiddenDim(), c.hiddenDim());
             } else {
                 out.put(name, e.getValue());
             }
@@ -81,15 +75,13 @@ public final class CheckpointLayout {
         return out;
     }
 
-    private static List<HostTensor> splitRows(HostTensor t, int... rows) {
-        int cols = (int) t.shape()[1];
-        HostTensor[] parts = new HostTensor[rows.length];
-        int at = 0;
+    private static void splitRows(Map<String, StoredTensor> out, StoredTensor fused, List<String> parts, String fusedPart, int... rows) {
+        long at = 0;
         for (int i = 0; i < rows.length; i++) {
-            parts[i] = new HostTensor(new long[] {rows[i], cols}, Arrays.copyOfRange(t.data(), at * cols, (at + rows[i]) * cols));
+            String name = fused.name().replace(fusedPart, parts.get(i));
+            out.put(name, fused.rows(at, rows[i], name));
             at += rows[i];
         }
-        return List.of(parts);
     }
 
     private static HostTensor stackRows(HostTensor... parts) {

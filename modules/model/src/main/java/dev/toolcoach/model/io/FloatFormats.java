@@ -9,6 +9,15 @@ final class FloatFormats {
         return Float.intBitsToFloat((bits & 0xffff) << 16);
     }
 
+    /** Round to nearest even, as PyTorch's {@code to(torch.bfloat16)}; NaN stays a (quiet) NaN. */
+    static short floatToBf16(float v) {
+        int bits = Float.floatToRawIntBits(v);
+        if (Float.isNaN(v)) {
+            return (short) ((bits >>> 16) | 0x40);
+        }
+        return (short) ((bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16);
+    }
+
     static float f16ToFloat(short bits) {
         int h = bits & 0xffff;
         int sign = (h & 0x8000) << 16;

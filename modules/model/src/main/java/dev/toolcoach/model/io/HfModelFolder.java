@@ -6,6 +6,7 @@ import dev.toolcoach.model.ModelSource;
 import dev.toolcoach.model.chat.JinjaChatTemplate;
 import dev.toolcoach.model.config.ModelConfig;
 import java.io.IOException;
+import java.nio.FloatBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,10 +27,30 @@ public final class HfModelFolder {
     private HfModelFolder() {
     }
 
+    /** A folder read whole onto the heap, tensors in the {@link HfNames} layout. */
     public record Contents(ModelConfig config, Map<String, HostTensor> tensors, ModelSource source) {
     }
 
+    /** A folder located and checked, its tensors (in the {@link HfNames} layout) not read yet. */
+    public record Located(ModelConfig config, Map<String, StoredTensor> tensors, ModelSource source) {
+    }
+
+    /** Every tensor as f32 on the heap: for references, merges and small models; a model to run is loaded from {@link #locate}. */
     public static Contents read(Path dir) {
+        Located located = locate(dir);
+        Map<String, HostTensor> tensors = new LinkedHashMap<>();
+        try (TensorReader reader = new TensorReader()) {
+            located.tensors().forEach((name, t) -> tensors.put(name, reader.read(t)));
+        }
+        return new Contents(located.config(), tensors, located.source());
+    }
+
+    /**
+     * The folder's config, generation defaults, chat template and where each weight is, every tensor checked by name,
+     * dtype and shape and every file by its header and size; no weight is read except to compare a stored
+     * {@code lm_head} with a tied embedding.
+     */
+    public static Located locate(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new ModelLoadException(dir, "model folder not found");
         }
@@ -38,11 +59,10 @@ public final class HfModelFolder {
             throw new ModelLoadException(configFile, "file not found");
         }
         ModelConfig config = ModelConfig.readHfConfig(configFile);
-        Map<String, Path> origin = new LinkedHashMap<>();
-        Map<String, HostTensor> tensors = readTensors(dir, origin);
-        Map<String, HostTensor> checked = checkTensors(config, tensors, origin, Files.isRegularFile(dir.resolve("model.safetensors"))
+        Map<String, StoredTensor> tensors = locateTensors(dir);
+        Map<String, StoredTensor> checked = checkTensors(config, tensors, Files.isRegularFile(dir.resolve("model.safetensors"))
                 ? dir.resolve("model.safetensors") : dir.resolve("model.safetensors.index.json"));
-        return new Contents(config, CheckpointLayout.toCanonical(config, checked), readSource(dir, configFile));
+        return new Located(config, CheckpointLayout.toCanonical(config, checked), readSource(dir, configFile));
     }
 
     /**
@@ -50,11 +70,10 @@ public final class HfModelFolder {
      * is an error naming its file. Skipped by name only: RoPE {@code inv_freq} buffers (recomputed, as Transformers
      * does) and an {@code lm_head.weight} identical to the tied embedding.
      */
-    private static Map<String, HostTensor> checkTensors(ModelConfig config, Map<String, HostTensor> tensors, Map<String, Path> origin,
-                                                        Path weightsFile) {
+    private static Map<String, StoredTensor> checkTensors(ModelConfig config, Map<String, StoredTensor> tensors, Path weightsFile) {
         Map<String, long[]> expected = CheckpointLayout.shapes(config);
-        Map<String, HostTensor> out = new LinkedHashMap<>();
-        for (Map.Entry<String, HostTensor> e : tensors.entrySet()) {
+        Map<String, StoredTensor> out = new LinkedHashMap<>();
+        for (Map.Entry<String, StoredTensor> e : tensors.entrySet()) {
             String name = e.getKey();
             long[] shape = expected.get(name);
             if (shape == null) {
@@ -62,14 +81,14 @@ public final class HfModelFolder {
                     continue;
                 }
                 if (name.equals(HfNames.LM_HEAD) && config.tiedEmbeddings() && tensors.containsKey(HfNames.EMBED)
-                        && Arrays.equals(e.getValue().data(), tensors.get(HfNames.EMBED).data())) {
+                        && sameValues(e.getValue(), tensors.get(HfNames.EMBED))) {
                     continue;
                 }
-                throw new ModelLoadException(origin.get(name), "unexpected tensor '" + name + "' (a " + config.architecture()
+                throw new ModelLoadException(e.getValue().file(), "unexpected tensor '" + name + "' (a " + config.architecture()
                         + " model with this config.json has no such weight" + (name.equals(HfNames.LM_HEAD) ? ": tie_word_embeddings is true" : "") + ")");
             }
             if (!e.getValue().hasShape(shape)) {
-                throw new ModelLoadException(origin.get(name), "tensor '" + name + "' has shape " + Arrays.toString(e.getValue().shape())
+                throw new ModelLoadException(e.getValue().file(), "tensor '" + name + "' has shape " + Arrays.toString(e.getValue().shape())
                         + " but the config needs " + Arrays.toString(shape));
             }
             out.put(name, e.getValue());
@@ -82,12 +101,31 @@ public final class HfModelFolder {
         return out;
     }
 
-    private static Map<String, HostTensor> readTensors(Path dir, Map<String, Path> origin) {
+    /** Whether two tensors hold the same values, compared block by block. */
+    private static boolean sameValues(StoredTensor a, StoredTensor b) {
+        if (!Arrays.equals(a.shape(), b.shape())) {
+            return false;
+        }
+        try (TensorReader reader = new TensorReader()) {
+            int rows = reader.rowsPerBlock(a);
+            float[] x = new float[(int) (rows * a.cols())];
+            float[] y = new float[x.length];
+            for (long r = 0; r < a.rows(); r += rows) {
+                int n = (int) Math.min(rows, a.rows() - r);
+                reader.readRows(a, r, n, FloatBuffer.wrap(x));
+                reader.readRows(b, r, n, FloatBuffer.wrap(y));
+                if (!Arrays.equals(x, 0, (int) (n * a.cols()), y, 0, (int) (n * a.cols()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private static Map<String, StoredTensor> locateTensors(Path dir) {
         Path single = dir.resolve("model.safetensors");
         if (Files.isRegularFile(single)) {
-            Map<String, HostTensor> all = SafetensorsReader.read(single);
-            all.keySet().forEach(name -> origin.put(name, single));
-            return all;
+            return SafetensorsReader.locate(single);
         }
         Path index = dir.resolve("model.safetensors.index.json");
         if (!Files.isRegularFile(index)) {
@@ -99,11 +137,9 @@ public final class HfModelFolder {
         }
         Set<String> shards = new TreeSet<>();
         map.elements().forEachRemaining(n -> shards.add(n.asText()));
-        Map<String, HostTensor> all = new LinkedHashMap<>();
+        Map<String, StoredTensor> all = new LinkedHashMap<>();
         for (String shard : shards) {
-            Map<String, HostTensor> part = SafetensorsReader.read(dir.resolve(shard));
-            part.keySet().forEach(name -> origin.put(name, dir.resolve(shard)));
-            all.putAll(part);
+            all.putAll(SafetensorsReader.locate(dir.resolve(shard)));
         }
         map.fieldNames().forEachRemaining(name -> {
             if (!all.containsKey(name)) {

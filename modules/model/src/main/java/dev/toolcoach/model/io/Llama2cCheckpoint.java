@@ -4,18 +4,18 @@ import dev.toolcoach.model.config.ModelConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Reads a llama2.c checkpoint (legacy version 0: a 7-int header, then f32 weights) into Hugging Face names.
- * llama2.c rotates adjacent dimension pairs; the q/k rows are permuted here into HF's rotate-half layout,
- * the one convention the transformer uses.
+ * llama2.c rotates adjacent dimension pairs; the q/k rows are read in HF's rotate-half order, the one convention
+ * the transformer uses.
  */
 public final class Llama2cCheckpoint {
     private Llama2cCheckpoint() {
@@ -24,7 +24,21 @@ public final class Llama2cCheckpoint {
     public record Loaded(ModelConfig config, Map<String, HostTensor> tensors) {
     }
 
+    /** The checkpoint located and checked, its tensors (HF names, q/k rows in rotate-half order) not read yet. */
+    public record Located(ModelConfig config, Map<String, StoredTensor> tensors) {
+    }
+
+    /** Every tensor on the heap (references and tests); a model to run is loaded from {@link #locate}. */
     public static Loaded read(Path file) {
+        Located located = locate(file);
+        Map<String, HostTensor> tensors = new LinkedHashMap<>();
+        try (TensorReader reader = new TensorReader()) {
+            located.tensors().forEach((name, t) -> tensors.put(name, reader.read(t)));
+        }
+        return new Loaded(located.config(), tensors);
+    }
+
+    public static Located locate(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new ModelLoadException(file, "file not found");
         }
@@ -50,76 +64,79 @@ public final class Llama2cCheckpoint {
             if (size - 28 < 4 * floats) {
                 throw new ModelLoadException(file, "truncated llama2.c checkpoint: " + (size - 28) + " weight bytes, header implies " + 4 * floats);
             }
-            if (floats > Integer.MAX_VALUE) {
-                throw new ModelLoadException(file, "llama2.c checkpoint too large for this reader (" + floats + " floats)");
-            }
-            FloatBuffer fb = ch.map(FileChannel.MapMode.READ_ONLY, 28, 4 * floats).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-            return new Loaded(c, readWeights(c, fb, shared));
+            return new Located(c, locateWeights(file, c, shared));
         } catch (IOException e) {
             throw new ModelLoadException(file, "cannot read (" + e.getMessage() + ")", e);
         }
     }
 
-    private static Map<String, HostTensor> readWeights(ModelConfig c, FloatBuffer fb, boolean shared) {
+    /** The file holds each kind of weight for all layers in turn, in this order, after the 28-byte header. */
+    private static Map<String, StoredTensor> locateWeights(Path file, ModelConfig c, boolean shared) {
         int dim = c.dim(), kv = c.kvDim(), hidden = c.hiddenDim(), n = c.nLayers();
-        Map<String, HostTensor> t = new LinkedHashMap<>();
-        t.put(HfNames.EMBED, take(fb, c.vocabSize(), dim));
-        HostTensor[] attnNorm = stack(fb, n, dim);
-        HostTensor[] wq = stack(fb, n, dim, dim);
-        HostTensor[] wk = stack(fb, n, kv, dim);
-        HostTensor[] wv = stack(fb, n, kv, dim);
-        HostTensor[] wo = stack(fb, n, dim, dim);
-        HostTensor[] ffnNorm = stack(fb, n, dim);
-        HostTensor[] w1 = stack(fb, n, hidden, dim);
-        HostTensor[] w2 = stack(fb, n, dim, hidden);
-        HostTensor[] w3 = stack(fb, n, hidden, dim);
+        Offsets at = new Offsets(file);
+        Map<String, StoredTensor> t = new LinkedHashMap<>();
+        t.put(HfNames.EMBED, at.take(HfNames.EMBED, null, c.vocabSize(), dim));
         for (int l = 0; l < n; l++) {
-            t.put(HfNames.layer(l, "input_layernorm.weight"), attnNorm[l]);
-            t.put(HfNames.projection(l, "q_proj") + ".weight", toRotateHalf(wq[l], c.nHeads(), c.headDim()));
-            t.put(HfNames.projection(l, "k_proj") + ".weight", toRotateHalf(wk[l], c.nKvHeads(), c.headDim()));
-            t.put(HfNames.projection(l, "v_proj") + ".weight", wv[l]);
-            t.put(HfNames.projection(l, "o_proj") + ".weight", wo[l]);
-            t.put(HfNames.layer(l, "post_attention_layernorm.weight"), ffnNorm[l]);
-            t.put(HfNames.projection(l, "gate_proj") + ".weight", w1[l]);
-            t.put(HfNames.projection(l, "down_proj") + ".weight", w2[l]);
-            t.put(HfNames.projection(l, "up_proj") + ".weight", w3[l]);
+            t.put(HfNames.layer(l, "input_layernorm.weight"), at.take(HfNames.layer(l, "input_layernorm.weight"), null, dim));
         }
-        t.put(HfNames.FINAL_NORM, take(fb, dim));
-        fb.position(fb.position() + c.maxSeqLen() * c.headDim()); // precomputed RoPE tables, recomputed instead
+        for (int l = 0; l < n; l++) {
+            String name = HfNames.projection(l, "q_proj") + ".weight";
+            t.put(name, at.take(name, rotateHalfRow(c.headDim()), dim, dim));
+        }
+        for (int l = 0; l < n; l++) {
+            String name = HfNames.projection(l, "k_proj") + ".weight";
+            t.put(name, at.take(name, rotateHalfRow(c.headDim()), kv, dim));
+        }
+        for (String proj : new String[] {"v_proj", "o_proj"}) {
+            for (int l = 0; l < n; l++) {
+                String name = HfNames.projection(l, proj) + ".weight";
+                t.put(name, at.take(name, null, proj.equals("v_proj") ? kv : dim, dim));
+            }
+        }
+        for (int l = 0; l < n; l++) {
+            t.put(HfNames.layer(l, "post_attention_layernorm.weight"), at.take(HfNames.layer(l, "post_attention_layernorm.weight"), null, dim));
+        }
+        for (String proj : new String[] {"gate_proj", "down_proj", "up_proj"}) { // llama2.c's w1, w2, w3
+            for (int l = 0; l < n; l++) {
+                String name = HfNames.projection(l, proj) + ".weight";
+                t.put(name, proj.equals("down_proj") ? at.take(name, null, dim, hidden) : at.take(name, null, hidden, dim));
+            }
+        }
+        t.put(HfNames.FINAL_NORM, at.take(HfNames.FINAL_NORM, null, dim));
+        at.skip((long) c.maxSeqLen() * c.headDim()); // precomputed RoPE tables, recomputed instead
         if (!shared) {
-            t.put(HfNames.LM_HEAD, take(fb, c.vocabSize(), dim));
+            t.put(HfNames.LM_HEAD, at.take(HfNames.LM_HEAD, null, c.vocabSize(), dim));
         }
         return t;
     }
 
-    /** Row (head h, pair i, component j) moves from 2i+j to j*half+i within its head. */
-    static HostTensor toRotateHalf(HostTensor w, int heads, int headDim) {
-        int cols = (int) w.shape()[1];
+    /** Row (head h, pair i, component j) is stored at 2i+j within its head and read at j*half+i (rotate-half). */
+    static IntUnaryOperator rotateHalfRow(int headDim) {
         int half = headDim / 2;
-        float[] out = new float[w.data().length];
-        for (int h = 0; h < heads; h++) {
-            for (int i = 0; i < half; i++) {
-                for (int j = 0; j < 2; j++) {
-                    int from = h * headDim + 2 * i + j;
-                    int to = h * headDim + j * half + i;
-                    System.arraycopy(w.data(), from * cols, out, to * cols, cols);
-                }
-            }
-        }
-        return new HostTensor(w.shape(), out);
+        return row -> {
+            int head = row / headDim;
+            int within = row % headDim;
+            return head * headDim + 2 * (within % half) + within / half;
+        };
     }
 
-    private static HostTensor take(FloatBuffer fb, long... shape) {
-        float[] d = new float[(int) HostTensor.numel(shape)];
-        fb.get(d);
-        return new HostTensor(shape, d);
-    }
+    /** Hands out consecutive f32 tensors of the file. */
+    private static final class Offsets {
+        private final Path file;
+        private long next = 28;
 
-    private static HostTensor[] stack(FloatBuffer fb, int n, long... shape) {
-        HostTensor[] out = new HostTensor[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = take(fb, shape);
+        Offsets(Path file) {
+            this.file = file;
         }
-        return out;
+
+        StoredTensor take(String name, IntUnaryOperator sourceRow, long... shape) {
+            StoredTensor t = new StoredTensor(file, name, StoredTensor.Dtype.F32, shape, next, sourceRow);
+            next += t.bytes();
+            return t;
+        }
+
+        void skip(long floats) {
+            next += 4 * floats;
+        }
     }
 }

@@ -14,31 +14,43 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Reads a .safetensors file with its own header parser; each tensor is memory-mapped on its own, so files
- * larger than 2 GiB work (a single mapping is limited to 2 GiB, one tensor never is in practice).
+ * Reads a .safetensors file with its own header parser. {@link #locate} checks the header and says where each tensor's
+ * bytes are, reading none of them; {@link #read} decodes them all to f32 on the heap (small files: adapters, tests).
  */
 public final class SafetensorsReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_HEADER = 100L << 20;
-    private static final long MAX_CHUNK_BYTES = 1L << 30;
 
     private SafetensorsReader() {
     }
 
     /** Every tensor of the file, converted to f32; the whole file is validated before anything is returned. */
     public static Map<String, HostTensor> read(Path file) {
-        return read(file, MAX_CHUNK_BYTES);
+        return read(file, TensorReader.DEFAULT_BLOCK_BYTES);
     }
 
-    /** As {@link #read(Path)}, mapping at most {@code chunkBytes} bytes at a time. */
-    public static Map<String, HostTensor> read(Path file, long chunkBytes) {
+    /** As {@link #read(Path)}, reading at most {@code blockBytes} bytes at a time. */
+    public static Map<String, HostTensor> read(Path file, int blockBytes) {
+        Map<String, StoredTensor> located = locate(file);
+        Map<String, HostTensor> out = new LinkedHashMap<>();
+        try (TensorReader reader = new TensorReader(blockBytes)) {
+            located.forEach((name, t) -> out.put(name, reader.read(t)));
+        }
+        return out;
+    }
+
+    /**
+     * Where every tensor of the file is, in header order, after checking each one's dtype, shape and byte range
+     * against the header and the file's size.
+     */
+    public static Map<String, StoredTensor> locate(Path file) {
         try (FileChannel ch = open(file)) {
             Header h = header(file, ch);
-            Map<String, HostTensor> out = new LinkedHashMap<>();
+            Map<String, StoredTensor> out = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = h.json().fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (!e.getKey().equals("__metadata__")) {
-                    out.put(e.getKey(), readTensor(file, ch, h, e.getKey(), e.getValue(), chunkBytes));
+                    out.put(e.getKey(), locateTensor(file, h, e.getKey(), e.getValue()));
                 }
             }
             return out;
@@ -93,24 +105,7 @@ public final class SafetensorsReader {
         return new Header(json, 8 + headerLen, size);
     }
 
-    private static void decode(String dtype, ByteBuffer buf, float[] out, int offset, int count) {
-        switch (dtype) {
-            case "F32" -> buf.asFloatBuffer().get(out, offset, count);
-            case "F16" -> {
-                for (int i = 0; i < count; i++) {
-                    out[offset + i] = FloatFormats.f16ToFloat(buf.getShort(2 * i));
-                }
-            }
-            default -> {
-                for (int i = 0; i < count; i++) {
-                    out[offset + i] = FloatFormats.bf16ToFloat(buf.getShort(2 * i));
-                }
-            }
-        }
-    }
-
-    private static HostTensor readTensor(Path file, FileChannel ch, Header h, String name, JsonNode info, long chunkBytes)
-            throws IOException {
+    private static StoredTensor locateTensor(Path file, Header h, String name, JsonNode info) {
         long dataStart = h.dataStart();
         String dtype = info.path("dtype").asText();
         JsonNode shapeNode = info.path("shape");
@@ -122,34 +117,23 @@ public final class SafetensorsReader {
         for (int i = 0; i < shape.length; i++) {
             shape[i] = shapeNode.get(i).asLong();
         }
-        int width = switch (dtype) {
-            case "F32" -> 4;
-            case "F16", "BF16" -> 2;
+        StoredTensor.Dtype type = switch (dtype) {
+            case "F32" -> StoredTensor.Dtype.F32;
+            case "F16" -> StoredTensor.Dtype.F16;
+            case "BF16" -> StoredTensor.Dtype.BF16;
             default -> throw new ModelLoadException(file, "tensor '" + name + "' has unsupported dtype " + dtype + " (F32, F16, BF16 only)");
         };
         long numel = HostTensor.numel(shape);
         long begin = offsets.get(0).asLong();
         long end = offsets.get(1).asLong();
-        if (end - begin != numel * width) {
+        if (end - begin != numel * type.width()) {
             throw new ModelLoadException(file, "corrupt safetensors: tensor '" + name + "' spans " + (end - begin)
-                    + " bytes but its shape needs " + numel * width);
+                    + " bytes but its shape needs " + numel * type.width());
         }
         if (begin < 0 || dataStart + end > h.fileSize()) {
             throw new ModelLoadException(file, "truncated safetensors: tensor '" + name + "' ends at byte " + (dataStart + end)
                     + " but the file has " + h.fileSize());
         }
-        if (numel > Integer.MAX_VALUE - 8) {
-            throw new ModelLoadException(file, "tensor '" + name + "' has " + numel + " elements, more than one Java array holds");
-        }
-        float[] data = new float[(int) numel];
-        // one mapping holds at most 2 GiB, so a large tensor is mapped and converted chunk by chunk
-        long elementsPerChunk = Math.max(1, chunkBytes / width);
-        for (long first = 0; first < numel; first += elementsPerChunk) {
-            int count = (int) Math.min(elementsPerChunk, numel - first);
-            ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, dataStart + begin + first * width, (long) count * width)
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            decode(dtype, buf, data, (int) first, count);
-        }
-        return new HostTensor(shape, data);
+        return new StoredTensor(file, name, type, shape, dataStart + begin, null);
     }
 }

@@ -10,7 +10,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Writes tensors as an F32 .safetensors file (keys in map order). */
 public final class SafetensorsWriter {
@@ -20,20 +22,40 @@ public final class SafetensorsWriter {
     }
 
     public static void write(Path file, Map<String, HostTensor> tensors, Map<String, String> metadata) throws IOException {
+        write(file, tensors, metadata, StoredTensor.Dtype.F32);
+    }
+
+    /** Writes the tensors in {@code dtype} (F32, or BF16 rounded to nearest even, as PyTorch rounds). */
+    public static void write(Path file, Map<String, HostTensor> tensors, Map<String, String> metadata, StoredTensor.Dtype dtype)
+            throws IOException {
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        tensors.forEach((name, t) -> shapes.put(name, t.shape()));
+        write(file, shapes, name -> tensors.get(name).data(), metadata, dtype);
+    }
+
+    /**
+     * Writes tensors of the given shapes whose values {@code values} makes one at a time, in the order of {@code shapes}:
+     * a model larger than the heap can be written tensor by tensor.
+     */
+    public static void write(Path file, Map<String, long[]> shapes, Function<String, float[]> values, Map<String, String> metadata,
+                             StoredTensor.Dtype dtype) throws IOException {
+        if (dtype == StoredTensor.Dtype.F16) {
+            throw new IllegalArgumentException("writing F16 is not supported (F32 or BF16)");
+        }
         ObjectNode header = JSON.createObjectNode();
         if (!metadata.isEmpty()) {
             ObjectNode meta = header.putObject("__metadata__");
             metadata.forEach(meta::put);
         }
         long offset = 0;
-        for (Map.Entry<String, HostTensor> e : tensors.entrySet()) {
+        for (Map.Entry<String, long[]> e : shapes.entrySet()) {
             ObjectNode t = header.putObject(e.getKey());
-            t.put("dtype", "F32");
+            t.put("dtype", dtype.name());
             var shape = t.putArray("shape");
-            for (long d : e.getValue().shape()) {
+            for (long d : e.getValue()) {
                 shape.add(d);
             }
-            long bytes = 4L * e.getValue().data().length;
+            long bytes = dtype.width() * HostTensor.numel(e.getValue());
             t.putArray("data_offsets").add(offset).add(offset + bytes);
             offset += bytes;
         }
@@ -46,9 +68,20 @@ public final class SafetensorsWriter {
             for (int i = headerBytes.length; i < padded; i++) {
                 out.write(' ');
             }
-            for (HostTensor t : tensors.values()) {
-                ByteBuffer b = ByteBuffer.allocate(4 * t.data().length).order(ByteOrder.LITTLE_ENDIAN);
-                b.asFloatBuffer().put(t.data());
+            for (Map.Entry<String, long[]> e : shapes.entrySet()) {
+                float[] data = values.apply(e.getKey());
+                if (data.length != HostTensor.numel(e.getValue())) {
+                    throw new IllegalArgumentException("tensor '" + e.getKey() + "' has " + data.length + " values, its shape needs "
+                            + HostTensor.numel(e.getValue()));
+                }
+                ByteBuffer b = ByteBuffer.allocate(dtype.width() * data.length).order(ByteOrder.LITTLE_ENDIAN);
+                if (dtype == StoredTensor.Dtype.F32) {
+                    b.asFloatBuffer().put(data);
+                } else {
+                    for (float v : data) {
+                        b.putShort(FloatFormats.floatToBf16(v));
+                    }
+                }
                 out.write(b.array());
             }
         }

@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.config.ModelConfig;
 
@@ -22,6 +23,7 @@ public final class KvCache implements AutoCloseable {
     private final NDManager manager;
     /** Holds the current arrays; replaced whenever they all are (see {@link #rebuild}). */
     private NDManager generation;
+    private final DataType dtype;
     private final NDArray[] keys;
     private final NDArray[] values;
     private int rows;
@@ -29,7 +31,13 @@ public final class KvCache implements AutoCloseable {
     private int capacity;
 
     public KvCache(ModelConfig config, NDManager parent, int rows) {
+        this(config, parent, rows, DataType.FLOAT32);
+    }
+
+    /** A cache whose keys and values are of {@code dtype}: the model's compute type ({@link Transformer#dtype()}). */
+    public KvCache(ModelConfig config, NDManager parent, int rows, DataType dtype) {
         this.config = config;
+        this.dtype = dtype;
         this.manager = parent.newSubManager();
         this.generation = manager.newSubManager();
         this.keys = new NDArray[config.nLayers()];
@@ -129,7 +137,7 @@ public final class KvCache implements AutoCloseable {
     private NDArray placed(NDArray a, int from, int to, int at, int newCap) {
         long[] shape = a.getShape().getShape();
         shape[COLUMN_AXIS] = newCap;
-        NDArray out = generation.zeros(new Shape(shape));
+        NDArray out = generation.zeros(new Shape(shape), dtype);
         if (to > from) {
             try (NDArray part = a.get(columns(from, to))) {
                 out.set(columns(at, at + to - from), part);
@@ -142,8 +150,8 @@ public final class KvCache implements AutoCloseable {
     private void resize(int from, int newCap) {
         if (keys[0] == null) {
             for (int l = 0; l < keys.length; l++) {
-                keys[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
-                values[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()));
+                keys[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()), dtype);
+                values[l] = generation.zeros(new Shape(rows, config.nKvHeads(), newCap, config.headDim()), dtype);
             }
         } else {
             rebuild((layer, isKeys, old) -> placed(old, from, length, 0, newCap));

@@ -6,11 +6,13 @@ import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.Activation;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.lora.LoraAdapter;
 import java.util.Map;
 
@@ -29,11 +31,13 @@ public final class Transformer implements AutoCloseable {
     private final NDArray ropeCos;
     private final NDArray ropeSin;
     private final NDArray rotateHalf;
+    private final DataType dtype;
 
     private Transformer(ModelConfig config, NDManager manager, ModelWeights weights) {
         this.config = config;
         this.manager = manager;
         this.weights = weights;
+        this.dtype = weights.embedding().getDataType();
         int hd = config.headDim();
         int half = config.rotaryDim() / 2;
         if (config.rope().lengthDependent()) {
@@ -46,8 +50,8 @@ public final class Transformer implements AutoCloseable {
             for (int p = 0; p < config.contextLength(); p++) {
                 rotate(cos, sin, p * hd, p, freqs);
             }
-            ropeCos = manager.create(cos, new Shape(config.contextLength(), hd));
-            ropeSin = manager.create(sin, new Shape(config.contextLength(), hd));
+            ropeCos = inDtype(manager.create(cos, new Shape(config.contextLength(), hd)));
+            ropeSin = inDtype(manager.create(sin, new Shape(config.contextLength(), hd)));
         }
         // rotate_half(x) = [-x2, x1] over the rotary dimensions as one matmul instead of split, neg and concat
         float[] r = new float[hd * hd];
@@ -55,7 +59,17 @@ public final class Transformer implements AutoCloseable {
             r[(j + half) * hd + j] = -1f;
             r[j * hd + j + half] = 1f;
         }
-        rotateHalf = manager.create(r, new Shape(hd, hd));
+        rotateHalf = inDtype(manager.create(r, new Shape(hd, hd)));
+    }
+
+    /** {@code a} in the compute type (itself for f32; a half copy, in {@code a}'s manager, for a half base). */
+    private NDArray inDtype(NDArray a) {
+        return dtype == DataType.FLOAT32 ? a : a.toType(dtype, false);
+    }
+
+    /** {@code a} in f32, for the steps a half base still computes in f32 (norms, softmax, the adapter, the logits). */
+    private static NDArray inF32(NDArray a) {
+        return a.getDataType() == DataType.FLOAT32 ? a : a.toType(DataType.FLOAT32, false);
     }
 
     /** cos and sin of one position's rotation at {@code at}, scaled by the rope's attention factor. */
@@ -97,7 +111,7 @@ public final class Transformer implements AutoCloseable {
             }
         }
         Shape shape = new Shape(step.rows(), l, 1, hd);
-        return new NDArray[] {scope.create(cos, shape), scope.create(sin, shape)};
+        return new NDArray[] {inDtype(scope.create(cos, shape)), inDtype(scope.create(sin, shape))};
     }
 
     /**
@@ -113,6 +127,48 @@ public final class Transformer implements AutoCloseable {
             manager.close(); // nothing half-loaded survives
             throw e;
         }
+    }
+
+    /**
+     * Streams located checkpoint tensors onto the device of {@code parent} in f32 (see {@link ModelWeights#load}).
+     *
+     * @throws IllegalArgumentException when a tensor is missing or its shape does not fit the config
+     */
+    public static Transformer load(ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent) {
+        return load(config, tensors, parent, DataType.FLOAT32);
+    }
+
+    /**
+     * Streams located checkpoint tensors onto the device of {@code parent} with the base (and the activations) in
+     * {@code dtype}: FLOAT32, or FLOAT16 for inference (half the weight bytes; norms, softmax, the adapter and the
+     * logits stay in f32, as Transformers computes a half model). A half base serves engines and scoring without
+     * gradients; training an adapter over it is refused, because DJL's casts carry no gradient. bf16 is not offered:
+     * DJL's PyTorch engine aborts the JVM on it.
+     */
+    public static Transformer load(ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent, DataType dtype) {
+        if (dtype != DataType.FLOAT32 && dtype != DataType.FLOAT16) {
+            throw new IllegalArgumentException("a base is held in float32 or float16, not " + dtype);
+        }
+        NDManager manager = parent.newSubManager();
+        try {
+            return new Transformer(config, manager, ModelWeights.load(config, tensors, manager, dtype));
+        } catch (RuntimeException e) {
+            manager.close(); // nothing half-loaded survives
+            throw e;
+        }
+    }
+
+    /**
+     * The type an inference-only base (an engine's, with no adapter to train) is best held in on a device: f16 on a GPU;
+     * f32 on the CPU, where PyTorch's f16 matmul is 6-30x slower than f32 (see docs/ARCHITECTURE.md, "Precision").
+     */
+    public static DataType inferenceType(Device device) {
+        return device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
+    }
+
+    /** The base's (and the activations') type: FLOAT32, or FLOAT16 for a half base. */
+    public DataType dtype() {
+        return dtype;
     }
 
     public ModelConfig config() {
@@ -143,6 +199,19 @@ public final class Transformer implements AutoCloseable {
      * @param lastOnly project only the last position to the vocabulary (prefill and decode)
      */
     public NDArray forward(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+        return head(hidden(step, scope, cache, lora, training, lastOnly));
+    }
+
+    /**
+     * The final-normed hidden states [B, L or 1, dim] that {@link #forward} projects to the vocabulary; scoring projects
+     * them a slice at a time ({@code TokenScores.score}) so that a long batch never holds several [B, L, vocab] arrays.
+     */
+    public NDArray hidden(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+        if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)) {
+            // DJL's toType drops autograd history: an adapter over a half base would silently get no gradient
+            throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base (DJL's casts carry no gradient): "
+                    + "load the learner's base in float32");
+        }
         if (cache != null) {
             cache.reserve(step.newTokens());
             if (step.keyColumns() != cache.capacity()) {
@@ -174,13 +243,17 @@ public final class Transformer implements AutoCloseable {
         if (lastOnly) {
             x = x.get(new NDIndex(":, -1:, :"));
         }
-        x = rmsNorm(x, weights.finalNorm(), 2);
+        return rmsNorm(x, weights.finalNorm(), 2);
+    }
+
+    /** Logits [..., vocab] of final-normed hidden states; they live in the manager of {@code hidden}. */
+    public NDArray head(NDArray hidden) {
         if (weights.lmHead() != null) {
-            return x.matMul(weights.lmHead());
+            return inF32(hidden.matMul(weights.lmHead()));
         }
         NDArray tiedHead = weights.embedding().transpose(); // made per call so gradients reach the embedding
-        tiedHead.attach(scope);
-        return x.matMul(tiedHead);
+        tiedHead.attach(hidden.getManager());
+        return inF32(hidden.matMul(tiedHead));
     }
 
     /** Out-of-range ids or positions would otherwise surface as an opaque native indexing error. */
@@ -210,10 +283,11 @@ public final class Transformer implements AutoCloseable {
             qkv = qkv.add(w.qkvBias());
         }
         if (lora != null && (lora.targets("q_proj") || lora.targets("k_proj") || lora.targets("v_proj"))) {
-            qkv = qkv.add(NDArrays.concat(new NDList(
-                    projectionDelta(lora, layer, "q_proj", h, config.qDim(), training),
-                    projectionDelta(lora, layer, "k_proj", h, config.kvDim(), training),
-                    projectionDelta(lora, layer, "v_proj", h, config.kvDim(), training)), 2));
+            NDArray h32 = inF32(h);
+            qkv = qkv.add(inDtype(NDArrays.concat(new NDList(
+                    projectionDelta(lora, layer, "q_proj", h32, config.qDim(), training),
+                    projectionDelta(lora, layer, "k_proj", h32, config.kvDim(), training),
+                    projectionDelta(lora, layer, "v_proj", h32, config.kvDim(), training)), 2)));
         }
         NDList qkAndV = qkv.split(new long[] {config.qDim() + config.kvDim()}, 2);
         NDArray qk = qkAndV.get(0).reshape(b, len, heads + kvHeads, hd);
@@ -240,15 +314,15 @@ public final class Transformer implements AutoCloseable {
         NDArray keysT = k.transpose(0, 1, 3, 2);
         keysT.attach(q.getManager());
         // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
-        NDArray scores = q.matMul(keysT).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
-        NDArray out = scores.softmax(4).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
+        NDArray scores = inF32(q.matMul(keysT)).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
+        NDArray out = inDtype(scores.softmax(4)).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
                 .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
         NDArray o = out.matMul(w.wo());
         if (w.oBias() != null) {
             o = o.add(w.oBias());
         }
         if (lora != null && lora.targets("o_proj")) {
-            o = o.add(lora.delta(layer, "o_proj", out, training));
+            o = o.add(inDtype(lora.delta(layer, "o_proj", inF32(out), training)));
         }
         return o;
     }
@@ -257,16 +331,17 @@ public final class Transformer implements AutoCloseable {
         LayerWeights w = weights.layers().get(layer);
         NDArray gateUp = h.matMul(w.wGateUp());
         if (lora != null && (lora.targets("gate_proj") || lora.targets("up_proj"))) {
-            gateUp = gateUp.add(NDArrays.concat(new NDList(
-                    projectionDelta(lora, layer, "gate_proj", h, config.hiddenDim(), training),
-                    projectionDelta(lora, layer, "up_proj", h, config.hiddenDim(), training)), 2));
+            NDArray h32 = inF32(h);
+            gateUp = gateUp.add(inDtype(NDArrays.concat(new NDList(
+                    projectionDelta(lora, layer, "gate_proj", h32, config.hiddenDim(), training),
+                    projectionDelta(lora, layer, "up_proj", h32, config.hiddenDim(), training)), 2)));
         }
         NDList parts = gateUp.split(2, 2);
         NDArray gate = parts.get(0);
         NDArray act = Activation.sigmoid(gate).mul(gate).mul(parts.get(1));
         NDArray down = act.matMul(w.wDown());
         if (lora != null && lora.targets("down_proj")) {
-            down = down.add(lora.delta(layer, "down_proj", act, training));
+            down = down.add(inDtype(lora.delta(layer, "down_proj", inF32(act), training)));
         }
         return down;
     }
@@ -280,8 +355,15 @@ public final class Transformer implements AutoCloseable {
         return h.getManager().zeros(new Shape(s.get(0), s.get(1), width));
     }
 
-    /** RMSNorm over {@code axis} (the last one: hidden size, or head size for Qwen3's q/k norm). */
+    /**
+     * RMSNorm over {@code axis} (the last one: hidden size, or head size for Qwen3's q/k norm); a half base normalises in
+     * f32 and scales in its own type, as Transformers' RMSNorm does.
+     */
     private NDArray rmsNorm(NDArray x, NDArray weight, int axis) {
+        if (dtype != DataType.FLOAT32) {
+            NDArray x32 = inF32(x);
+            return inDtype(x32.div(x32.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt())).mul(weight);
+        }
         // dividing by a square root, not pow(-0.5): pow would save its scalar exponent for backward (see ScopedConstant)
         return x.div(x.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt()).mul(weight);
     }

@@ -55,9 +55,17 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     /** Metrics label for calls naming no tool of the suite, so hallucinated names cannot grow the label set. */
     static final String UNKNOWN_TOOL_LABEL = "_unknown";
 
-    private final ToolSuite suite;
+    /** The suite served and its tools' schemas, replaced together ({@link #replaceSuite}), so a call sees one version. */
+    private record Served(ToolSuite suite, Map<String, JsonNode> schemas) {
+        static Served of(ToolSuite suite) {
+            Map<String, JsonNode> schemas = new HashMap<>();
+            suite.specs().forEach(spec -> schemas.put(spec.name(), spec.parameters()));
+            return new Served(suite, Map.copyOf(schemas));
+        }
+    }
+
+    private volatile Served served;
     private final ExecutorSettings settings;
-    private final Map<String, JsonNode> schemas = new HashMap<>();
     private final OutputCap outputCap;
     private final ThreadPoolExecutor pool;
     private final ScheduledExecutorService timer;
@@ -69,9 +77,8 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     private int abandoned;
 
     public ToolExecutor(ToolSuite suite, ExecutorSettings settings) {
-        this.suite = suite;
+        this.served = Served.of(suite);
         this.settings = settings;
-        suite.specs().forEach(spec -> schemas.put(spec.name(), spec.parameters()));
         this.outputCap = new OutputCap(settings.outputCapChars());
         BlockingQueue<Runnable> waiting = settings.maxQueuedCalls() == 0
                 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.maxQueuedCalls());
@@ -83,12 +90,24 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     }
 
     public ToolSuite suite() {
-        return suite;
+        return served.suite();
+    }
+
+    /**
+     * Serves another version of the same suite from now on: composites crystallised since the server started
+     * (skills registered at run time). Calls already accepted finish on the tools they started with; trajectory state
+     * and metrics carry on.
+     */
+    public void replaceSuite(ToolSuite next) {
+        if (!next.name().equals(served.suite().name())) {
+            throw new IllegalArgumentException("an executor of suite '" + served.suite().name() + "' cannot serve suite '" + next.name() + "'");
+        }
+        served = Served.of(next);
     }
 
     @Override
     public List<ToolSpec> specs() {
-        return suite.specs();
+        return served.suite().specs();
     }
 
     @Override
@@ -107,12 +126,14 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
     /** Starts one call; the returned future always completes normally with the call's result. */
     public CompletableFuture<ToolResult> call(String trajectoryId, ToolCall call) {
         long startNanos = System.nanoTime();
+        Served now = served;
+        ToolSuite suite = now.suite();
         Tool tool = suite.tool(call.name()).orElse(null);
         if (tool == null) {
             return recorded(UNKNOWN_TOOL_LABEL, failed(call, ToolResult.Status.UNKNOWN_TOOL, "unknown tool '" + call.name()
                     + "'; suite '" + suite.name() + "' has: " + String.join(", ", suite.toolNames()), startNanos));
         }
-        List<String> problems = SchemaValidator.validate(schemas.get(tool.name()), call.arguments());
+        List<String> problems = SchemaValidator.validate(now.schemas().get(tool.name()), call.arguments());
         if (!problems.isEmpty()) {
             return recorded(tool.name(), failed(call, ToolResult.Status.INVALID_ARGUMENTS,
                     "invalid arguments for tool '" + tool.name() + "': " + String.join("; ", problems), startNanos));
@@ -197,7 +218,7 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         timer.shutdownNow();
         for (Execution execution : List.copyOf(pending)) {
             execution.result.complete(failed(execution.call, ToolResult.Status.UNAVAILABLE,
-                    "tool server of suite '" + suite.name() + "' shut down before the call finished", execution.startNanos));
+                    "tool server of suite '" + suite().name() + "' shut down before the call finished", execution.startNanos));
         }
         pool.shutdownNow();
         List.copyOf(trajectories.keySet()).forEach(this::finishTrajectory);

@@ -1,0 +1,321 @@
+package dev.toolcoach.bench.model;
+
+import ai.djl.ndarray.NDManager;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.learn.core.GrpoMetrics;
+import dev.toolcoach.learn.core.LearnerConfig;
+import dev.toolcoach.learn.core.LearnerCore;
+import dev.toolcoach.learn.core.LoraWeights;
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.lm.SamplingParams;
+import dev.toolcoach.model.OpThreads;
+import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.model.engine.InferenceEngine;
+import dev.toolcoach.model.generate.DecodedSequence;
+import dev.toolcoach.model.io.CheckpointLayout;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.io.HostTensor;
+import dev.toolcoach.model.io.SafetensorsWriter;
+import dev.toolcoach.model.io.StoredTensor;
+import dev.toolcoach.model.lora.LoraAdapter;
+import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.trace.Termination;
+import dev.toolcoach.trace.TokenRecord;
+import dev.toolcoach.trace.Trace;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Real-checkpoint shapes on this machine: a random model with the exact shapes of Qwen2.5-0.5B-Instruct (or -1.5B) in a
+ * real safetensors folder written in bf16, then, each phase in a JVM of its own so each peak is its own:
+ * <ul>
+ *   <li>{@code write DIR [0.5b|1.5b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1);</li>
+ *   <li>{@code load DIR}: locate and stream the weights to the device: time, peak RSS, peak heap, against the f32 bytes;</li>
+ *   <li>{@code generate DIR [newTokens]}: greedy tokens/s at batch 1 and 8 through the inference engine;</li>
+ *   <li>{@code llama2c DIR}: a random llama2.c checkpoint of stories110M's shape (dim 768, 12 layers, 12 heads,
+ *       hidden 2048, vocab 32000, context 1024; 110 M parameters) as {@code DIR/model.bin}, with a 32000-token
+ *       {@code DIR/tokenizer.bin}, for {@code coach-node generate} beside llama2.c's {@code run};</li>
+ *   <li>{@code grpo DIR [rows] [tokens] [microRows]}: one LoRA GRPO step (r 8, q/v) on rows × tokens: time, peak RSS
+ *       (heap + native), peak heap.</li>
+ * </ul>
+ * Run: {@code java -cp ... dev.toolcoach.bench.model.QwenShapeBench write /tmp/qwen05 0.5b} and so on (see the bench README).
+ */
+public final class QwenShapeBench {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private QwenShapeBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("DJL_OFFLINE", "true");
+        System.setProperty("OPT_OUT_TRACKING", "true");
+        if (args.length < 2) {
+            System.err.println("usage: QwenShapeBench write DIR [0.5b|1.5b] | llama2c DIR | load DIR | generate DIR [newTokens] | grpo DIR [rows] [tokens] [microRows]");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[1]);
+        switch (args[0]) {
+            case "write" -> write(dir, args.length > 2 ? args[2] : "0.5b");
+            case "load" -> load(dir);
+            case "generate" -> generate(dir, args.length > 2 ? Integer.parseInt(args[2]) : 32);
+            case "llama2c" -> writeLlama2c(dir);
+            case "grpo" -> grpo(dir, args.length > 2 ? Integer.parseInt(args[2]) : 8, args.length > 3 ? Integer.parseInt(args[3]) : 512,
+                    args.length > 4 ? Integer.parseInt(args[4]) : 2);
+            default -> {
+                System.err.println("unknown phase " + args[0]);
+                System.exit(2);
+            }
+        }
+    }
+
+    /** config.json as Qwen2.5-{0.5B,1.5B}-Instruct's (the fields the forward reads), weights in bf16. */
+    private static void write(Path dir, String size) throws IOException {
+        ObjectNode c = JSON.createObjectNode();
+        c.putArray("architectures").add("Qwen2ForCausalLM");
+        c.put("model_type", "qwen2");
+        c.put("attention_dropout", 0.0);
+        c.put("bos_token_id", 151643);
+        c.put("eos_token_id", 151645);
+        c.put("hidden_act", "silu");
+        switch (size) {
+            case "0.5b" -> {
+                c.put("hidden_size", 896);
+                c.put("intermediate_size", 4864);
+                c.put("num_attention_heads", 14);
+                c.put("num_hidden_layers", 24);
+                c.put("max_window_layers", 21);
+            }
+            case "1.5b" -> {
+                c.put("hidden_size", 1536);
+                c.put("intermediate_size", 8960);
+                c.put("num_attention_heads", 12);
+                c.put("num_hidden_layers", 28);
+                c.put("max_window_layers", 21);
+            }
+            default -> throw new IllegalArgumentException("size must be 0.5b or 1.5b, was " + size);
+        }
+        c.put("num_key_value_heads", 2);
+        c.put("initializer_range", 0.02);
+        c.put("max_position_embeddings", 32768);
+        c.put("rms_norm_eps", 1e-6);
+        c.put("rope_theta", 1000000.0);
+        c.put("sliding_window", 32768);
+        c.put("tie_word_embeddings", true);
+        c.put("torch_dtype", "bfloat16");
+        c.put("use_cache", true);
+        c.put("use_sliding_window", false);
+        c.put("vocab_size", 151936);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("config.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(c));
+        ModelConfig config = ModelConfig.readHfConfig(dir.resolve("config.json"));
+        Map<String, long[]> shapes = CheckpointLayout.shapes(config);
+        long params = shapes.values().stream().mapToLong(HostTensor::numel).sum();
+        long t0 = System.nanoTime();
+        SafetensorsWriter.write(dir.resolve("model.safetensors"), shapes, name -> values(name, shapes.get(name)), Map.of("format", "pt"),
+                StoredTensor.Dtype.BF16);
+        System.out.printf("wrote %s: %,d parameters, %,d bytes of bf16 in %.1f s%n", dir, params,
+                Files.size(dir.resolve("model.safetensors")), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** llama2.c's legacy layout: a 7-int header, then every kind of weight for all layers in turn, f32, shared classifier. */
+    private static void writeLlama2c(Path dir) throws IOException {
+        int dim = 768, hidden = 2048, layers = 12, heads = 12, vocab = 32000, seq = 1024;
+        Files.createDirectories(dir);
+        long[] counts = {(long) vocab * dim, (long) layers * dim, (long) layers * dim * dim, (long) layers * dim * dim,
+                (long) layers * dim * dim, (long) layers * dim * dim, (long) layers * dim, (long) layers * hidden * dim,
+                (long) layers * dim * hidden, (long) layers * hidden * dim, dim, (long) seq * (dim / heads)};
+        boolean[] norms = {false, true, false, false, false, false, true, false, false, false, true, false};
+        SplittableRandom random = new SplittableRandom(11);
+        long params = 0;
+        try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve("model.bin")), 1 << 20)) {
+            java.nio.ByteBuffer head = java.nio.ByteBuffer.allocate(28).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            head.putInt(dim).putInt(hidden).putInt(layers).putInt(heads).putInt(heads).putInt(vocab).putInt(seq);
+            out.write(head.array());
+            java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocate(1 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (int k = 0; k < counts.length; k++) {
+                params += k == counts.length - 1 ? 0 : counts[k]; // the last block is the RoPE table, not a parameter
+                for (long i = 0; i < counts[k]; i++) {
+                    chunk.putFloat(norms[k] ? 1f : (float) (random.nextGaussian() * 0.02));
+                    if (!chunk.hasRemaining()) {
+                        out.write(chunk.array(), 0, chunk.position());
+                        chunk.clear();
+                    }
+                }
+                out.write(chunk.array(), 0, chunk.position());
+                chunk.clear();
+            }
+        }
+        // tokenizer.bin: BOS/EOS, the 256 byte tokens as llama2.c's, then filler pieces
+        try (var out = new java.io.DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve("tokenizer.bin"))))) {
+            out.writeInt(Integer.reverseBytes(16));
+            for (int i = 0; i < vocab; i++) {
+                String piece = i == 0 ? "<unk>" : i == 1 ? "\n<s>\n" : i == 2 ? "\n</s>\n"
+                        : i < 259 ? String.format("<0x%02X>", i - 3) : i < 354 ? String.valueOf((char) (32 + i - 259)) : "t" + i;
+                byte[] b = piece.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                out.writeInt(Integer.reverseBytes(Float.floatToIntBits(-i)));
+                out.writeInt(Integer.reverseBytes(b.length));
+                out.write(b);
+            }
+        }
+        System.out.printf("wrote %s: %,d parameters, model.bin %,d bytes%n", dir, params, Files.size(dir.resolve("model.bin")));
+    }
+
+    /** N(0, 0.02²) from a seed per tensor name, norms 1, biases 0 (as Transformers initialises Qwen2). */
+    private static float[] values(String name, long[] shape) {
+        float[] v = new float[Math.toIntExact(HostTensor.numel(shape))];
+        if (name.endsWith("norm.weight")) {
+            Arrays.fill(v, 1f);
+        } else if (!name.endsWith(".bias")) {
+            SplittableRandom random = new SplittableRandom(name.hashCode());
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) (random.nextGaussian() * 0.02);
+            }
+        }
+        return v;
+    }
+
+    private static Transformer loadTimed(Path dir, NDManager root) {
+        long t0 = System.nanoTime();
+        HfModelFolder.Located located = HfModelFolder.locate(dir);
+        Transformer model = Transformer.load(located.config(), located.tensors(), root);
+        long params = located.tensors().values().stream().mapToLong(StoredTensor::numel).sum();
+        System.out.printf("load: %,d parameters (f32 on the device: %.0f MiB) in %.1f s; RSS now %.0f MiB, peak %.0f MiB (%.2f x f32 bytes); "
+                        + "peak heap %.0f MiB%n", params, params * 4 / 1048576.0, (System.nanoTime() - t0) / 1e9,
+                Memory.rssKib() / 1024.0, Memory.peakRssKib() / 1024.0, Memory.peakRssKib() * 1024.0 / (params * 4.0),
+                Memory.peakHeap() / 1048576.0);
+        return model;
+    }
+
+    private static void load(Path dir) {
+        try (NDManager root = NDManager.newBaseManager(); Transformer ignored = loadTimed(dir, root)) {
+            System.out.println(Memory.load());
+        }
+    }
+
+    private static void generate(Path dir, int newTokens) throws Exception {
+        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root)) {
+            for (int batch : new int[] {1, 8}) {
+                try (InferenceEngine engine = new InferenceEngine(model, new NoTextTokenizer(model.config().vocabSize()), batch,
+                        OpThreads.intraOp())) {
+                    greedy(engine, batch, 4); // warm-up
+                    long t0 = System.nanoTime();
+                    long tokens = greedy(engine, batch, newTokens);
+                    double s = (System.nanoTime() - t0) / 1e9;
+                    System.out.printf("greedy batch %d: %.2f tokens/s aggregate (%d tokens after a 16-token prompt, %.1f s, prefill included)%n",
+                            batch, tokens / s, tokens, s);
+                }
+            }
+            System.out.printf("generate: peak RSS %.0f MiB, peak heap %.0f MiB; %s%n", Memory.peakRssKib() / 1024.0,
+                    Memory.peakHeap() / 1048576.0, Memory.load());
+        }
+    }
+
+    private static long greedy(InferenceEngine engine, int batch, int newTokens) {
+        List<CompletableFuture<DecodedSequence>> futures = new ArrayList<>();
+        for (int i = 0; i < batch; i++) {
+            int[] prompt = new int[16];
+            for (int t = 0; t < prompt.length; t++) {
+                prompt[t] = 1000 + 37 * t + 101 * i;
+            }
+            futures.add(engine.submit(prompt, new SamplingParams(0f, 0, 1f, newTokens, i, Set.of(), List.of())));
+        }
+        return futures.stream().mapToLong(f -> f.join().tokens().length).sum();
+    }
+
+    private static void grpo(Path dir, int rows, int tokens, int microRows) {
+        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root)) {
+            LoraAdapter adapter = LoraAdapter.create(LoraConfig.defaults(), model.config(), model.manager(), 2);
+            List<ScoredGroup> batch = List.of(group(rows, tokens, model.config().vocabSize()));
+            try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter), LearnerConfig.defaults(1e-5).withMicroBatchRows(microRows))) {
+                long t0 = System.nanoTime();
+                GrpoMetrics m = learner.trainGrpo(batch);
+                double s = (System.nanoTime() - t0) / 1e9;
+                System.out.printf("GRPO step, LoRA %s, %d x %d tokens, micro-batches of %d rows: %.1f s (%.0f tokens/s), loss %.4f, kl %.5f; "
+                                + "peak RSS (heap + native) %.0f MiB, peak heap %.0f MiB; %s%n",
+                        LoraConfig.defaults().targets(), rows, tokens, microRows, s, rows * (tokens - 1) / s, m.loss(), m.kl(),
+                        Memory.peakRssKib() / 1024.0, Memory.peakHeap() / 1048576.0, Memory.load());
+            }
+        }
+    }
+
+    /** One group of rollouts: a 64-token prompt, then generated tokens with uniform behaviour log-probs; rewards alternate. */
+    private static ScoredGroup group(int rows, int tokens, int vocab) {
+        SplittableRandom random = new SplittableRandom(3);
+        List<ScoredTrace> traces = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            int[] ids = new int[tokens];
+            int[] mask = new int[tokens];
+            float[] logprobs = new float[tokens];
+            int[] versions = new int[tokens];
+            Arrays.fill(versions, -1);
+            for (int t = 0; t < tokens; t++) {
+                ids[t] = random.nextInt(vocab);
+                if (t >= 64) {
+                    mask[t] = 1;
+                    logprobs[t] = (float) -Math.log(vocab);
+                    versions[t] = 0;
+                }
+            }
+            Trace trace = new Trace("r" + r, "g", "q", null, null, new TokenRecord(64, ids, mask, logprobs, versions),
+                    null, Termination.ANSWER, null, 0, 0, null);
+            traces.add(new ScoredTrace(trace, r % 2));
+        }
+        return new ScoredGroup("g", traces);
+    }
+
+    /** Process memory from /proc/self/status (Linux), heap peaks from the JVM's pools, the machine's load. */
+    private static final class Memory {
+        static long rssKib() {
+            return status("VmRSS");
+        }
+
+        static long peakRssKib() {
+            return status("VmHWM");
+        }
+
+        static long peakHeap() {
+            long peak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            return peak;
+        }
+
+        static String load() {
+            try {
+                return "load average " + Files.readString(Path.of("/proc/loadavg")).trim();
+            } catch (IOException e) {
+                return "load average unknown";
+            }
+        }
+
+        private static long status(String field) {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                    if (line.startsWith(field + ":")) {
+                        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            throw new IllegalStateException("no " + field + " in /proc/self/status");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.toolcoach.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.lora.LoraAdapter;
+import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.model.nn.KvCache;
+import dev.toolcoach.model.nn.StepInputs;
+import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.model.reference.TinyHfFolders;
+import dev.toolcoach.model.reference.TinyHfFolders.ConfigStyle;
+import dev.toolcoach.model.reference.TinyHfFolders.Family;
+import dev.toolcoach.model.reference.TinyHfFolders.Rope;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A half base (f16 weights and activations; norms, softmax, adapter and logits in f32), as a GPU engine holds one, run
+ * here on the CPU: every family's logits, cached decode and adapter scores stay within f16's precision of the f32 base,
+ * and training an adapter over it is refused rather than silently getting no gradient.
+ */
+class HalfPrecisionTest {
+    private static final int[][] TOKENS = {{1, 5, 9, 2, 7, 3, 11, 4}, {0, 0, 1, 8, 6, 12, 2, 9}};
+    private static final int[][] MASK = {{1, 1, 1, 1, 1, 1, 1, 1}, {0, 0, 1, 1, 1, 1, 1, 1}};
+
+    @Test
+    void anInferenceBaseIsF32OnTheCpuAndF16OnAGpu() {
+        assertEquals(DataType.FLOAT32, Transformer.inferenceType(Device.cpu()));
+        assertEquals(DataType.FLOAT16, Transformer.inferenceType(Device.gpu()));
+    }
+
+    @Test
+    void aHalfBaseStaysWithinF16PrecisionOfTheF32BaseForEveryFamily(@TempDir Path dir) throws IOException {
+        try (NDManager root = TestModels.newRoot()) {
+            for (Family family : Family.values()) {
+                Path folder = TinyHfFolders.write(dir.resolve(family.name()), family, Rope.DEFAULT, ConfigStyle.V4, 6L);
+                HfModelFolder.Located located = HfModelFolder.locate(folder);
+                try (Transformer full = Transformer.load(located.config(), located.tensors(), root);
+                     Transformer half = Transformer.load(located.config(), located.tensors(), root, DataType.FLOAT16)) {
+                    assertEquals(DataType.FLOAT32, full.dtype());
+                    assertEquals(DataType.FLOAT16, half.dtype());
+                    assertEquals(DataType.FLOAT16, half.weights().layers().get(0).wqkv().getDataType());
+                    float[] expected = logits(full, null);
+                    assertClose(family + " whole forward", expected, logits(half, null));
+                    assertClose(family + " cached decode", lastLogits(full), lastLogits(half));
+                    try (LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)),
+                            located.config(), root, 9L)) {
+                        adapter.parameters().forEach(p -> p.addi(p.getManager().randomNormal(0, 0.05f, p.getShape(), p.getDataType())));
+                        float[] adapted = logits(full, adapter);
+                        assertTrue(maxAbsDiff(expected, adapted) > 1e-3, family + ": the adapter must move the logits");
+                        assertClose(family + " with an adapter", adapted, logits(half, adapter));
+                        adapter.setTrainable(true);
+                        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> logits(half, adapter));
+                        assertTrue(refused.getMessage().contains("cannot be trained over a float16 base"), refused.getMessage());
+                    }
+                }
+            }
+        }
+    }
+
+    private static float[] logits(Transformer model, LoraAdapter adapter) {
+        try (NDManager scope = model.manager().newSubManager()) {
+            return model.forward(StepInputs.scoring(TOKENS, MASK), scope, null, adapter, false, false).toFloatArray();
+        }
+    }
+
+    /** The first row's prompt prefilled into a cache of the model's type, then 3 tokens decoded one by one. */
+    private static float[] lastLogits(Transformer model) {
+        int[] row = TOKENS[0];
+        try (KvCache cache = new KvCache(model.config(), model.manager(), 1, model.dtype())) {
+            float[] last = null;
+            int[][] step = {java.util.Arrays.copyOf(row, row.length - 3)};
+            for (int next = row.length - 3; next <= row.length; next++) {
+                try (NDManager scope = model.manager().newSubManager()) {
+                    last = model.forward(StepInputs.cached(step, new int[] {0}, cache), scope, cache, null, false, true).toFloatArray();
+                }
+                if (next < row.length) {
+                    step = new int[][] {{row[next]}};
+                }
+            }
+            return last;
+        }
+    }
+
+    /** f16 keeps 11 bits: a few layers of it move the logits by well under 2% of their scale. */
+    private static void assertClose(String what, float[] expected, float[] actual) {
+        assertEquals(expected.length, actual.length, what);
+        double scale = 0;
+        for (float v : expected) {
+            scale = Math.max(scale, Math.abs(v));
+        }
+        double worst = maxAbsDiff(expected, actual);
+        assertTrue(worst > 0, what + ": the half base must really compute in f16");
+        assertTrue(worst < 0.02 * scale, what + ": off by " + worst + " at scale " + scale);
+    }
+
+    private static double maxAbsDiff(float[] a, float[] b) {
+        double worst = 0;
+        for (int i = 0; i < a.length; i++) {
+            worst = Math.max(worst, Math.abs(a[i] - b[i]));
+        }
+        return worst;
+    }
+}
