@@ -84,7 +84,8 @@ public final class EvalCommand implements Callable<Integer> {
             }
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
-            EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward());
+            EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
+                    t.reward());
             if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
             EvalRecord record = EvalRecord.of(report);
             return CommandOutput.summary(spec, record);
