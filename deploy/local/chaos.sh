@@ -71,7 +71,7 @@ cat > "$recipe" <<EOF
  "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
  "groupSize": 4, "groupsPerStep": 2, "grpoSteps": $steps, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
  "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
- "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8}
+ "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0}
 EOF
 
 say "cluster up: 3 athlete nodes, 1 tool node"

@@ -370,7 +370,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
     [[ "$state" == running ]] || break
     sleep 2
   done
-  jq -r '.evaluations | to_entries[] | "  \(.key): accuracy \(.value.accuracy * 1000 | round / 10)%, mean reward \(.value.mean_reward * 1000 | round / 1000)"' <<< "$status"
+  jq -r '.evaluations | to_entries[] | "  \(.key): accuracy \(.value.accuracy * 1000 | round / 10)%" + (if .value.accuracy_ci95 then " (95% CI \(.value.accuracy_ci95[0] * 1000 | round / 10)-\(.value.accuracy_ci95[1] * 1000 | round / 10)%)" else "" end) + ", mean reward \(.value.mean_reward * 1000 | round / 1000)" + (if .value.training_queries then ", training queries pass@\(.value.training_queries.k) \(.value.training_queries.pass_at_k * 1000 | round / 10)%" else "" end)' <<< "$status"
   [[ "$state" == finished ]] || die "job $name $state: $(jq -r .error <<< "$status")"
   echo "Job $name finished; run folder $RUNS_DIR/$name"
 }

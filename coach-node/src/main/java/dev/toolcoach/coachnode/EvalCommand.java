@@ -95,7 +95,8 @@ public final class EvalCommand implements Callable<Integer> {
             brain.loadAdapter(adapter);
             try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
-                EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed).test(), t.reward());
+                EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
+                        t.reward());
                 if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);

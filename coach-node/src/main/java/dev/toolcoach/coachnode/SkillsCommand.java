@@ -197,7 +197,7 @@ public final class SkillsCommand implements Callable<Integer> {
                 long seed = taskOptions.seedOr(1L);
                 Task task = TaskRegistry.standard(taskOptions.dataDir, seed).get(taskOptions.requiredTask());
                 if (task.toolSuites().size() != 1) throw new IllegalArgumentException("task '" + task.name() + "' has no one built-in suite");
-                Split split = TaskTrainingJob.split(task, seed);
+                Split split = TaskTrainingJob.split(task, seed, ScratchRecipe.Evaluation.defaults().testExamples());
                 List<TaskExample> mined = split.train().subList(0, Math.min(mine, split.train().size()));
                 List<TaskExample> measured = split.test().subList(0, Math.min(examples, split.test().size()));
                 BuiltinSuites.Hosted hosted = BuiltinSuites.open(task.toolSuites().get(0), TaskTrainingJob.toolOptions(taskOptions.dataDir));

@@ -130,9 +130,12 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private static void printTable(PrintWriter out, TaskTrainingJob.Summary summary) {
-        out.printf(Locale.ROOT, "%-18s %9s %12s%n", "evaluation", "accuracy", "mean reward");
+        out.printf(Locale.ROOT, "%-18s %9s %15s %12s %13s%n", "evaluation", "accuracy", "95% CI", "mean reward", "train pass@8");
         for (Map.Entry<String, EvalRecord> e : summary.evaluations().entrySet()) {
-            out.printf(Locale.ROOT, "%-18s %8.1f%% %12.3f%n", e.getKey(), 100 * e.getValue().accuracy(), e.getValue().meanReward());
+            EvalRecord r = e.getValue();
+            out.printf(Locale.ROOT, "%-18s %8.1f%% %6.1f-%5.1f%% %12.3f %13s%n", e.getKey(), 100 * r.accuracy(),
+                    100 * r.accuracyCi95().get(0), 100 * r.accuracyCi95().get(1), r.meanReward(),
+                    r.training() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.training().passAtK()));
         }
         var a = summary.training().accounts();
         out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",

@@ -19,6 +19,7 @@ import dev.toolcoach.brain.distill.Teacher;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
+import dev.toolcoach.brain.eval.PassAtK;
 import dev.toolcoach.brain.eval.TaskEvaluation;
 import dev.toolcoach.brain.run.ModelFolders;
 import dev.toolcoach.brain.run.Progress;
@@ -200,7 +201,23 @@ public final class Brain {
 
     /** Each example once, greedily, with the trained adapter (the base model before any training), scored by {@code score}. */
     public EvaluationReport evaluate(List<TaskExample> examples, TraceReward score) {
-        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(examples.size(), 64)));
+        return withEvaluation(examples.size(), score, evaluation -> {
+            try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
+                return evaluation.evaluate(offeredTools(examples), meter);
+            }
+        });
+    }
+
+    /**
+     * pass@k of the policy as training samples it (the rollouts' temperature, the job's seed): {@code samples} rollouts
+     * of each example with the trained adapter (the base model before any training), scored by {@code score}.
+     */
+    public PassAtK passAtK(List<TaskExample> examples, TraceReward score, int samples, int k) {
+        return withEvaluation(examples.size() * samples, score, evaluation -> evaluation.passAtK(offeredTools(examples), samples, k));
+    }
+
+    private <T> T withEvaluation(int rollouts, TraceReward score, java.util.function.Function<TaskEvaluation, T> run) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(rollouts, 64)));
              ToolExecutor tools = openTools()) {
             if (adapter != null) {
                 policy.engine().setAdapter(adapter);
@@ -208,13 +225,10 @@ public final class Brain {
             }
             ToolEnvironment agentTools = adapt == null ? tools
                     : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
-            EvaluationReport report;
-            try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
-                report = new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
-                        config.rollouts().greedyAgent(actionFormat()), score).evaluate(offeredTools(examples), meter);
-            }
+            T result = run.apply(new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
+                    config.rollouts().samplingAgent(actionFormat(), config.seed()), score));
             if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
-            return report;
+            return result;
         }
     }
 

@@ -68,12 +68,18 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
      * @param maxPolicyLag   versions a group's rollouts may lag the policy it is trained into; 0 is the
      *                       synchronous mode (roll out a batch, train, broadcast, repeat)
      * @param rolloutTimeout a rollout not back by then is dispatched again
+     * @param oversampling   DAPO's dynamic sampling when above 1: a group whose rewards are all equal is dropped and a
+     *                       fresh query takes its place, so steps train on {@code groupsPerStep} groups with signal; the
+     *                       job samples at most this many times its {@code steps × groupsPerStep} groups (the bound that
+     *                       ends it when the policy solves, or fails, nearly every query). 1: every group is trained
+     *                       on, those without signal skipped by the step
      */
-    public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout) {
+    public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, int oversampling) {
         public Batching {
             Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
             positive("group size", groupSize);
             positive("groups per step", groupsPerStep);
+            positive("oversampling", oversampling);
             if (maxPolicyLag < 0) throw new IllegalArgumentException("max policy lag must be 0 or more, was " + maxPolicyLag);
             if (rolloutTimeout.isNegative() || rolloutTimeout.isZero()) {
                 throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
@@ -100,7 +106,7 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
      * temperature 1, LoRA r=16 on every projection, learning rate 2e-3, no KL.
      */
     public static TrainingConfig defaults() {
-        return new TrainingConfig("grpo", new Batching(8, 4, 1, Duration.ofMinutes(2)), 16, new RolloutSettings(1.0, 96, 4, 1024),
+        return new TrainingConfig("grpo", new Batching(8, 4, 1, Duration.ofMinutes(2), 1), 16, new RolloutSettings(1.0, 96, 4, 1024),
                 new Optimisation(new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9), 10, 1,
                 Limits.defaults());
     }
@@ -114,11 +120,16 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
     }
 
     public TrainingConfig withGroups(int size, int perStep) {
-        return withBatching(new Batching(size, perStep, batching.maxPolicyLag, batching.rolloutTimeout));
+        return withBatching(new Batching(size, perStep, batching.maxPolicyLag, batching.rolloutTimeout, batching.oversampling));
     }
 
     public TrainingConfig withMaxPolicyLag(int lag) {
-        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, lag, batching.rolloutTimeout));
+        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, lag, batching.rolloutTimeout, batching.oversampling));
+    }
+
+    /** Dynamic sampling with at most {@code factor} × the job's groups sampled; 1 turns it off. */
+    public TrainingConfig withOversampling(int factor) {
+        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, batching.maxPolicyLag, batching.rolloutTimeout, factor));
     }
 
     private TrainingConfig withBatching(Batching b) {
@@ -158,6 +169,7 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
         json.put("groupSize", batching.groupSize);
         json.put("groupsPerStep", batching.groupsPerStep);
         json.put("maxPolicyLag", batching.maxPolicyLag);
+        json.put("oversampling", batching.oversampling);
         json.put("athletes", athletes);
         json.put("temperature", rollouts.temperature());
         json.put("maxNewTokens", rollouts.maxNewTokens());

@@ -82,7 +82,7 @@ class JudgeAndRetrievalBrainTest {
             List<Double> rewards = group.traces().stream().map(ScoredTrace::reward).sorted().toList();
             for (int i = 0; i < 4; i++) assertEquals(i / 3.0, rewards.get(i), 1e-12, rewards.toString());
         }
-        DpoMetrics dpo = assertInstanceOf(DpoMetrics.class, step.metrics().orElseThrow());
+        DpoMetrics dpo = assertInstanceOf(DpoMetrics.class, step.metrics());
         assertTrue(dpo.pairs() > 0, "DPO trained on the judge's preference pairs");
         assertEquals(2, judgeModel.requests().size(), "one judge call per group");
         for (BackendRequest request : judgeModel.requests()) {

@@ -77,7 +77,7 @@ public final class FinanceRecipeBench {
         System.out.printf("seed %d, GRPO from %s, work dir %s, load %s%n", seed, warmup ? "the warm-up" : "scratch", work, Load.now());
 
         Task task = FinanceTask.create(TaskRegistry.GENERATED_QUESTIONS, seed);
-        Split split = TaskTrainingJob.split(task, seed);
+        Split split = TaskTrainingJob.split(task, seed, recipe.evaluation().testExamples());
         long totalStart = System.nanoTime();
         try (ToolExecutor tools = new ToolExecutor(FinanceTools.suite(), ExecutorSettings.defaults())) {
             Phase build = Phase.start("build");

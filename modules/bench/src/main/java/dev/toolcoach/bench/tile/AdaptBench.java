@@ -57,7 +57,7 @@ public final class AdaptBench {
         ScratchRecipe recipe = new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
         long splitSeed = config.get("seed").asLong();
         Task task = TaskRegistry.standard(data, splitSeed).get("finance");
-        List<TaskExample> test = TaskTrainingJob.split(task, splitSeed).test();
+        List<TaskExample> test = TaskTrainingJob.split(task, splitSeed, recipe.evaluation().testExamples()).test();
         AgentConfig agent = recipe.greedyAgent();
         System.out.printf(Locale.ROOT, "ADAPT bench: run %s, %d test queries, failure %.2f, seed %d, rounds of %d%n",
                 run.getFileName(), test.size(), failure, seed, round);

@@ -39,17 +39,6 @@ public record EvaluationReport(List<Outcome> outcomes, double wallSeconds) {
         return outcomes.isEmpty() ? 0 : (double) outcomes.stream().filter(Outcome::correct).count() / outcomes.size();
     }
 
-    /** The 95% Wilson score interval of {@link #accuracy()}, [low, high] ([0, 1] for no examples). */
-    public double[] accuracyInterval95() {
-        int n = outcomes.size();
-        if (n == 0) return new double[] {0, 1};
-        double z = 1.959964;
-        double p = accuracy();
-        double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-        double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / (1 + z * z / n);
-        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
-    }
-
     /** The mean number of tokens the model saw when it began a reply (its context then), over every turn of every rollout. */
     public double promptTokensPerTurn() {
         long tokens = 0;

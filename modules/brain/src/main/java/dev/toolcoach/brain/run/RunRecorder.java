@@ -104,7 +104,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
                 report.dropped().size(), report.meanReward(), accuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
-                report.metrics().orElse(null), Arrays.stream(lags).average().orElse(0),
+                report.groupsSampled(), report.informativeFraction(), report.metrics(), Arrays.stream(lags).average().orElse(0),
                 Arrays.stream(lags).max().orElse(0), toolCalls(scored));
         lastNanos = now;
         lines.add(line);

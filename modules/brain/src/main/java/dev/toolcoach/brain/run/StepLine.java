@@ -18,8 +18,10 @@ import java.util.TreeMap;
  * @param accuracy       share of the step's traces that solved their example (by the task's own reward)
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
- * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...), null
- *                       when the step scored no group
+ * @param groupsSampled  groups (one query each) that closed for the step: its batch and every group dropped since the
+ *                       previous step (with dynamic sampling, those whose rewards were all equal)
+ * @param informativeFraction share of the sampled groups the step could learn from (GRPO: rewards not all equal)
+ * @param learner        the algorithm's own figures (loss, ratio, clip fractions, KL, entropy, grad norm, ...)
  * @param meanPolicyLag  over the step's traces, policy versions between the one trained from and the oldest that
  *                       generated a token of the trace (0: on-policy)
  * @param maxPolicyLag   the largest of those lags
@@ -28,7 +30,9 @@ import java.util.TreeMap;
 public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
-                       @JsonProperty("elapsed_sec") double elapsedSec, TrainingMetrics learner,
+                       @JsonProperty("elapsed_sec") double elapsedSec,
+                       @JsonProperty("groups_sampled") int groupsSampled,
+                       @JsonProperty("informative_fraction") double informativeFraction, TrainingMetrics learner,
                        @JsonProperty("mean_policy_lag") double meanPolicyLag, @JsonProperty("max_policy_lag") int maxPolicyLag,
                        @JsonProperty("tool_calls") Map<String, ToolCallStats> toolCalls) {
     public StepLine {

@@ -19,6 +19,7 @@ import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.JobCommand;
 import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobSpec;
@@ -152,7 +153,7 @@ public final class TrainingRun {
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             int resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
-                    LearnerSteps.jobStep(groupsClosed(c), config.batching().groupsPerStep()), core.step(), core.version()));
+                    LearnerSteps.jobStep(groupsClosed(c) - noSignal(c), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep, new JobWatchdog(config.limits(), System::nanoTime));
@@ -201,20 +202,28 @@ public final class TrainingRun {
         return cursor.groupsTrained() + cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** Of those, the groups dropped for lack of signal (dynamic sampling). */
+    private static long noSignal(CoachCursor cursor) {
+        return cursor.groupsDropped().getOrDefault(GroupDropped.Reason.NO_SIGNAL, 0L);
+    }
+
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
         TrainingConfig.Batching batching = config.batching();
         long groupLimit = Math.multiplyExact((long) spec.steps(), batching.groupsPerStep());
+        long sampleLimit = Math.multiplyExact(groupLimit, batching.oversampling());
         CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
-                batching.rolloutTimeout(), groupLimit, config.limits().maxRedispatches());
+                batching.rolloutTimeout(), groupLimit, sampleLimit, config.limits().maxRedispatches());
         ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
+        long noSignalBefore = cursor.map(TrainingRun::noSignal).orElse(0L);
         LearnerJob learnerJob = new LearnerJob(
-                new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, closedBefore),
+                new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, sampleLimit,
+                        batching.oversampling() > 1, closedBefore, noSignalBefore),
                 core, config.optimisation().lora(), config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));

@@ -30,8 +30,10 @@ import java.util.Set;
  * @param warmup     the distillation warm-up
  * @param grpo       the GRPO phase
  * @param rollouts   the agent's limits and the engine's batch
+ * @param evaluation how large the evaluations are
  */
-public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, Warmup warmup, Grpo grpo, Rollouts rollouts) {
+public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, Warmup warmup, Grpo grpo, Rollouts rollouts,
+                            Evaluation evaluation) {
 
     /**
      * @param maxMerges     most BPE merges learned from the training texts
@@ -57,9 +59,12 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param lr            learning rate of the LoRA adapter
      * @param callWeight    weight of the oracle-call term of the reward ({@code CallShapedReward}; 0 = the task reward alone)
      * @param lora          the adapter GRPO trains
+     * @param oversampling  dynamic sampling: groups whose rewards are all equal are replaced by fresh queries, at most
+     *                      this many times {@code steps × groupsPerStep} groups sampled in all; 1 = off
+     *                      ({@code TrainingConfig.Batching#oversampling})
      */
     public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
-                       LoraConfig lora) {
+                       LoraConfig lora, int oversampling) {
     }
 
     /**
@@ -71,11 +76,29 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     public record Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
     }
 
+    /**
+     * @param testExamples   most test questions held out (20 % of the task's examples up to this): 300 give a 95 % interval
+     *                       of about ±5 points at 70 %
+     * @param passAtKQueries most training queries pass@k is measured on (the first ones, those the first steps sample)
+     */
+    public record Evaluation(int testExamples, int passAtKQueries) {
+        public Evaluation {
+            if (testExamples < 1 || passAtKQueries < 0) {
+                throw new IllegalArgumentException("the evaluation needs testExamples >= 1 and passAtKQueries >= 0, got "
+                        + testExamples + " and " + passAtKQueries);
+            }
+        }
+
+        public static Evaluation defaults() {
+            return new Evaluation(300, 64);
+        }
+    }
+
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
                 new Warmup(800, 12, 16, 3e-3),
-                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS))),
-                new Rollouts(4, 512, 64, 64));
+                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
+                new Rollouts(4, 512, 64, 64), Evaluation.defaults());
     }
 
     /**
@@ -117,11 +140,11 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     public ScratchRecipe withGrpoSteps(int steps) {
         return new ScratchRecipe(shape, vocabulary, warmup, new Grpo(grpo.groupSize, grpo.groupsPerStep, steps, grpo.temperature,
-                grpo.lr, grpo.callWeight, grpo.lora), rollouts);
+                grpo.lr, grpo.callWeight, grpo.lora, grpo.oversampling), rollouts, evaluation);
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
-        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr), grpo, rollouts);
+        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr), grpo, rollouts, evaluation);
     }
 
     /** The flat JSON form, in the order the recipe has always been written. */
@@ -142,14 +165,21 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("grpoLr", grpo.lr);
         json.put("callWeight", grpo.callWeight);
         json.put("lora", grpo.lora);
+        json.put("oversampling", grpo.oversampling);
         json.put("maxTurns", rollouts.maxTurns);
         json.put("maxTotalTokens", rollouts.maxTotalTokens);
         json.put("maxNewTokens", rollouts.maxNewTokens);
         json.put("engineBatch", rollouts.engineBatch);
+        json.put("testExamples", evaluation.testExamples);
+        json.put("passAtKQueries", evaluation.passAtKQueries);
         return json;
     }
 
-    /** Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was. */
+    /**
+     * Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was, except those added later:
+     * a missing {@code oversampling} is 1 (no dynamic sampling, what recipes written before it meant), a missing
+     * {@code testExamples} or {@code passAtKQueries} the default evaluation's.
+     */
     @JsonCreator
     static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
                                   @JsonProperty("maxMerges") int maxMerges, @JsonProperty("minMergeCount") int minMergeCount,
@@ -158,11 +188,16 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("groupSize") int groupSize, @JsonProperty("groupsPerStep") int groupsPerStep,
                                   @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
                                   @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
-                                  @JsonProperty("lora") LoraConfig lora, @JsonProperty("maxTurns") int maxTurns,
+                                  @JsonProperty("lora") LoraConfig lora, @JsonProperty("oversampling") Integer oversampling,
+                                  @JsonProperty("maxTurns") int maxTurns,
                                   @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
-                                  @JsonProperty("engineBatch") int engineBatch) {
+                                  @JsonProperty("engineBatch") int engineBatch,
+                                  @JsonProperty("testExamples") Integer testExamples,
+                                  @JsonProperty("passAtKQueries") Integer passAtKQueries) {
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr),
-                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora),
-                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch));
+                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
+                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch),
+                new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,
+                        passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries));
     }
 }

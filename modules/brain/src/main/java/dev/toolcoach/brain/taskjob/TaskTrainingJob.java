@@ -68,10 +68,10 @@ public final class TaskTrainingJob {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
-    /** The share of a task's examples held out for evaluation... */
+    /** The share of a task's examples held out for evaluation, up to the recipe's {@code testExamples}. */
     public static final double TEST_FRACTION = 0.2;
-    /** ...up to this many, so the three evaluations stay a small part of the job on a large task. */
-    public static final int MAX_TEST_EXAMPLES = 100;
+    /** pass@k is measured with this many samples of each query, k as many. */
+    public static final int PASS_AT_K = 8;
 
     /**
      * @param task      a registered task name
@@ -158,6 +158,7 @@ public final class TaskTrainingJob {
             return TrainingConfig.defaults().withAlgorithm(algorithm)
                     .withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
                     .withMaxPolicyLag(sync ? 0 : 1)
+                    .withOversampling(recipe.grpo().oversampling())
                     .withAthletes(athletes)
                     .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
                     .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0)
@@ -231,7 +232,7 @@ public final class TaskTrainingJob {
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = options.trainingConfig();
         Path run = options.runDir();
-        Split split = split(task, options.seed());
+        Split split = split(task, options.seed(), recipe.evaluation().testExamples());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model())) {
             Files.createDirectories(run);
@@ -263,7 +264,13 @@ public final class TaskTrainingJob {
             Brain brain = builder.build();
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
 
-            if (!warmedUp && !evals.containsKey("before_training")) evaluate(brain, "before_training", evals, run, split, task, listener);
+            List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
+            // the first training queries, those the first steps sample: as many as the steps sample, at most the recipe's
+            int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), recipe.evaluation().passAtKQueries());
+            List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
+            if (!warmedUp && !evals.containsKey("before_training")) {
+                evaluate(brain, "before_training", evals, run, split, task, List.of(), listener);
+            }
             if (recipe.warmup().traces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
@@ -273,7 +280,7 @@ public final class TaskTrainingJob {
                         warmup.trainedTokens());
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
-                evaluate(brain, "after_warmup", evals, run, split, task, listener);
+                evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener);
             }
 
             listener.phase("train");
@@ -281,15 +288,14 @@ public final class TaskTrainingJob {
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             try {
-                result = brain.train(dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe)),
-                        recipe.grpo().steps(), recorder,
+                result = brain.train(trainingQueries, recipe.grpo().steps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
             }
             listener.phase("save");
             brain.save(run.resolve("adapter"));
-            evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, listener);
+            evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener);
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
             return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9);
         } catch (IOException e) {
@@ -297,10 +303,10 @@ public final class TaskTrainingJob {
         }
     }
 
-    /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@link #MAX_TEST_EXAMPLES}. */
-    public static Split split(Task task, long seed) {
+    /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@code maxTest}. */
+    public static Split split(Task task, long seed, int maxTest) {
         int n = task.examples().size();
-        return Split.holdOut(task.examples(), (int) Math.min(MAX_TEST_EXAMPLES, Math.round(TEST_FRACTION * n)), seed);
+        return Split.holdOut(task.examples(), (int) Math.min(maxTest, Math.round(TEST_FRACTION * n)), seed);
     }
 
     /** The warm-up's queries: the first of the training split. */
@@ -361,12 +367,18 @@ public final class TaskTrainingJob {
         return Optional.ofNullable(options.dataset()).map(JobDataset::read);
     }
 
+    /** Greedy accuracy on the test split and, on {@code passQueries} when there are any, pass@k of the sampling policy. */
     private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
-                                 JobListener listener) throws IOException {
+                                 List<TaskExample> passQueries, JobListener listener) throws IOException {
         listener.phase("evaluate");
+        long start = System.nanoTime();
         EvaluationReport report = brain.evaluate(split.test(), task.reward());
         ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
         EvalRecord record = EvalRecord.of(report);
+        long evaluated = System.nanoTime();
+        if (!passQueries.isEmpty()) record = record.withTraining(brain.passAtK(passQueries, task.reward(), PASS_AT_K, PASS_AT_K));
+        LOG.info("{}: {} test examples in {} s, pass@{} on {} training queries in {} s", name, record.examples(),
+                Math.round((evaluated - start) / 1e9), PASS_AT_K, passQueries.size(), Math.round((System.nanoTime() - evaluated) / 1e9));
         evals.put(name, record);
         writeJson(run.resolve("eval.json"), evals);
         listener.evaluated(name, record);

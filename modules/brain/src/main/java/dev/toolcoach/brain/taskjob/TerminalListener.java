@@ -36,8 +36,11 @@ public final class TerminalListener implements JobListener {
 
     @Override
     public void evaluated(String name, EvalRecord record) {
-        out.printf(Locale.ROOT, "[%s] %s: accuracy %.1f%% (%d examples), mean reward %.3f%n", task, name,
-                100 * record.accuracy(), record.examples(), record.meanReward());
+        out.printf(Locale.ROOT, "[%s] %s: accuracy %.1f%% (%d/%d, 95%% CI %.1f-%.1f%%), mean reward %.3f%s%n", task, name,
+                100 * record.accuracy(), record.correct(), record.examples(), 100 * record.accuracyCi95().get(0),
+                100 * record.accuracyCi95().get(1), record.meanReward(), record.training() == null ? ""
+                        : String.format(Locale.ROOT, "; training queries pass@%d %.1f%%, pass@1 %.1f%%", record.training().k(),
+                        100 * record.training().passAtK(), 100 * record.training().passAt1()));
     }
 
     @Override

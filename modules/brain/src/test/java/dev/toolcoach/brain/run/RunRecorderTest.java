@@ -29,10 +29,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The run folder's records across sessions: appended, and a step redone after a resume recorded once. */
 class RunRecorderTest {
@@ -114,8 +112,7 @@ class RunRecorderTest {
                 new DpoMetrics(2, 0.69, 0.75, 0.1, 4, 0.8, 1e-4, 0),
                 new SftMetrics(3, 1.2, 300, 2, 0.7, 1e-4, 1));
         RunRecorder recorder = new RunRecorder(run, "finance", t -> true, line -> { });
-        for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", Optional.of(written.get(i))));
-        recorder.accept(report(4, "a", Optional.empty()));
+        for (int i = 0; i < written.size(); i++) recorder.accept(report(i + 1, "a", written.get(i)));
 
         ObjectMapper plain = new ObjectMapper();
         List<String> lines = Files.readAllLines(run.resolve("metrics.jsonl"));
@@ -123,10 +120,10 @@ class RunRecorderTest {
             // the same object a record of that class alone is written as: no type tag added
             assertEquals(plain.readTree(plain.writeValueAsString(written.get(i))), plain.readTree(lines.get(i)).get("learner"));
         }
-        assertEquals(plain.nullNode(), plain.readTree(lines.get(3)).get("learner"));
         List<StepLine> read = RunRecorder.read(run);
-        assertEquals(written, read.subList(0, 3).stream().map(StepLine::learner).toList());
-        assertNull(read.get(3).learner());
+        assertEquals(written, read.stream().map(StepLine::learner).toList());
+        assertEquals(3, plain.readTree(lines.get(0)).get("groups_sampled").asInt());
+        assertEquals(1.0 / 3, plain.readTree(lines.get(0)).get("informative_fraction").asDouble(), 1e-12);
         JsonNode grpo = plain.readTree(lines.get(0)).get("learner");
         assertEquals(1.01, grpo.get("meanRatio").asDouble());
         assertEquals(120, grpo.get("tokensTrained").asLong());
@@ -146,7 +143,8 @@ class RunRecorderTest {
                 new float[]{0, -1}, new int[]{-1, 5}), null, Termination.MAX_TURNS, null, 0, 0, Map.of());
         RunRecorder recorder = new RunRecorder(run, "finance", t -> true, line -> { });
         recorder.accept(new StepReport(7, 6, List.of(new ScoredGroup("g", List.of(new ScoredTrace(stale, 0), new ScoredTrace(fresh, 1)))),
-                List.of(), Optional.empty(), true, Duration.ZERO, new LearnerAccounts(1, 0, 1, 0, 0, 0, 0, 1, "")));
+                List.of(), 1, 1, new SftMetrics(7, 1.0, 10, 1, 0.5, 1e-4, 0), true, Duration.ZERO,
+                new LearnerAccounts(1, 0, 1, 0, 0, 0, 0, 1, "")));
 
         StepLine line = RunRecorder.read(run).get(0);
         assertEquals(1.0, line.meanPolicyLag());
@@ -156,16 +154,17 @@ class RunRecorderTest {
     }
 
     private static StepReport report(int step, String session) {
-        return report(step, session, Optional.empty());
+        return report(step, session, new SftMetrics(step, 1.0, 10, 1, 0.5, 1e-4, 0));
     }
 
-    private static StepReport report(int step, String session, Optional<TrainingMetrics> metrics) {
+    /** One group of one trace, sampled with two more groups dropped for lack of signal. */
+    private static StepReport report(int step, String session, TrainingMetrics metrics) {
         ToolCall call = new ToolCall("get_price", Map.of("ticker", "T" + step));
         Turn turn = new Turn("p", "c", new ParsedCompletion(null, List.of(call), null, null, null), "o",
                 List.of(ToolResult.ok(call, "1", 1, 2, false)), List.of(), 0, 0);
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(turn), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
-                List.of(), metrics, metrics.isPresent(), Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
+                List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
     }
 }

@@ -8,6 +8,7 @@ import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.trace.Trace;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.tools.BuiltinSuites;
@@ -34,10 +35,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TrainingRunTest {
 
     /** Varies from rollout to rollout of a random model, so every group has signal and every step trains. */
-    private static final Reward LETTERS = Reward.perTrace("letters", (trace, example) -> {
+    private static final Reward LETTERS = Reward.perTrace("letters", (trace, example) -> letters(trace));
+
+    private static double letters(Trace trace) {
         String text = trace.finalAnswer() != null ? trace.finalAnswer() : String.valueOf(trace.turns().get(0).modelCompletion());
         return text.isEmpty() ? 0 : text.chars().filter(Character::isLetter).count() / (double) text.length();
-    });
+    }
 
     @Test
     void aJobTrainsEveryGroupOnceBroadcastsEachVersionToTheAthletesAndResumesFromItsCheckpoint(@TempDir Path dir) throws Exception {
@@ -73,6 +76,36 @@ class TrainingRunTest {
         assertEquals(4, resumed.adapter().version());
         List<String> groups = resumedSteps.get(0).scored().stream().map(ScoredGroup::groupId).toList();
         assertEquals(List.of("g6", "g7"), groups.stream().sorted().toList(), "the job goes on with new groups");
+    }
+
+    @Test
+    void withDynamicSamplingGroupsWithoutSignalAreDroppedAndRefilledSoEveryBatchHasSignal(@TempDir Path dir) throws Exception {
+        Path model = TinyChatModel.write(dir.resolve("model"), 7);
+        Task task = ArithmeticTask.create(6, 3);
+        // the even-numbered questions pay the same for every rollout: their groups carry no signal
+        Reward halfFlat = Reward.perTrace("half-flat", (trace, example) -> {
+            int index = Integer.parseInt(example.queryId().substring(example.queryId().lastIndexOf('_') + 1));
+            return index % 2 == 0 ? 0.5 : letters(trace);
+        });
+        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4).withMaxPolicyLag(0).withOversampling(3)
+                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096))
+                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        List<StepReport> steps = new CopyOnWriteArrayList<>();
+        TrainingRun.Result result = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
+                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic"), steps::add);
+
+        assertEquals(3, steps.size());
+        for (StepReport step : steps) {
+            assertEquals(2, step.scored().size());
+            assertTrue(step.scored().stream().noneMatch(ScoredGroup::hasZeroVariance), "only groups with signal are trained");
+            assertEquals(2, step.informativeGroups());
+        }
+        int sampled = steps.stream().mapToInt(StepReport::groupsSampled).sum();
+        assertEquals(6 + result.accounts().skippedNoSignal(), sampled, "each step counts the queries it sampled, the dropped ones too");
+        assertEquals(6, result.accounts().trained());
+        assertTrue(result.accounts().skippedNoSignal() >= 3, "the flat questions came up and were dropped: "
+                + result.accounts().skippedNoSignal());
+        assertEquals(0, result.accounts().pending());
     }
 
     @Test

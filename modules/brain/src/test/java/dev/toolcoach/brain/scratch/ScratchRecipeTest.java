@@ -21,8 +21,8 @@ class ScratchRecipeTest {
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
-                "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "maxTurns",
-                "maxTotalTokens", "maxNewTokens", "engineBatch"), fields);
+                "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
+                "maxTotalTokens", "maxNewTokens", "engineBatch", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
         assertEquals(800, json.get("warmupTraces").asInt());
@@ -31,5 +31,12 @@ class ScratchRecipeTest {
         assertEquals(64, json.get("engineBatch").asInt());
         assertEquals(recipe, JSON.treeToValue(json, ScratchRecipe.class));
         assertEquals(recipe, JSON.readValue(JSON.writeValueAsString(recipe), ScratchRecipe.class));
+    }
+
+    @Test
+    void aRecipeWrittenBeforeDynamicSamplingReadsAsWithoutIt() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode json = JSON.valueToTree(ScratchRecipe.defaults());
+        json.remove("oversampling");
+        assertEquals(1, JSON.treeToValue(json, ScratchRecipe.class).grpo().oversampling());
     }
 }

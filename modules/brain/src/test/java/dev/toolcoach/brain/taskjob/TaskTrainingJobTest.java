@@ -6,6 +6,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,6 +95,25 @@ class TaskTrainingJobTest {
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
     }
 
+    /** ARCHITECTURE.md says why: seeded model and optimisers, one intra-op thread, rollouts seeded by id, lag 0, dispatch order. */
+    @Test
+    void theSynchronousModeRepeatsARunExactlyWithTheSameSeed(@TempDir Path dir) {
+        List<TaskTrainingJob.Summary> runs = new ArrayList<>();
+        for (String name : List.of("first", "second")) {
+            runs.add(TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir.resolve(name), "grpo",
+                    true, TinyRecipe.get(), 8, 5, 1), Optional.empty(), recording(new ArrayList<>())));
+        }
+        assertEquals(runs.get(0).evaluations(), runs.get(1).evaluations(), "the same accuracies, intervals and pass@k");
+        assertEquals(RunRecorder.read(dir.resolve("first")).stream().map(StepLine::meanReward).toList(),
+                RunRecorder.read(dir.resolve("second")).stream().map(StepLine::meanReward).toList(), "the same rewards per step");
+        Map<String, HostTensor> first = runs.get(0).training().adapter().tensors();
+        Map<String, HostTensor> second = runs.get(1).training().adapter().tensors();
+        assertEquals(first.keySet(), second.keySet());
+        for (String name : first.keySet()) {
+            assertArrayEquals(first.get(name).data(), second.get(name).data(), "the same adapter, bit for bit: " + name);
+        }
+    }
+
     @Test
     void aDatasetReplacesTheTrainingQueriesAndItsBadLinesAreCountedSkips(@TempDir Path dir) throws Exception {
         List<String> lines = new ArrayList<>();
@@ -131,7 +152,7 @@ class TaskTrainingJobTest {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         ScratchRecipe.Rollouts r = recipe.rollouts();
         TrainingConfig expected = new TrainingConfig("dpo",
-                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2)), 3,
+                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2), recipe.grpo().oversampling()), 3,
                 new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
                 new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7, TrainingConfig.Limits.defaults());
         assertEquals(expected, new TaskTrainingJob.Options("arithmetic", dir, dir, "dpo", true, recipe, 3, 7, 5).trainingConfig());
@@ -150,6 +171,7 @@ class TaskTrainingJobTest {
                     "groupSize" : 8,
                     "groupsPerStep" : 8,
                     "maxPolicyLag" : 1,
+                    "oversampling" : 1,
                     "athletes" : 64,
                     "temperature" : 1.0,
                     "maxNewTokens" : 64,
@@ -174,9 +196,9 @@ class TaskTrainingJobTest {
     @Test
     void trainingQueriesAreNeitherTheWarmupsNorTheTestsAndTheTestSplitIsCapped() {
         Task finance = TaskRegistry.standard(Path.of("../shared/data"), 3).get("finance");
-        Split split = TaskTrainingJob.split(finance, 3);
-        assertEquals(TaskTrainingJob.MAX_TEST_EXAMPLES, split.test().size(), "20% of 2,500 capped at 100");
-        assertEquals(split, TaskTrainingJob.split(finance, 3), "fixed by the seed");
+        Split split = TaskTrainingJob.split(finance, 3, 300);
+        assertEquals(300, split.test().size(), "20% of 2,500 capped at 300");
+        assertEquals(split, TaskTrainingJob.split(finance, 3, 300), "fixed by the seed");
         ScratchRecipe recipe = ScratchRecipe.defaults();
         List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);
         List<TaskExample> training = TaskTrainingJob.trainingQueries(split, recipe);

@@ -1,5 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
+import dev.toolcoach.cluster.protocol.GroupDropped;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -10,12 +12,17 @@ import java.util.Objects;
  * @param groupsPerStep  groups the learner trains on per update
  * @param maxPolicyLag   how many adapter versions a group's rollouts may lag the adapter it is trained into
  * @param rolloutTimeout how long a rollout may stay with an athlete before it is dispatched again
- * @param groupLimit     groups the job opens in all (steps × groups per step)
+ * @param groupLimit     groups the job trains or drops in all (steps × groups per step); a group dropped for lack of
+ *                       signal ({@link GroupDropped.Reason#NO_SIGNAL}, dynamic sampling) does not count: a fresh query
+ *                       takes its place
+ * @param sampleLimit    groups the job may open in all, those dropped for lack of signal included: the bound on
+ *                       dynamic sampling's over-sampling, so a job always ends ({@code groupLimit} when it does not sample
+ *                       dynamically)
  * @param maxRedispatches times one rollout may be dispatched again; taken back once more, its group is given up
  *                       (a poison query: an athlete that never answers, a tool that hangs it)
  */
 public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit,
-                            int maxRedispatches) {
+                            long sampleLimit, int maxRedispatches) {
 
     /** Re-dispatches of one rollout before its group is given up, unless the job says otherwise. */
     public static final int DEFAULT_MAX_REDISPATCHES = 3;
@@ -29,12 +36,15 @@ public record CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, 
             throw new IllegalArgumentException("rollout timeout must be positive, was " + rolloutTimeout);
         }
         if (groupLimit < 1) throw new IllegalArgumentException("group limit must be at least 1, was " + groupLimit);
+        if (sampleLimit < groupLimit) {
+            throw new IllegalArgumentException("sample limit must be at least the group limit " + groupLimit + ", was " + sampleLimit);
+        }
         if (maxRedispatches < 0) throw new IllegalArgumentException("max re-dispatches must be 0 or more, was " + maxRedispatches);
     }
 
-    /** With {@link #DEFAULT_MAX_REDISPATCHES}. */
+    /** Without dynamic sampling, with {@link #DEFAULT_MAX_REDISPATCHES}. */
     public CoachSettings(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, long groupLimit) {
-        this(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, groupLimit, DEFAULT_MAX_REDISPATCHES);
+        this(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, groupLimit, groupLimit, DEFAULT_MAX_REDISPATCHES);
     }
 
     /**

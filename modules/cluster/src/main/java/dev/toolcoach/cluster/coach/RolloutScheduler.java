@@ -255,7 +255,7 @@ public final class RolloutScheduler<A> {
 
     /** Every group the job allows was opened and has closed. */
     public boolean finished() {
-        return groupsDispatched >= settings.groupLimit() && openGroups.isEmpty();
+        return !moreGroupsAllowed() && openGroups.isEmpty();
     }
 
     public Progress progress() {
@@ -294,7 +294,16 @@ public final class RolloutScheduler<A> {
     }
 
     private boolean mayOpenGroup() {
-        return openGroups.size() < settings.maxGroupsInFlight() && groupsDispatched < settings.groupLimit();
+        return openGroups.size() < settings.maxGroupsInFlight() && moreGroupsAllowed();
+    }
+
+    /**
+     * The job may open another group: fewer than {@code groupLimit} opened that were not dropped for lack of signal
+     * (each such drop is refilled by a fresh query: dynamic sampling), and fewer than {@code sampleLimit} in all.
+     */
+    private boolean moreGroupsAllowed() {
+        long noSignal = groupsDropped.getOrDefault(GroupDropped.Reason.NO_SIGNAL, 0L);
+        return groupsDispatched - noSignal < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
     }
 
     private void openGroup() {

@@ -13,7 +13,8 @@ package dev.toolcoach.cluster.learner;
  * @param droppedStale          complete groups older than {@code max-policy-lag}, never trained
  * @param droppedUnusable       complete groups holding a trace the learner cannot train on (e.g. no generated token)
  * @param droppedRewardFailure  groups the reward could not score
- * @param skippedNoSignal       groups a training step received but could not learn from (GRPO: all rewards equal)
+ * @param skippedNoSignal       groups nothing could be learned from (GRPO: all rewards equal): dropped as soon as they
+ *                              were scored when the job samples dynamically, else skipped by the training step
  * @param trained               groups a training step learned from
  * @param lastDropReason        why the latest group was dropped, or "" when none was
  */
@@ -57,6 +58,11 @@ public record LearnerAccounts(long received, long duplicates, long groupsComplet
     LearnerAccounts plusRewardFailure(String reason) {
         return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable,
                 droppedRewardFailure + 1, skippedNoSignal, trained, reason);
+    }
+
+    LearnerAccounts plusNoSignal() {
+        return new LearnerAccounts(received, duplicates, groupsComplete, droppedStale, droppedUnusable,
+                droppedRewardFailure, skippedNoSignal + 1, trained, lastDropReason);
     }
 
     LearnerAccounts plusStep(int groupsTrained, int groupsSkipped) {

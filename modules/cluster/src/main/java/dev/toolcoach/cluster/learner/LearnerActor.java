@@ -33,15 +33,19 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The learner: a thin shell over {@link LearnerSteps} and {@link StepRunner}. It acks every trace as
- * soon as it holds it and tells the coach ({@link RolloutReceived}, duplicates too); closes groups with
- * the coach ({@link GroupTrained}, {@link GroupDropped}); runs one step at a time on the job's training
- * thread, so traces keep being acked while it trains; publishes each new adapter version; and, when a
+ * soon as it holds it and tells the coach ({@link RolloutReceived}, duplicates too); scores each group as it completes
+ * and closes groups with the coach ({@link GroupTrained}, {@link GroupDropped}: with dynamic sampling a group without
+ * signal is dropped when scored, and the coach refills the batch with a fresh query); scores and runs one step at a time
+ * on the job's training thread, so traces keep being acked while it trains; publishes each new adapter version; and, when a
  * checkpoint is due, saves the learner with the coach's cursor taken after the step's groups closed.
  * Meant to run once per job, as a cluster singleton on the node that owns the device.
  */
 public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
 
     private static final Duration CURSOR_TIMEOUT = Duration.ofSeconds(30);
+
+    private record GroupScored(StepRunner.Scoring scoring, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    }
 
     private record StepFinished(StepOutcome outcome, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
     }
@@ -84,6 +88,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
                     m.replyTo().tell(steps.status(accounts.get()));
                     return this;
                 })
+                .onMessage(GroupScored.class, this::onGroupScored)
                 .onMessage(StepFinished.class, this::onStepFinished)
                 .onMessage(CursorReceived.class, this::onCursor)
                 .onMessage(CheckpointSaved.class, this::onCheckpointSaved)
@@ -106,7 +111,27 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         switch (admission) {
             case GROUP_STALE -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.STALE_POLICY));
             case GROUP_UNUSABLE -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.UNUSABLE));
+            case GROUP_READY -> scoreCompleted();
             default -> {
+            }
+        }
+        return nextStep();
+    }
+
+    /** Scores complete groups on the training thread, in completion order (its one thread keeps the order). */
+    private void scoreCompleted() {
+        for (CompleteGroup group : steps.takeCompleted()) {
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.score(group), job.training()), GroupScored::new);
+        }
+    }
+
+    private Behavior<LearnerCommand> onGroupScored(GroupScored scored) {
+        if (scored.failure() != null) return fail(scored.failure());
+        StepRunner.Scoring s = scored.scoring();
+        switch (steps.scored(s.groupId(), s.scored(), s.informative())) {
+            case NO_SIGNAL -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.NO_SIGNAL));
+            case REWARD_FAILED -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.REWARD_FAILED));
+            case READY -> {
             }
         }
         return nextStep();
@@ -122,7 +147,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         LearnerSteps.Next next = steps.next();
         if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train.batch()), job.training()),
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train), job.training()),
                     StepFinished::new);
         }
         publishStatus();
@@ -134,10 +159,9 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         if (finished.failure() != null) return fail(finished.failure());
         StepOutcome outcome = finished.outcome();
         int version = job.core().version();
-        long jobStep = steps.stepDone(outcome.groups(), version, outcome.meanReward());
+        long jobStep = steps.stepDone(outcome.scored().size(), version, outcome.meanReward(), outcome.informative());
         for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
-        for (String groupId : outcome.dropped()) job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));
-        outcome.training().flatMap(StepResult::published).ifPresent(this::publish);
+        outcome.training().published().ifPresent(this::publish);
         StepReport report = outcome.report(jobStep, version, accounts.get());
         ToolUseMetrics.get(getContext().getSystem()).record(ToolUse.records(report.scored().stream()
                 .flatMap(g -> g.traces().stream()).map(ScoredTrace::trace).toList(), null, null));

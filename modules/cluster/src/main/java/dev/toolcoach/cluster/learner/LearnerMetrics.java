@@ -58,6 +58,10 @@ public final class LearnerMetrics implements Extension, MultiCollector {
                 gauge("toolcoach_learner_groups_waiting", "Complete groups waiting for a training step", s.groupsWaiting()),
                 gauge("toolcoach_learner_policy_version", "Adapter version the learner holds", s.policyVersion()),
                 gauge("toolcoach_learner_last_mean_reward", "Mean reward of the last step's traces", s.lastMeanReward()),
+                gauge("toolcoach_learner_last_groups_sampled", "Query groups that closed for the last step (its batch and the drops before it)",
+                        s.lastGroupsSampled()),
+                gauge("toolcoach_learner_last_informative_fraction", "Share of the last step's sampled groups it could learn from",
+                        s.lastInformativeFraction()),
                 gauge("toolcoach_learner_training", "1 while a training step runs", s.training() ? 1 : 0),
                 gauge("toolcoach_learner_finished", "1 once every group of the job is closed", s.finished() ? 1 : 0));
     }

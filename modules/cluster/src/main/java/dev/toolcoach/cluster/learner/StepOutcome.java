@@ -4,34 +4,32 @@ import dev.toolcoach.learn.batch.ScoredGroup;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What {@link StepRunner} hands back to the learner from its training thread; the learner adds the job step and
  * accounts and reports it as a {@link StepReport}.
  *
- * @param scored   the groups the reward scored
- * @param dropped  ids of the groups the reward could not score
- * @param training the training step, empty when no group could be scored
- * @param elapsed  wall time of scoring and training
+ * @param scored   the step's batch of scored groups
+ * @param sampling what it took to gather them
+ * @param training the training step
+ * @param elapsed  wall time of the training step
  */
-record StepOutcome(List<ScoredGroup> scored, List<String> dropped, Optional<StepResult> training, Duration elapsed) {
+record StepOutcome(List<ScoredGroup> scored, LearnerSteps.Sampling sampling, StepResult training, Duration elapsed) {
     StepOutcome {
         scored = List.copyOf(scored);
-        dropped = List.copyOf(dropped);
     }
 
     double meanReward() {
         return StepReport.meanReward(scored);
     }
 
-    /** Groups the step closed. */
-    int groups() {
-        return scored.size() + dropped.size();
+    /** Groups of the batch the step could learn from. */
+    int informative() {
+        return training.groups() - training.skippedGroups();
     }
 
     StepReport report(long step, int version, LearnerAccounts accounts) {
-        return new StepReport(step, version, scored, dropped, training.map(StepResult::metrics),
-                training.flatMap(StepResult::published).isPresent(), elapsed, accounts);
+        return new StepReport(step, version, scored, sampling.rewardDropped(), sampling.groups(), informative(),
+                training.metrics(), training.published().isPresent(), elapsed, accounts);
     }
 }

@@ -7,7 +7,6 @@ import dev.toolcoach.learn.core.TrainingMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * One finished learner step, as the job's listener sees it.
@@ -15,21 +14,29 @@ import java.util.Optional;
  * @param step      the job's step: batches of groups the learner has taken, this one included (a batch whose groups
  *                  all lacked signal counts too, though it changed no weight), over the job's whole life
  * @param version   the policy version after it
- * @param scored    the groups the reward scored, with their rewards (trained on or skipped for lack of signal)
- * @param dropped   ids of the groups the reward could not score
- * @param metrics   the algorithm's figures, empty when no group could be scored (nothing was trained)
+ * @param scored    the step's batch: groups the reward scored, with their rewards (trained on or skipped for lack of signal)
+ * @param dropped   ids of the groups the reward could not score since the previous step
+ * @param groupsSampled     groups (one query each) that closed for this step: its batch and every group dropped since the
+ *                          previous step (for lack of signal under dynamic sampling, stale, unusable, unscored)
+ * @param informativeGroups groups of the batch the step could learn from (GRPO: rewards not all equal)
+ * @param metrics   the algorithm's figures
  * @param published the step changed the weights and published {@code version}
  * @param elapsed   wall time of scoring and training
  * @param accounts  the learner's accounts after it
  */
 public record StepReport(long step, int version, List<ScoredGroup> scored, List<String> dropped,
-                         Optional<TrainingMetrics> metrics, boolean published, Duration elapsed, LearnerAccounts accounts) {
+                         int groupsSampled, int informativeGroups, TrainingMetrics metrics, boolean published, Duration elapsed, LearnerAccounts accounts) {
     public StepReport {
         scored = List.copyOf(scored);
         dropped = List.copyOf(dropped);
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(elapsed, "elapsed");
         Objects.requireNonNull(accounts, "accounts");
+    }
+
+    /** The share of the groups sampled for the step that it could learn from. */
+    public double informativeFraction() {
+        return informativeGroups / (double) Math.max(1, groupsSampled);
     }
 
     /** Mean reward over every scored trace, NaN when nothing was scored. */

@@ -40,16 +40,16 @@ public final class TrainingStep {
             case DPO -> core.trainDpo(groups);
             case SFT -> core.trainSft(groups.stream().flatMap(g -> g.traces().stream()).toList(), sftRewardThreshold);
         };
-        int skipped = (int) groups.stream().filter(this::withoutSignal).count();
+        int skipped = (int) groups.stream().filter(g -> !hasSignal(g)).count();
         accounts.updateAndGet(a -> a.plusStep(groups.size() - skipped, skipped));
         Optional<PolicySnapshot> published = core.version() > before ? Optional.of(core.snapshot()) : Optional.empty();
         return new StepResult(algorithm, core.version(), groups.size(), skipped, metrics, published);
     }
 
-    /** GRPO advantages and DPO pairs need unequal rewards; SFT needs a trace at the threshold. */
-    private boolean withoutSignal(ScoredGroup group) {
+    /** Something can be learned from the group: GRPO advantages and DPO pairs need unequal rewards; SFT a trace at the threshold. */
+    boolean hasSignal(ScoredGroup group) {
         return algorithm == Algorithm.SFT
-                ? group.traces().stream().mapToDouble(ScoredTrace::reward).allMatch(r -> r < sftRewardThreshold)
-                : group.hasZeroVariance();
+                ? group.traces().stream().mapToDouble(ScoredTrace::reward).anyMatch(r -> r >= sftRewardThreshold)
+                : !group.hasZeroVariance();
     }
 }

@@ -16,7 +16,9 @@ public record GroupDropped(String groupId, Reason reason) implements CoachComman
         /** the reward function failed on the group */
         REWARD_FAILED,
         /** a rollout of the group was taken back more often than the coach re-dispatches one (a poison query) */
-        REDISPATCH_LIMIT;
+        REDISPATCH_LIMIT,
+        /** every rollout of the group scored alike, so it holds nothing to learn (dynamic sampling drops it for a fresh query) */
+        NO_SIGNAL;
 
         /** The counts with every reason present (zero where absent), so accounts always list them all. */
         public static Map<Reason, Long> everyReason(Map<Reason, Long> counts) {

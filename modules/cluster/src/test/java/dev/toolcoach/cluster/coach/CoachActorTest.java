@@ -130,7 +130,7 @@ class CoachActorTest {
     void aQueryWhoseAthletesNeverAnswerIsGivenUpAfterTheCapAndTheLearnersDropIsCountedOnMetrics() {
         ManualClock clock = new ManualClock();
         // one group of 2 in the job; a rollout may go out again once
-        CoachSettings settings = new CoachSettings(2, 1, 0, ROLLOUT_TIMEOUT, 1, 1);
+        CoachSettings settings = new CoachSettings(2, 1, 0, ROLLOUT_TIMEOUT, 1, 1, 1);
         ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(2), Optional.empty(),
                 clock, Duration.ofMillis(20)));
         TestProbe<LearnerCommand> learner = testKit.createTestProbe("learner");

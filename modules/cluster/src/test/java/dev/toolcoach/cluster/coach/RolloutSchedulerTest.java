@@ -126,7 +126,7 @@ class RolloutSchedulerTest {
 
     @Test
     void aRolloutThatNeverComesBackIsReDispatchedAtMostTheCapThenItsGroupIsGivenUpAndDroppedOnce() {
-        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(2, 1, 1, TIMEOUT, 3, 2),
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(2, 1, 1, TIMEOUT, 3, 3, 2),
                 TrainingQueries.of(3), clock);
         assertEquals(List.of("g0/0", "g0/1", "g1/0", "g1/1"), ids(coach.request("a", 4)));
         assertEquals(RolloutScheduler.Receipt.COUNTED, coach.rolloutReceived("g0/0"));
@@ -177,7 +177,8 @@ class RolloutSchedulerTest {
         Progress progress = coach.progress();
         assertEquals(1, progress.groupsTrained());
         assertEquals(Map.of(GroupDropped.Reason.STALE_POLICY, 1L, GroupDropped.Reason.UNUSABLE, 0L,
-                GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L), progress.groupsDropped(),
+                GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L, GroupDropped.Reason.NO_SIGNAL, 0L),
+                progress.groupsDropped(),
                 "every reason listed");
         assertEquals(2, progress.rolloutsCancelled(), "g1's two rollouts were out when it was dropped");
         assertEquals(0, progress.rolloutsInFlight());
@@ -201,6 +202,33 @@ class RolloutSchedulerTest {
         assertTrue(coach.progress().finished());
         assertEquals(1, coach.snapshot().epoch());
         assertEquals(1, coach.snapshot().nextExample());
+    }
+
+    @Test
+    void aGroupDroppedForLackOfSignalIsRefilledFromTheNextQueryUpToTheSampleBound() {
+        // sync, one group of 1 per step, 2 groups to train, at most 4 sampled
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 2, 4, 3),
+                TrainingQueries.of(10), clock);
+        assertEquals(List.of("g0/0"), ids(coach.request("a", 5)), "one group in flight in the synchronous mode");
+        coach.rolloutReceived("g0/0");
+        assertEquals(List.of("g1/0"), ids(coach.groupDropped("g0", GroupDropped.Reason.NO_SIGNAL)),
+                "the next query takes the place of a group without signal");
+        coach.rolloutReceived("g1/0");
+        assertEquals(List.of("g2/0"), ids(coach.groupTrained("g1", 1)));
+        coach.rolloutReceived("g2/0");
+        assertEquals(List.of("g3/0"), ids(coach.groupDropped("g2", GroupDropped.Reason.NO_SIGNAL)));
+        coach.rolloutReceived("g3/0");
+        assertEquals(List.of(), coach.groupDropped("g3", GroupDropped.Reason.NO_SIGNAL),
+                "four groups sampled: the bound stops the job although it trained one group of two");
+        assertTrue(coach.finished());
+        assertEquals(3L, coach.progress().groupsDropped().get(GroupDropped.Reason.NO_SIGNAL));
+
+        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 1, 4, 3),
+                TrainingQueries.of(10), clock);
+        other.request("a", 5);
+        other.rolloutReceived("g0/0");
+        assertEquals(List.of(), other.groupDropped("g0", GroupDropped.Reason.REWARD_FAILED), "other drops are not refilled");
+        assertTrue(other.finished());
     }
 
     @Test

@@ -2,6 +2,9 @@ package dev.toolcoach.cluster.learner;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
+import dev.toolcoach.cluster.metrics.PrometheusText;
+import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
+import dev.toolcoach.cluster.testing.PrometheusSamples;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,7 +108,7 @@ class LearnerActorTest {
         assertEquals(1, first.step());
         assertEquals(1, first.version());
         assertEquals(2, first.scored().size());
-        assertTrue(first.metrics().isPresent());
+        assertEquals(2, first.informativeGroups(), "the test rewards differ within each group");
         assertTrue(first.published());
 
         // the third and last group trains alone: no other group can come
@@ -138,24 +142,53 @@ class LearnerActorTest {
 
     @Test
     void aGroupTheRewardCannotScoreIsDroppedAndAGroupOlderThanTheLagIsDroppedAsStale() {
-        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 3, 0), Optional.empty());
+        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 4, 0), Optional.empty());
         published();
         Trace[] staleGroup = new Trace[G];
         for (int i = 0; i < G; i++) staleGroup[i] = rollout("g2", i); // sampled by version 0
 
-        deliver(learner, "g0");
         deliver(learner, "bad"); // its example has no parity: the reward throws
+        List<CoachCommand> badReports = coach.receiveSeveralMessages(G + 1, WAIT);
+        assertEquals(List.of(new GroupDropped("bad", GroupDropped.Reason.REWARD_FAILED)), only(badReports, GroupDropped.class),
+                "dropped as soon as it is scored");
+        deliver(learner, "g0");
+        deliver(learner, "g1");
         List<CoachCommand> reports = coach.receiveSeveralMessages(2 * G + 2, WAIT);
-        assertEquals(List.of(new GroupTrained("g0", 1)), only(reports, GroupTrained.class));
-        assertEquals(List.of(new GroupDropped("bad", GroupDropped.Reason.REWARD_FAILED)), only(reports, GroupDropped.class));
+        assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
+        StepReport step = events.step();
+        assertEquals(List.of("bad"), step.dropped(), "the step reports the drop since the previous step");
+        assertEquals(3, step.groupsSampled());
 
         for (Trace t : staleGroup) learner.tell(new TraceDelivery(t, acks.getRef()));
         List<CoachCommand> staleReports = coach.receiveSeveralMessages(G + 1, WAIT);
         assertEquals(List.of(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY)), only(staleReports, GroupDropped.class));
         LearnerAccounts accounts = events.finished();
-        assertEquals(1, accounts.trained());
+        assertEquals(2, accounts.trained());
         assertEquals(1, accounts.droppedRewardFailure());
         assertEquals(1, accounts.droppedStale());
+    }
+
+    @Test
+    void withDynamicSamplingAGroupWhoseRewardsAreAllEqualIsDroppedAsNoSignalAndTheStepWaitsForARefill() {
+        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 2, 6, true, 0, 0), Optional.empty());
+        published();
+        deliver(learner, "g0");
+        deliver(learner, "same"); // its example asks for parity 2, which no token has: every rollout scores 0
+        List<CoachCommand> reports = coach.receiveSeveralMessages(2 * G + 1, WAIT);
+        assertEquals(List.of(new GroupDropped("same", GroupDropped.Reason.NO_SIGNAL)), only(reports, GroupDropped.class));
+        assertEquals(List.of(), only(reports, GroupTrained.class), "one informative group of two: no step yet");
+
+        deliver(learner, "g1");
+        List<CoachCommand> refill = coach.receiveSeveralMessages(G + 2, WAIT);
+        assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(refill, GroupTrained.class));
+        StepReport step = events.step();
+        assertEquals(3, step.groupsSampled());
+        assertEquals(2, step.informativeGroups());
+        assertEquals(1, events.finished().skippedNoSignal());
+        Map<String, Double> metrics = PrometheusSamples.parse(new String(
+                PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
+        assertEquals(3.0, metrics.get("toolcoach_learner_last_groups_sampled"), "on /metrics");
+        assertEquals(2.0 / 3, metrics.get("toolcoach_learner_last_informative_fraction"), 1e-9);
     }
 
     @Test
@@ -175,7 +208,7 @@ class LearnerActorTest {
     private ActorRef<LearnerCommand> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
         LearnerJob job = new LearnerJob(settings, core, TinyAgentModel.LORA, Algorithm.GRPO, 0, ParityReward.INSTANCE,
                 queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
-                        : RewardContext.of(queryId, "", null).withField("parity", 0),
+                        : RewardContext.of(queryId, "", null).withField("parity", queryId.equals("q-same") ? 2 : 0),
                 coach.getRef(), publisher.getRef(), checkpoints, events, training);
         ActorRef<LearnerCommand> learner = testKit.spawn(LearnerActor.create(job));
         assertEquals(new LearnerStarted(learner), coach.expectMessageClass(LearnerStarted.class, WAIT), "the coach learns where it is");

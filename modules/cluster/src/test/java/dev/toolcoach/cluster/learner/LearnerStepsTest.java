@@ -1,9 +1,13 @@
 package dev.toolcoach.cluster.learner;
 
 import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.learn.batch.ScoredGroup;
+import dev.toolcoach.learn.batch.ScoredTrace;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,12 +22,25 @@ class LearnerStepsTest {
     private static final int G = 2;
     private final AtomicReference<LearnerAccounts> counted = new AtomicReference<>(LearnerAccounts.NONE);
 
+    /** Completes the group and scores it with rewards that differ. */
     private static void complete(LearnerSteps steps, String groupId, int version) {
+        completeWith(steps, groupId, version, true);
+    }
+
+    /** Completes the group and scores it: rewards 0 and 1 when informative, all 1 otherwise; its disposition. */
+    private static LearnerSteps.Disposition completeWith(LearnerSteps steps, String groupId, int version, boolean informative) {
         for (int i = 0; i < G; i++) steps.offer(TestTraces.generated(groupId + "/" + i, groupId, "x", version));
+        LearnerSteps.Disposition last = null;
+        for (CompleteGroup group : steps.takeCompleted()) {
+            List<ScoredTrace> traces = new ArrayList<>();
+            for (int i = 0; i < group.traces().size(); i++) traces.add(new ScoredTrace(group.traces().get(i), informative ? i % 2 : 1));
+            last = steps.scored(group.groupId(), Optional.of(new ScoredGroup(group.groupId(), traces)), informative);
+        }
+        return last;
     }
 
     private static List<String> groupIds(LearnerSteps.Next next) {
-        return assertInstanceOf(LearnerSteps.Train.class, next).batch().stream().map(CompleteGroup::groupId).toList();
+        return assertInstanceOf(LearnerSteps.Train.class, next).batch().stream().map(ScoredGroup::groupId).toList();
     }
 
     @Test
@@ -47,19 +64,19 @@ class LearnerStepsTest {
 
         complete(steps, "c", 0);
         assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "one step at a time");
-        assertEquals(1, steps.stepDone(2, 1, 0.5), "the first job step");
+        assertEquals(1, steps.stepDone(2, 1, 0.5, 2), "the first job step");
         assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "busy until idle (a checkpoint may follow)");
         steps.idle();
 
         assertEquals(List.of("c"), groupIds(steps.next()), "the last group trains alone");
-        assertEquals(2, steps.stepDone(1, 2, 1.0));
+        assertEquals(2, steps.stepDone(1, 2, 1.0, 1));
         steps.idle();
         assertTrue(steps.finished());
         assertSame(LearnerSteps.Finish.INSTANCE, steps.next());
         assertSame(LearnerSteps.Nothing.INSTANCE, steps.next(), "the end is reported once");
 
         LearnerStatus status = steps.status(counted.get());
-        assertEquals(new LearnerStatus(2, 2, 3 * G, 0, 0, 0, 0, 0, 1.0, false, true), status);
+        assertEquals(new LearnerStatus(2, 2, 3 * G, 0, 0, 0, 0, 0, 1.0, 1, 1.0, false, true), status);
     }
 
     @Test
@@ -70,7 +87,7 @@ class LearnerStepsTest {
         assertEquals(1, counted.get().droppedStale());
         complete(steps, "new", 5);
         assertEquals(List.of("new"), groupIds(steps.next()));
-        assertEquals(1, steps.stepDone(1, 6, 0.25), "the stale group and the trained one make one batch of groups");
+        assertEquals(1, steps.stepDone(1, 6, 0.25, 1), "the stale group and the trained one make one batch of groups");
         assertEquals(6, steps.version());
         assertTrue(steps.finished());
     }
@@ -86,7 +103,7 @@ class LearnerStepsTest {
         assertFalse(steps.giveUp("poison"), "closed once");
         assertEquals(List.of("fine"), groupIds(steps.next()), "the last batch no longer waits for it");
         assertEquals(Admission.DUPLICATE, steps.offer(TestTraces.generated("poison/1", "poison", "x", 0)));
-        steps.stepDone(1, 1, 0.5);
+        steps.stepDone(1, 1, 0.5, 1);
         steps.idle();
         assertTrue(steps.finished());
         assertFalse(steps.giveUp("fine"), "a group already complete closes the ordinary way");
@@ -100,7 +117,7 @@ class LearnerStepsTest {
         complete(steps, "e", 3);
         complete(steps, "f", 3);
         assertEquals(List.of("e", "f"), groupIds(steps.next()));
-        assertEquals(3, steps.stepDone(2, 4, 0.0), "the job's third step, the learner's first");
+        assertEquals(3, steps.stepDone(2, 4, 0.0, 2), "the job's third step, the learner's first");
         assertEquals(1, steps.status(counted.get()).steps());
         assertTrue(steps.finished());
     }
@@ -108,6 +125,66 @@ class LearnerStepsTest {
     @Test
     void aStepCannotFinishWithoutHavingStarted() {
         LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 3, 0), 0, counted);
-        assertThrows(IllegalStateException.class, () -> steps.stepDone(2, 1, 0.5));
+        assertThrows(IllegalStateException.class, () -> steps.stepDone(2, 1, 0.5, 2));
+    }
+
+    @Test
+    void withDynamicSamplingAGroupWithoutSignalIsDroppedWhenScoredAndDoesNotCountTowardsTheJob() {
+        // 2 steps of 2 groups, at most 6 groups sampled
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 4, 6, true, 0, 0), 0, counted);
+        assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "a", 0, true));
+        assertEquals(LearnerSteps.Disposition.NO_SIGNAL, completeWith(steps, "b", 0, false));
+        assertEquals(1, counted.get().skippedNoSignal());
+        assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "one informative group of two: the batch waits for a refill");
+        assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "c", 0, true));
+        LearnerSteps.Train train = assertInstanceOf(LearnerSteps.Train.class, steps.next());
+        assertEquals(List.of("a", "c"), train.batch().stream().map(ScoredGroup::groupId).toList());
+        assertEquals(new LearnerSteps.Sampling(3, 1, List.of()), train.sampling(), "three queries sampled for the step");
+        assertEquals(1, steps.stepDone(2, 1, 0.5, 2), "the dropped group is no step of its own");
+        steps.idle();
+        assertEquals(2.0 / 3, steps.status(counted.get()).lastInformativeFraction(), 1e-12);
+        assertEquals(3, steps.status(counted.get()).lastGroupsSampled());
+        assertFalse(steps.finished(), "two informative groups of four");
+
+        // the bound: six groups sampled in all; the last step trains on the one informative group left
+        completeWith(steps, "d", 1, false);
+        completeWith(steps, "e", 1, false);
+        assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "five sampled, the sixth may still bring signal");
+        completeWith(steps, "f", 1, true);
+        assertEquals(List.of("f"), groupIds(steps.next()), "the sample bound is reached: the smaller batch trains");
+        assertEquals(2, steps.stepDone(1, 2, 0.5, 1));
+        steps.idle();
+        assertTrue(steps.finished());
+        assertSame(LearnerSteps.Finish.INSTANCE, steps.next());
+        assertEquals(3, counted.get().skippedNoSignal());
+    }
+
+    @Test
+    void withoutDynamicSamplingAGroupWithoutSignalGoesIntoTheStep() {
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, counted);
+        assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "a", 0, false));
+        completeWith(steps, "b", 0, true);
+        assertEquals(List.of("a", "b"), groupIds(steps.next()));
+        assertEquals(0, counted.get().skippedNoSignal(), "the step counts what it skips");
+    }
+
+    @Test
+    void aGroupTheRewardCannotScoreClosesAsDroppedAndIsReportedWithTheNextStep() {
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, counted);
+        for (int i = 0; i < G; i++) steps.offer(TestTraces.generated("bad/" + i, "bad", "x", 0));
+        assertEquals(List.of("bad"), steps.takeCompleted().stream().map(CompleteGroup::groupId).toList());
+        assertEquals(LearnerSteps.Disposition.REWARD_FAILED, steps.scored("bad", Optional.empty(), false));
+        complete(steps, "good", 0);
+        LearnerSteps.Train train = assertInstanceOf(LearnerSteps.Train.class, steps.next());
+        assertEquals(new LearnerSteps.Sampling(2, 0, List.of("bad")), train.sampling());
+    }
+
+    @Test
+    void aBatchTrainsInTheOrderTheCoachOpenedItsGroupsNotTheOrderTheyCompleted() {
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 3, 4, 3, 0), 0, counted);
+        complete(steps, "g10", 0);
+        complete(steps, "g9", 0);
+        complete(steps, "g2", 0);
+        assertEquals(List.of("g2", "g9", "g10"), groupIds(steps.next()));
     }
 }
