@@ -318,7 +318,36 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
       --steps|--warmup-traces|--seed|--checkpoint-every|--athletes)
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --argjson v "$(number "$1" "${2:-}")" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--detach])" ;;
+      --tool-retrieval) # tool retrieval and the catalogue: the job request's tool_retrieval object
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        body="$(jq -c --arg v "$2" '.tool_retrieval.mode = $v' <<< "$body")"; shift 2 ;;
+      --retrieval-k)
+        body="$(jq -c --argjson v "$(number "$1" "${2:-}")" '.tool_retrieval.k = $v' <<< "$body")"; shift 2 ;;
+      --retrieval-url|--retrieval-model)
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        key="${1#--retrieval-}"
+        body="$(jq -c --arg k "$key" --arg v "$2" '.tool_retrieval.model[$k] = $v' <<< "$body")"; shift 2 ;;
+      --distractor-suites)
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        body="$(jq -c --arg v "$2" '.tool_retrieval.distractor_suites = ($v | split(","))' <<< "$body")"; shift 2 ;;
+      --distractor-schemas) # files inside the coach's data folder, sent relative to it
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        local files=() f
+        IFS=',' read -r -a files <<< "$2"
+        for f in "${files[@]}"; do
+          [[ -r "$f" ]] || die "train: --distractor-schemas: $f is not readable"
+          key="$(realpath "$f")"
+          [[ "$key" == "$DATA_DIR"/* ]] || die "train: --distractor-schemas: $f is not inside the coach's data folder $DATA_DIR"
+          body="$(jq -c --arg v "${key#"$DATA_DIR"/}" '.tool_retrieval.distractor_schemas += [$v]' <<< "$body")"
+        done
+        shift 2 ;;
+      --judge-url|--judge-model|--judge-mode) # an LLM judge as the reward: the job request's judge object
+        [[ $# -ge 2 ]] || die "train: $1 needs a value"
+        key="${1#--judge-}"
+        if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
+        else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
+        shift 2 ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()

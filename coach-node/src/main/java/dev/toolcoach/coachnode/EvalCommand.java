@@ -4,14 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.tooluse.ContextKey;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import picocli.CommandLine.Command;
@@ -39,6 +42,9 @@ public final class EvalCommand implements Callable<Integer> {
 
     @Mixin
     TaskOptions taskOptions;
+
+    @Mixin
+    ToolChoiceOptions toolOptions;
 
     @Option(names = "--adapter", required = true, description = "a PEFT adapter folder (a run's adapter/)")
     Path adapter;
@@ -68,11 +74,14 @@ public final class EvalCommand implements Callable<Integer> {
                     : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
             long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
             Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            ToolChoice tools = toolOptions.choice();
             TaskTrainingJob.Options options = new TaskTrainingJob.Options(taskOptions.requiredTask(), taskOptions.dataDir, run, "grpo",
-                    false, recipe, 1, splitSeed, 1);
+                    false, recipe, 1, splitSeed, 1).withTools(tools);
             Task t = TaskTrainingJob.validate(options);
+            BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
             Brain.Builder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
-                    .toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
+                    .toolOptions(suiteOptions)
+                    .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
                     .reward(TaskRewards.of(t.name(), t.reward()))
                     .config(options.trainingConfig())
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
@@ -84,11 +93,14 @@ public final class EvalCommand implements Callable<Integer> {
             }
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
-            EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
-                    t.reward());
-            if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
-            EvalRecord record = EvalRecord.of(report);
-            return CommandOutput.summary(spec, record);
+            try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
+                tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
+                EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
+                        t.reward());
+                if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
+                EvalRecord record = EvalRecord.of(report);
+                return CommandOutput.summary(spec, record);
+            }
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         }

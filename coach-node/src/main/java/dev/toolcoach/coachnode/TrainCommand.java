@@ -40,6 +40,12 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     TaskOptions taskOptions;
 
+    @Mixin
+    ToolChoiceOptions toolOptions;
+
+    @Mixin
+    JudgeOptions judgeOptions;
+
     @Option(names = "--algorithm", description = "grpo, dpo or sft (default: grpo)")
     String algorithm;
 
@@ -93,7 +99,8 @@ public final class TrainCommand implements Callable<Integer> {
         try {
             JobRequest request = new JobRequest(taskOptions.requiredTask(), name, algorithm, mode, steps, warmupTraces, athletes,
                     taskOptions.seed, checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(),
-                    taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString());
+                    taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString(), toolOptions.choice(),
+                    judgeOptions.choice());
             String runName = request.runName();
             TaskTrainingJob.Options options = request.options(runName);
             if (adapt != null) options = options.withAdapt(adapt);

@@ -31,10 +31,9 @@ public final class AgentLoop {
     private final Generator generator;
     private final ToolEnvironment tools;
     private final AgentConfig config;
-    private final ActionParser parser;
     private final ToolRunner toolRunner;
-    private final String systemPrompt;
-    private final List<ToolSpec> toolSpecs;
+    /** What a rollout that names no tools of its own is offered: every tool of the environment. */
+    private final Offer everyTool;
     private final Optional<ConversationTemplate> nativeTemplate;
     private final Executor executor;
 
@@ -55,9 +54,7 @@ public final class AgentLoop {
         this.generator = Objects.requireNonNull(generator, "generator");
         this.tools = Objects.requireNonNull(tools, "tools");
         this.config = Objects.requireNonNull(config, "config");
-        this.parser = new ActionParser(config.actionFormat(), tools.specs());
         this.toolRunner = new ToolRunner(tools, config.toolTimeout(), new OutputCap(config.toolOutputCap()));
-        this.toolSpecs = List.copyOf(tools.specs());
         // a native format renders through the model's own template when the chat format has one; else its
         // system prompt lists the tools and its pieces are appended as for any other format
         this.nativeTemplate = config.actionFormat().templateSystemPrompt().isPresent() ? chat.template() : Optional.empty();
@@ -66,8 +63,7 @@ public final class AgentLoop {
                     + config.actionFormat().formatName() + " format's pieces cannot be appended to what the model saw;"
                     + " use a native format (" + nativeFormatNames() + "), which the template renders whole");
         }
-        this.systemPrompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemMessage(toolSpecs)
-                : config.actionFormat().systemPrompt(toolSpecs);
+        this.everyTool = offer(tools.specs());
         this.executor = Objects.requireNonNull(executor, "executor");
     }
 
@@ -76,13 +72,33 @@ public final class AgentLoop {
                 .map(ActionFormat::formatName).collect(Collectors.joining(", "));
     }
 
-    /** The system prompt every run starts with. */
-    public String systemPrompt() {
-        return systemPrompt;
+    /**
+     * The tools one rollout is offered, with the system prompt that lists them (or the template's short one) and the
+     * parser that accepts calls to them only.
+     */
+    record Offer(List<ToolSpec> tools, String systemPrompt, ActionParser parser) {
     }
 
+    private Offer offer(List<ToolSpec> specs) {
+        List<ToolSpec> offered = List.copyOf(specs);
+        String prompt = nativeTemplate.isPresent() ? config.actionFormat().templateSystemMessage(offered)
+                : config.actionFormat().systemPrompt(offered);
+        return new Offer(offered, prompt, new ActionParser(config.actionFormat(), offered));
+    }
+
+    /** What {@code request} offers: its own tools when it names any, else every tool of the environment. */
+    Offer offerFor(RolloutRequest request) {
+        return request.tools().isEmpty() ? everyTool : offer(request.tools());
+    }
+
+    /** The system prompt a run that names no tools of its own starts with. */
+    public String systemPrompt() {
+        return everyTool.systemPrompt();
+    }
+
+    /** The parser of a run that names no tools of its own. */
     public ActionParser parser() {
-        return parser;
+        return everyTool.parser();
     }
 
     /**
@@ -116,10 +132,6 @@ public final class AgentLoop {
     /** The model's template when the action format is native and the chat format has one. */
     Optional<ConversationTemplate> nativeTemplate() {
         return nativeTemplate;
-    }
-
-    List<ToolSpec> toolSpecs() {
-        return toolSpecs;
     }
 
     Tokenizer tokenizer() {

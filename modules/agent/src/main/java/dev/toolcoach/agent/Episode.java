@@ -40,6 +40,8 @@ final class Episode {
     /** The loop's sampling with this rollout's seed. */
     private final SamplingParams sampling;
     private final TokenLedger ledger = new TokenLedger();
+    /** The tools this rollout is offered, their system prompt and parser. */
+    private final AgentLoop.Offer offer;
     /** The model's template for a native format, else null (the format's pieces are appended). */
     private final ConversationTemplate template;
     private final StringBuilder contextText = new StringBuilder();
@@ -58,13 +60,14 @@ final class Episode {
         this.config = agent.config();
         this.sampling = request.seed().isPresent() ? config.sampling().withSeed(request.seed().getAsLong()) : config.sampling();
         this.template = agent.nativeTemplate().orElse(null);
+        this.offer = agent.offerFor(request);
     }
 
     CompletionStage<Trace> start() {
-        conversation.add(Message.system(agent.systemPrompt()));
+        conversation.add(Message.system(offer.systemPrompt()));
         conversation.add(Message.user(request.query()));
         String prompt = template == null ? agent.chat().renderPrompt(conversation)
-                : template.render(conversation, agent.toolSpecs(), true);
+                : template.render(conversation, offer.tools(), true);
         ledger.appendPrompt(agent.tokenizer().encode(prompt));
         contextText.append(prompt);
         return nextTurn();
@@ -102,7 +105,7 @@ final class Episode {
         int turnStart = ledger.length();
         ledger.appendGenerated(reply);
         contextText.append(agent.tokenizer().decode(reply.tokenIds()));
-        ParsedCompletion parsed = agent.parser().parse(reply.text());
+        ParsedCompletion parsed = offer.parser().parse(reply.text());
         // for the template, calls it can render go as tool_calls beside the rest of the text; anything else as written
         conversation.add(template == null || parsed.toolCalls().isEmpty() ? Message.assistant(reply.text())
                 : Message.assistantCalls(config.actionFormat().codec().contentBesideCalls(reply.text()), parsed.toolCalls()));
@@ -161,7 +164,7 @@ final class Episode {
             results.forEach(r -> conversation.add(Message.toolResult(r.call().name(), r.text())));
         }
         String toolOutput = String.join("\n", outputs);
-        String next = template.render(conversation, agent.toolSpecs(), true);
+        String next = template.render(conversation, offer.tools(), true);
         String seen = contextText.toString();
         boolean appendOnly = next.startsWith(seen);
         int[] ids = agent.tokenizer().encode(appendOnly ? next.substring(seen.length()) : next);
@@ -199,7 +202,8 @@ final class Episode {
         metadata.put("generate_millis", List.copyOf(generateMillis));
         metadata.put("tool_millis", List.copyOf(toolMillis));
         return new Trace(request.rolloutId(), request.groupId(), request.queryId(), request.query(), turns,
-                ledger.toRecord(), answer, termination, error, startedAtMillis, millisSince(startNanos), metadata);
+                ledger.toRecord(), answer, termination, error, startedAtMillis, millisSince(startNanos), metadata,
+                offer.tools().stream().map(ToolSpec::name).toList());
     }
 
     private static long millisSince(long startNanos) {

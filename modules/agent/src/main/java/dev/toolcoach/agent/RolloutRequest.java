@@ -2,6 +2,7 @@ package dev.toolcoach.agent;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -11,19 +12,33 @@ import java.util.OptionalLong;
  *
  * @param metadata copied into the trace (gold answers, athlete id, ...)
  * @param seed     the sampler's seed for this rollout; empty: the loop's {@link AgentConfig#sampling()} seed
+ * @param tools    the tools offered to the model in this rollout (e.g. the few a retriever chose for its query);
+ *                 empty: every tool of the loop's {@link ToolEnvironment}
  */
 public record RolloutRequest(String rolloutId, String groupId, String queryId, String query,
-                             Map<String, Object> metadata, OptionalLong seed) {
+                             Map<String, Object> metadata, OptionalLong seed, List<ToolSpec> tools) {
     public RolloutRequest {
         Objects.requireNonNull(rolloutId, "rolloutId");
         Objects.requireNonNull(query, "query");
         metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         seed = seed == null ? OptionalLong.empty() : seed;
+        tools = tools == null ? List.of() : List.copyOf(tools);
     }
 
-    /** A request sampled with the loop's own seed. */
+    /** A request offering every tool of the environment. */
+    public RolloutRequest(String rolloutId, String groupId, String queryId, String query, Map<String, Object> metadata,
+                          OptionalLong seed) {
+        this(rolloutId, groupId, queryId, query, metadata, seed, List.of());
+    }
+
+    /** A request sampled with the loop's own seed, offering every tool of the environment. */
     public RolloutRequest(String rolloutId, String groupId, String queryId, String query, Map<String, Object> metadata) {
         this(rolloutId, groupId, queryId, query, metadata, OptionalLong.empty());
+    }
+
+    /** This request offering only {@code offered} (empty: every tool of the environment). */
+    public RolloutRequest withTools(List<ToolSpec> offered) {
+        return new RolloutRequest(rolloutId, groupId, queryId, query, metadata, seed, offered);
     }
 
     /**
@@ -32,6 +47,6 @@ public record RolloutRequest(String rolloutId, String groupId, String queryId, S
      */
     public RolloutRequest seededFrom(long baseSeed) {
         return new RolloutRequest(rolloutId, groupId, queryId, query, metadata,
-                OptionalLong.of(baseSeed * 31 + rolloutId.hashCode()));
+                OptionalLong.of(baseSeed * 31 + rolloutId.hashCode()), tools);
     }
 }

@@ -41,6 +41,12 @@ import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.rewards.judge.JudgeMode;
+import dev.toolcoach.rewards.judge.JudgeSettings;
+import dev.toolcoach.rewards.judge.RankingJudge;
+import dev.toolcoach.retrieval.offer.QueryTools;
+import dev.toolcoach.retrieval.offer.RetrievalMode;
+import dev.toolcoach.retrieval.offer.ToolRetrievalSettings;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.cluster.protocol.AdaptSpec;
@@ -56,6 +62,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -83,6 +90,9 @@ import java.util.function.Consumer;
  * System.out.println(brain.evaluate(split.test(), task.reward()).accuracy());
  * brain.save(Path.of("runs/demo/adapter"));                        // PEFT format
  * }</pre>
+ *
+ * <p>With {@link Builder#distractorTools} the agent's catalogue grows beyond its suite; {@link #enableToolRetrieval}
+ * then offers each query only the tools a retriever chooses (ToolBrain's {@code enable_tool_retrieval=True}).
  */
 public final class Brain {
 
@@ -95,6 +105,9 @@ public final class Brain {
     private final TrainingConfig config;
     private final Path workDir;
     private final JobNode node;
+    private final List<ToolSpec> distractors;
+    private Optional<ToolRetrievalSettings> retrieval = Optional.empty();
+    private OpenAiClient retrievalModel;
     private final Progress progress;
     private AdapterWeights adapter;
     private final AdaptSettings adapt;
@@ -110,6 +123,7 @@ public final class Brain {
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
         this.workDir = Objects.requireNonNull(b.workDir, "a Brain needs a work folder: call workDir(dir)");
         this.node = b.node;
+        this.distractors = List.copyOf(b.distractors);
         this.progress = b.progress;
         this.adapt = b.adapt;
         this.adaptContext = b.adaptContext;
@@ -120,6 +134,48 @@ public final class Brain {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * From now on each query is offered only the {@code k} tools the retriever chooses from the catalogue (the suite's
+     * tools and the {@linkplain Builder#distractorTools distractors}), in training and in evaluation; which tools a
+     * rollout was offered is in its trace ({@code offered_tools}).
+     *
+     * @param mode {@code lexical} (BM25; the {@code llm} and {@code hybrid} modes need a model: use the other overload)
+     */
+    public synchronized Brain enableToolRetrieval(String mode, int k) {
+        return enableToolRetrieval(mode, k, null);
+    }
+
+    /** As {@link #enableToolRetrieval(String, int)}; {@code selector} is the model the {@code llm} and {@code hybrid} modes ask. */
+    public synchronized Brain enableToolRetrieval(String mode, int k, OpenAiClient selector) {
+        ToolRetrievalSettings settings = ToolRetrievalSettings.of(RetrievalMode.parse(mode), k);
+        if (settings.mode().needsModel() && selector == null) {
+            throw new IllegalArgumentException("tool retrieval '" + settings.mode().label() + "' asks a model: pass its client");
+        }
+        this.retrieval = Optional.of(settings);
+        this.retrievalModel = selector;
+        return this;
+    }
+
+    /** Every query is offered the whole catalogue again. */
+    public synchronized Brain disableToolRetrieval() {
+        this.retrieval = Optional.empty();
+        this.retrievalModel = null;
+        return this;
+    }
+
+    /**
+     * The examples as the agent gets them: unchanged when the catalogue is the suite alone and retrieval is off, else
+     * each offering the tools chosen for its query (the whole catalogue without retrieval).
+     */
+    public synchronized List<TaskExample> offeredTools(List<TaskExample> examples) {
+        if (distractors.isEmpty() && retrieval.isEmpty()) return examples;
+        List<ToolSpec> catalogue = new ArrayList<>(tools());
+        catalogue.addAll(distractors);
+        try (QueryTools offer = new QueryTools(catalogue, retrieval, Optional.ofNullable(retrievalModel))) {
+            return offer.offer(examples);
+        }
     }
 
     /**
@@ -136,7 +192,7 @@ public final class Brain {
      * @param jobId names this run of the job on the cluster; unique per call
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, dataset, steps, reward,
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), suites, toolOptions, offeredTools(dataset), steps, reward,
                 workDir.resolve("checkpoints"), jobId, adapt == null ? null : checkedAdaptSpec());
         TrainingRun.Result result = node == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, node, onStep);
         adapter = result.adapter();
@@ -147,7 +203,7 @@ public final class Brain {
     public EvaluationReport evaluate(List<TaskExample> examples, TraceReward score) {
         return withEvaluation(examples.size(), score, evaluation -> {
             try (Progress.Meter meter = progress.start("evaluate", examples.size(), "examples")) {
-                return evaluation.evaluate(examples, meter);
+                return evaluation.evaluate(offeredTools(examples), meter);
             }
         });
     }
@@ -157,7 +213,7 @@ public final class Brain {
      * of each example with the trained adapter (the base model before any training), scored by {@code score}.
      */
     public PassAtK passAtK(List<TaskExample> examples, TraceReward score, int samples, int k) {
-        return withEvaluation(examples.size() * samples, score, evaluation -> evaluation.passAtK(examples, samples, k));
+        return withEvaluation(examples.size() * samples, score, evaluation -> evaluation.passAtK(offeredTools(examples), samples, k));
     }
 
     private <T> T withEvaluation(int rollouts, TraceReward score, java.util.function.Function<TaskEvaluation, T> run) {
@@ -240,6 +296,13 @@ public final class Brain {
     public synchronized ActionFormat actionFormat() {
         if (actionFormat == null) actionFormat = NativeActionFormat.forModel(modelDir);
         return actionFormat;
+    }
+
+    /** The specifications of the agent's own tools (its suite's). */
+    public List<ToolSpec> tools() {
+        try (ToolExecutor tools = openTools()) {
+            return tools.specs();
+        }
     }
 
     /** The base model the Brain trains on (after {@link #distill}, the distilled one). */
@@ -339,6 +402,7 @@ public final class Brain {
         private TrainingConfig config = TrainingConfig.defaults();
         private Path workDir;
         private JobNode node;
+        private List<ToolSpec> distractors = List.of();
         private Progress progress = Progress.NONE;
         private AdaptSettings adapt;
         private String adaptContext;
@@ -350,6 +414,36 @@ public final class Brain {
         public Builder progress(Progress progress) {
             this.progress = Objects.requireNonNull(progress, "progress");
             return this;
+        }
+
+        /**
+         * Tools added to the agent's catalogue beside its suite (other suites' specifications, dataset schemas: see
+         * {@code retrieval.offer.Distractors}); nothing serves them, so a call to one is an error the agent sees.
+         * Without {@link Brain#enableToolRetrieval} every query is offered the whole catalogue.
+         */
+        public Builder distractorTools(List<ToolSpec> tools) {
+            this.distractors = List.copyOf(tools);
+            return this;
+        }
+
+        /**
+         * An LLM judge as the reward (ToolBrain's ranking judge, or RULER's relative scores): each group's rollouts,
+         * with their tool calls and outputs, are shown to the model at {@code judge} together, and it ranks them
+         * ({@code ranking}: rewards linear in rank, best 1, worst 0) or scores each relative to the others in [0, 1]
+         * ({@code relative}). With {@code algorithm("dpo")} the preference pairs follow the judge's order.
+         */
+        public Builder judgeReward(OpenAiClient judge, String mode) {
+            return reward(new RankingJudge(judge, JudgeSettings.defaults(judgeMode(mode))).asReward());
+        }
+
+        /** {@code ranking} (ToolBrain) or {@code relative} (RULER), any case. */
+        public static JudgeMode judgeMode(String mode) {
+            String m = mode == null ? "" : mode.trim().toLowerCase(java.util.Locale.ROOT);
+            return switch (m) {
+                case "ranking" -> JudgeMode.RANKING;
+                case "relative", "relative-scores", "ruler" -> JudgeMode.RELATIVE_SCORES;
+                default -> throw new IllegalArgumentException("unknown judge mode '" + mode + "'; valid: ranking, relative");
+            };
         }
 
         /**

@@ -51,11 +51,19 @@ public record TaskExample(String id, List<Message> messages, List<ToolSpec> tool
         return messages.get(messages.size() - 1).content();
     }
 
-    /** A rollout of this example's query whose trace metadata carries the gold facts and {@code gold_answer}, for rewards. */
+    /**
+     * A rollout of this example's query whose trace metadata carries the gold facts and {@code gold_answer}, for rewards;
+     * it offers the example's own tools when it has any, else every tool of the agent's environment.
+     */
     public RolloutRequest rolloutRequest(String rolloutId, String groupId) {
         Map<String, Object> metadata = new LinkedHashMap<>(gold);
         metadata.put("gold_answer", goldAnswer);
-        return new RolloutRequest(rolloutId, groupId, id, query(), metadata);
+        return new RolloutRequest(rolloutId, groupId, id, query(), metadata).withTools(tools);
+    }
+
+    /** This example offering {@code offered} as its tools (e.g. the few a retriever chose for its query). */
+    public TaskExample withTools(List<ToolSpec> offered) {
+        return new TaskExample(id, messages, offered, goldAnswer, solution, gold);
     }
 
     /** The oracle's turns as model completions in {@code format}, what a scripted teacher replays. */

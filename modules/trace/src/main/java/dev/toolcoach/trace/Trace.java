@@ -1,5 +1,7 @@
 package dev.toolcoach.trace;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -28,6 +30,8 @@ import java.util.stream.Stream;
  * @param startedAtMillis  wall-clock start (epoch millis)
  * @param durationMillis   wall-clock duration
  * @param metadata     free-form extra fields (example fields such as gold answers, athlete id, ...)
+ * @param offeredTools the names of the tools the model was offered in this rollout (all of its environment's, or the few
+ *                     a retriever chose for the query); empty in traces written before it was recorded
  */
 public record Trace(@JsonProperty("rollout_id") String rolloutId,
                     @JsonProperty("group_id") String groupId,
@@ -40,19 +44,30 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
                     String error,
                     @JsonProperty("started_at_millis") long startedAtMillis,
                     @JsonProperty("duration_millis") long durationMillis,
-                    Map<String, Object> metadata) {
+                    Map<String, Object> metadata,
+                    @JsonProperty("offered_tools") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> offeredTools) {
 
     /** The metadata key of the reward the learner gave a trace (a run folder's {@code traces.jsonl}). */
     public static final String REWARD_KEY = "reward";
     /** The metadata key of the job step that trained on a trace. */
     public static final String STEP_KEY = "job_step";
 
+    @JsonCreator
     public Trace {
         Objects.requireNonNull(rolloutId, "rolloutId");
         Objects.requireNonNull(termination, "termination");
         turns = turns == null ? List.of() : List.copyOf(turns);
         tokens = tokens == null ? TokenRecord.empty() : tokens;
         metadata = metadata == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        offeredTools = offeredTools == null ? List.of() : List.copyOf(offeredTools);
+    }
+
+    /** A trace that does not record which tools were offered. */
+    public Trace(String rolloutId, String groupId, String queryId, String query, List<Turn> turns, TokenRecord tokens,
+                 String finalAnswer, Termination termination, String error, long startedAtMillis, long durationMillis,
+                 Map<String, Object> metadata) {
+        this(rolloutId, groupId, queryId, query, turns, tokens, finalAnswer, termination, error, startedAtMillis,
+                durationMillis, metadata, List.of());
     }
 
     /** All tool calls over all turns, in order. */

@@ -52,6 +52,22 @@ class TraceJsonTest {
     }
 
     @Test
+    void offeredToolsRoundTripAndOldTracesOfferedNoneRecorded() throws Exception {
+        Trace plain = sampleTrace();
+        Trace offered = new Trace(plain.rolloutId(), plain.groupId(), plain.queryId(), plain.query(), plain.turns(), plain.tokens(),
+                plain.finalAnswer(), plain.termination(), plain.error(), plain.startedAtMillis(), plain.durationMillis(),
+                plain.metadata(), List.of("add", "multiply"));
+        String json = TraceJson.toJson(offered);
+        assertEquals("[\"add\",\"multiply\"]", TraceJson.mapper().readTree(json).get("offered_tools").toString());
+        assertEquals(offered, TraceJson.fromJson(json));
+
+        // a trace written before offered tools were recorded has no such field and reads as none recorded
+        String old = TraceJson.toJson(plain);
+        assertFalse(TraceJson.mapper().readTree(old).has("offered_tools"), old);
+        assertEquals(List.of(), TraceJson.fromJson(old).offeredTools());
+    }
+
+    @Test
     void usesToolBrainFieldNames() throws Exception {
         JsonNode node = TraceJson.mapper().readTree(TraceJson.toJson(sampleTrace()));
         JsonNode turn = node.get("turns").get(0);

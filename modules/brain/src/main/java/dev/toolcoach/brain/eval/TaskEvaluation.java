@@ -47,13 +47,14 @@ public final class TaskEvaluation {
 
     /** @param meter stepped as each example's run ends */
     public EvaluationReport evaluate(List<TaskExample> examples, Progress.Meter meter) {
+        long start = System.nanoTime();
         List<CompletableFuture<Trace>> runs = examples.stream()
                 .map(e -> greedy.run(e.rolloutRequest("eval-" + e.id(), e.id())).toCompletableFuture()
                         .whenComplete((trace, failure) -> meter.step())).toList();
         return new EvaluationReport(IntStream.range(0, examples.size()).mapToObj(i -> {
             Trace trace = runs.get(i).join();
             return new EvaluationReport.Outcome(examples.get(i), trace, reward.score(examples.get(i), trace));
-        }).toList());
+        }).toList(), (System.nanoTime() - start) / 1e9);
     }
 
     /**

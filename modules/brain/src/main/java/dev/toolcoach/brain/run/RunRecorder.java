@@ -207,6 +207,6 @@ public final class RunRecorder implements Consumer<StepReport> {
         metadata.put(Trace.REWARD_KEY, scored.reward());
         metadata.put(Trace.STEP_KEY, step);
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
-                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
+                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
     }
 }

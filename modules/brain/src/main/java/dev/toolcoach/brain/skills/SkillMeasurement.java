@@ -121,7 +121,7 @@ public final class SkillMeasurement {
         Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
         metadata.put(Trace.REWARD_KEY, reward.score(example, t));
         return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
-                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata);
+                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
     }
 
     /** The arm's solved tasks: full marks, every call succeeded, and the same last tool result as the plain plan's. */

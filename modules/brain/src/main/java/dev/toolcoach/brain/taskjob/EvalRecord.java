@@ -22,11 +22,21 @@ import java.util.TreeMap;
  * @param meanReward   mean of the task reward
  * @param terminations how the runs ended, by termination
  * @param training     pass@k of the sampling policy on training queries at this point, absent when not measured
+ * @param promptTokens         the mean length of a rollout's first prompt
+ * @param promptTokensPerTurn  the mean context the model saw when it began a reply
+ * @param offeredToolsPerQuery the mean number of tools a rollout was offered
+ * @param oracleToolsOffered   the share of examples offered every tool their oracle calls (1 without retrieval)
+ * @param rolloutsPerSecond    rollouts finished per second of the evaluation's wall time
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EvalRecord(int examples, int correct, double accuracy, @JsonProperty("accuracy_ci95") List<Double> accuracyCi95,
                          @JsonProperty("mean_reward") double meanReward, Map<String, Integer> terminations,
-                         @JsonProperty("training_queries") PassAtK training) {
+                         @JsonProperty("training_queries") PassAtK training,
+                         @JsonProperty("prompt_tokens") Double promptTokens,
+                         @JsonProperty("prompt_tokens_per_turn") Double promptTokensPerTurn,
+                         @JsonProperty("offered_tools_per_query") Double offeredToolsPerQuery,
+                         @JsonProperty("oracle_tools_offered") Double oracleToolsOffered,
+                         @JsonProperty("rollouts_per_second") Double rolloutsPerSecond) {
 
     public static final double CONFIDENCE = 0.95;
 
@@ -35,7 +45,8 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
         report.terminations().forEach((t, n) -> ends.put(t.name().toLowerCase(java.util.Locale.ROOT), n));
         int correct = (int) report.outcomes().stream().filter(EvaluationReport.Outcome::correct).count();
         return new EvalRecord(report.examples(), correct, report.accuracy(), wilson(correct, report.examples()),
-                report.meanReward(), ends, null);
+                report.meanReward(), ends, null, report.promptTokens(), report.promptTokensPerTurn(),
+                report.offeredToolsPerRollout(), report.oracleToolsOffered(), report.rolloutsPerSecond());
     }
 
     /** The 95 % Wilson interval of {@code correct} out of {@code n}; [0, 1] when there is nothing to tell. */
@@ -47,6 +58,7 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
 
     /** With pass@k on training queries. */
     public EvalRecord withTraining(PassAtK passAtK) {
-        return new EvalRecord(examples, correct, accuracy, accuracyCi95, meanReward, terminations, passAtK);
+        return new EvalRecord(examples, correct, accuracy, accuracyCi95, meanReward, terminations, passAtK, promptTokens,
+                promptTokensPerTurn, offeredToolsPerQuery, oracleToolsOffered, rolloutsPerSecond);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.trace.UntrustedJson;
 
@@ -35,12 +36,24 @@ import java.util.regex.Pattern;
  * @param dataDir      the shared data folder (default {@code ../shared/data}); never from the network
  * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split (default: none);
  *                     bad lines are skipped and counted, a file without a usable example is refused
+ * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it (default: none); from the network
+ *                      its schema files are relative to the data folder and its model an endpoint URL, never a local folder
+ * @param judge        an LLM judge as the training reward (default: the task's reward); from the network an endpoint URL only
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
                          @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
-                         @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset) {
+                         @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset,
+                         @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge) {
+
+    /** A request with the task's own tools and reward. */
+    public JobRequest(String task, String name, String algorithm, String mode, Integer steps, Integer warmupTraces,
+                      Integer athletes, Long seed, Integer checkpointEvery, ScratchRecipe recipe, String runsDir, String dataDir,
+                      String dataset) {
+        this(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir, dataDir, dataset,
+                null, null);
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -48,13 +61,13 @@ public record JobRequest(String task, String name, String algorithm, String mode
     /** The same request under a fixed name (a submitted job keeps the name it got). */
     public JobRequest withName(String runName) {
         return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsDir, dataDir, dataset);
+                runsDir, dataDir, dataset, toolRetrieval, judge);
     }
 
     /** The same request with the runs folder it gets when it names none. */
     public JobRequest withRunsDirOr(Path defaultRunsDir) {
         return runsDir != null ? this : new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
-                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset);
+                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset, toolRetrieval, judge);
     }
 
     /**
@@ -81,18 +94,31 @@ public record JobRequest(String task, String name, String algorithm, String mode
     public JobRequest confinedTo(Path runsRoot, Path dataRoot) {
         if (runsDir != null) throw new IllegalArgumentException("runs_dir cannot be set in a request: the node's toolcoach.jobs.runs-dir holds every run");
         if (dataDir != null) throw new IllegalArgumentException("data_dir cannot be set in a request: the node reads data from its toolcoach.jobs.data-dir only");
+        if (judge != null && judge.endpoint().url() == null) {
+            throw new IllegalArgumentException("judge.endpoint must name a url: a request cannot load a local model folder");
+        }
+        ToolChoice tools = toolRetrieval;
+        if (tools != null) {
+            if (tools.model() != null && tools.model().url() == null) {
+                throw new IllegalArgumentException("tool_retrieval.model must name a url: a request cannot load a local model folder");
+            }
+            tools = new ToolChoice(tools.mode(), tools.k(), tools.distractorSuites(),
+                    tools.distractorSchemas().stream().map(f -> insideDataRoot("tool_retrieval.distractor_schemas", f, dataRoot).toString()).toList(),
+                    tools.model());
+        }
         return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsRoot.toString(), dataRoot.toString(), dataset == null ? null : insideDataRoot(dataset, dataRoot).toString());
+                runsRoot.toString(), dataRoot.toString(), dataset == null ? null : insideDataRoot("dataset", dataset, dataRoot).toString(),
+                tools, judge);
     }
 
-    private static Path insideDataRoot(String dataset, Path dataRoot) {
+    private static Path insideDataRoot(String field, String dataset, Path dataRoot) {
         Path relative;
         try {
             relative = Path.of(dataset);
         } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("dataset is not a valid path");
+            throw new IllegalArgumentException(field + " is not a valid path");
         }
-        if (relative.isAbsolute()) throw new IllegalArgumentException("dataset must be a path relative to the data folder, not an absolute path");
+        if (relative.isAbsolute()) throw new IllegalArgumentException(field + " must be a path relative to the data folder, not an absolute path");
         Path root = dataRoot.toAbsolutePath().normalize();
         Path file = root.resolve(relative).normalize();
         boolean inside = file.startsWith(root) && !file.equals(root);
@@ -102,7 +128,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         } catch (IOException e) {
             inside = false;
         }
-        if (!inside) throw new IllegalArgumentException("dataset must name a file inside the data folder (no .. or links out of it)");
+        if (!inside) throw new IllegalArgumentException(field + " must name a file inside the data folder (no .. or links out of it)");
         return file;
     }
 
@@ -141,6 +167,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         return new TaskTrainingJob.Options(task.trim(), Path.of(dataDir != null ? dataDir : "../shared/data"),
                 Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
                 algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
-                seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null);
+                seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null, TrainingConfig.Limits.defaults(),
+                null, null, toolRetrieval, judge);
     }
 }

@@ -11,6 +11,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
+import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
@@ -25,6 +26,9 @@ import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
 import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.openai.OpenAiClient;
+import dev.toolcoach.retrieval.offer.Distractors;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
@@ -84,22 +88,25 @@ public final class TaskTrainingJob {
      * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation, or null
      * @param toolReward TILE's composite reward weights to train on (outcome: the task reward) instead of the task reward
      *                  shaped by oracle calls, or null
+     * @param tools     the agent's catalogue beyond its suite and tool retrieval over it
+     * @param judge     an LLM judge as the training reward, or null for the task's reward
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                          ToolUseReward.Weights toolReward) {
+                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(limits, "limits");
+            tools = tools == null ? ToolChoice.none() : tools;
         }
 
-        /** Without ADAPT. */
+        /** Without ADAPT, tool retrieval or a judge. */
         public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                        int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null, null);
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null, null, null, null);
         }
 
         /** With the default limits. */
@@ -115,17 +122,28 @@ public final class TaskTrainingJob {
         }
 
         public Options withLimits(TrainingConfig.Limits l) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward);
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward,
+                    tools, judge);
+        }
+
+        public Options withTools(ToolChoice choice) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    toolReward, choice, judge);
+        }
+
+        public Options withJudge(JudgeChoice choice) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    toolReward, tools, choice);
         }
 
         public Options withAdapt(Path settings) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
-                    toolReward);
+                    toolReward, tools, judge);
         }
 
         public Options withToolReward(ToolUseReward.Weights weights) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    weights);
+                    weights, tools, judge);
         }
 
         /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
@@ -173,6 +191,8 @@ public final class TaskTrainingJob {
 
     private static Checked check(Options options) {
         options.trainingConfig();
+        options.tools().retrieval();
+        if (options.judge() != null) options.judge().judgeMode();
         Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
@@ -214,7 +234,7 @@ public final class TaskTrainingJob {
         Path run = options.runDir();
         Split split = split(task, options.seed(), recipe.evaluation().testExamples());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
-        try {
+        try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model())) {
             Files.createDirectories(run);
             Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
@@ -222,6 +242,8 @@ public final class TaskTrainingJob {
             if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
             if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
             dataset.ifPresent(d -> settings.put("dataset", d.record()));
+            if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
+            if (options.judge() != null) settings.put("judge", options.judge());
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             if (!Files.exists(init.resolve("config.json"))) {
@@ -233,11 +255,14 @@ public final class TaskTrainingJob {
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
+                    .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
                     .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run).progress(listener.progress());
+            if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
+            options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
             // the first training queries, those the first steps sample: as many as the steps sample, at most the recipe's
@@ -303,6 +328,39 @@ public final class TaskTrainingJob {
     public static BuiltinSuites.Options toolOptions(Path dataDir) {
         return BuiltinSuites.Options.defaults()
                 .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")));
+    }
+
+    /** The distractor tools {@code choice} names (other suites, BFCL schema files relative to {@code dataDir}). */
+    public static List<ToolSpec> distractors(ToolChoice choice, Path dataDir, BuiltinSuites.Options toolOptions) {
+        return Distractors.load(choice.distractorSuites(), choice.schemaFiles(dataDir), toolOptions);
+    }
+
+    /** The judge and the tool selector a job asks, opened (a local folder served) for the job and closed after it. */
+    private static final class HelperModels implements AutoCloseable {
+        private final ModelEndpoint.Open judge;
+        private final ModelEndpoint.Open selector;
+
+        HelperModels(JudgeChoice judge, ModelEndpoint selector) {
+            this.judge = judge == null ? null : judge.endpoint().open();
+            this.selector = selector == null ? null : selector.open();
+        }
+
+        OpenAiClient judge() {
+            return judge.client();
+        }
+
+        OpenAiClient selector() {
+            return selector == null ? null : selector.client();
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (judge != null) judge.close();
+            } finally {
+                if (selector != null) selector.close();
+            }
+        }
     }
 
     private static Optional<JobDataset> dataset(Options options) {

@@ -1,0 +1,42 @@
+package dev.toolcoach.brain.taskjob;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The tool_retrieval and judge fields of POST /jobs: read, confined to the node's data folder, checked before a run. */
+class JobRequestToolsTest {
+
+    @Test
+    void retrievalAndJudgeFromTheNetworkStayInsideTheDataFolderAndNameEndpointsByUrl(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.createDirectories(data.resolve("bfcl"));
+        Files.writeString(data.resolve("bfcl/q.json"), "{}\n");
+        JobRequest request = JobRequest.fromNetwork("""
+                {"task": "finance", "tool_retrieval": {"mode": "hybrid", "k": 2, "distractor_suites": ["sql"],
+                 "distractor_schemas": ["bfcl/q.json"], "model": {"url": "http://127.0.0.1:9/v1", "model": "picker"}},
+                 "judge": {"mode": "relative", "endpoint": {"url": "http://127.0.0.1:9/v1", "model": "judge"}}}""", dir.resolve("runs"), data);
+        TaskTrainingJob.Options options = request.options("r1");
+        assertEquals(data.resolve("bfcl/q.json").toAbsolutePath().normalize().toString(), options.tools().distractorSchemas().get(0));
+        assertEquals(2, options.tools().retrieval().orElseThrow().k());
+        assertEquals("relative", options.judge().mode());
+
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
+                {"task": "finance", "tool_retrieval": {"distractor_schemas": ["../secret.json"]}}""", dir.resolve("runs"), data))
+                .getMessage().startsWith("tool_retrieval.distractor_schemas must name a file inside the data folder"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
+                {"task": "finance", "judge": {"endpoint": {"model": "/models/big"}}}""", dir.resolve("runs"), data))
+                .getMessage().contains("judge.endpoint must name a url"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork("""
+                {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data).options("r2")))
+                .getMessage().contains("asks a model"));
+        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data).options("r3").judge());
+    }
+}
