@@ -28,8 +28,9 @@ class CursorCodecTest {
     }
 
     @Test
-    void writesTheSameBytesAsBeforeWithTheRedispatchLimitReasonAdded() {
-        assertEquals(WRITTEN_BEFORE_INT_VERSIONS.replace("\"REWARD_FAILED\":0}", "\"REWARD_FAILED\":0,\"REDISPATCH_LIMIT\":0}"),
+    void writesTheSameBytesAsBeforeWithTheRedispatchLimitAndNoSignalReasonsAdded() {
+        assertEquals(WRITTEN_BEFORE_INT_VERSIONS.replace("\"REWARD_FAILED\":0}",
+                        "\"REWARD_FAILED\":0,\"REDISPATCH_LIMIT\":0,\"NO_SIGNAL\":0}"),
                 new String(CursorCodec.encode(cursor()), StandardCharsets.UTF_8));
     }
 }
