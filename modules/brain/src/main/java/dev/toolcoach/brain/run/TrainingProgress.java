@@ -3,7 +3,7 @@ package dev.toolcoach.brain.run;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-/** The training progress bar: learner steps, with version, reward, accuracy and rollouts/s. */
+/** The training progress bar: learner steps, with version, reward, accuracy, the informative share of sampled groups and rollouts/s. */
 public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable {
     private final ConsoleProgress.Bar bar;
     private final long stepsBefore;
@@ -20,8 +20,8 @@ public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable
     @Override
     public void accept(StepLine line) {
         bar.bar().stepTo(Math.max(line.step(), stepsBefore));
-        bar.bar().setExtraMessage(String.format(Locale.ROOT, "v%d reward %.3f acc %.0f%% %.1f rollouts/s",
-                line.version(), line.meanReward(), 100 * line.accuracy(), line.rolloutsPerSec()));
+        bar.bar().setExtraMessage(String.format(Locale.ROOT, " v%d reward %.3f acc %.0f%% informative %.0f%% %.1f rollouts/s",
+                line.version(), line.meanReward(), 100 * line.accuracy(), 100 * line.informativeFraction(), line.rolloutsPerSec()));
     }
 
     @Override
