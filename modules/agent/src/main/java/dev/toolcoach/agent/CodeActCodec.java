@@ -114,14 +114,15 @@ public final class CodeActCodec implements ToolCallCodec {
         return new CallReading(blocks, null, false, thinking);
     }
 
+    /** Thinking and answers are Tool-N1's tagged blocks, read as it reads them. */
     @Override
     public TextSoFar readSoFar(String text) {
-        return new TextSoFar(ActionTag.THINK.soFar(text), ActionTag.ANSWER.soFar(text));
+        return TaggedActionCodec.TOOL_N1.readSoFar(text);
     }
 
     @Override
     public String textOutsideThinking(String text) {
-        return TaggedActionCodec.outsideThinking(text);
+        return TaggedActionCodec.TOOL_N1.textOutsideThinking(text);
     }
 
     @Override
@@ -131,12 +132,12 @@ public final class CodeActCodec implements ToolCallCodec {
 
     @Override
     public String writeThinking(String thinking) {
-        return ActionTag.THINK.wrap(thinking) + "\n";
+        return TaggedActionCodec.TOOL_N1.writeThinking(thinking);
     }
 
     @Override
     public String writeAnswer(String answer) {
-        return ActionTag.ANSWER.wrap(answer);
+        return TaggedActionCodec.TOOL_N1.writeAnswer(answer);
     }
 
     /** A program call as its code; other calls as a program printing each call's result. */

@@ -5,11 +5,9 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
-import dev.toolcoach.learn.SeededRandom;
 import dev.toolcoach.learn.batch.BatchRow;
 import dev.toolcoach.learn.batch.PaddedBatch;
 import dev.toolcoach.learn.batch.ScoredGroup;
-import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.batch.TrainingSequence;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
@@ -21,12 +19,7 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.trace.Termination;
-import dev.toolcoach.trace.TokenRecord;
-import dev.toolcoach.trace.Trace;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,7 +43,7 @@ public final class LearnerStepBenchmark {
         try (NDManager manager = NDManager.newBaseManager()) {
             Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 1), manager);
             LoraAdapter adapter = LoraAdapter.create(LoraConfig.defaults(), config, manager, 2);
-            List<ScoredGroup> batch = List.of(group(rows, tokens, config.vocabSize()));
+            List<ScoredGroup> batch = List.of(SyntheticGroups.of(rows, tokens, config.vocabSize()));
             try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter),
                     LearnerConfig.defaults(1e-4).withMicroBatchRows(rows))) {
                 List<BatchRow> bareRows = batch.get(0).traces().stream()
@@ -101,30 +94,5 @@ public final class LearnerStepBenchmark {
                 }
             }
         }
-    }
-
-    /** One group of rollouts: a 64-token prompt then generated tokens with near-uniform behaviour log-probs. */
-    private static ScoredGroup group(int rows, int tokens, int vocab) {
-        SeededRandom random = new SeededRandom(3);
-        List<ScoredTrace> traces = new ArrayList<>();
-        for (int r = 0; r < rows; r++) {
-            int[] ids = new int[tokens];
-            int[] mask = new int[tokens];
-            float[] logprobs = new float[tokens];
-            int[] versions = new int[tokens];
-            Arrays.fill(versions, -1);
-            for (int t = 0; t < tokens; t++) {
-                ids[t] = random.nextInt(vocab);
-                if (t >= 64) {
-                    mask[t] = 1;
-                    logprobs[t] = (float) -Math.log(vocab);
-                    versions[t] = 0;
-                }
-            }
-            Trace trace = new Trace("r" + r, "g", "q", null, null, new TokenRecord(64, ids, mask, logprobs, versions),
-                    null, Termination.ANSWER, null, 0, 0, null);
-            traces.add(new ScoredTrace(trace, r % 2));
-        }
-        return new ScoredGroup("g", traces);
     }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.model;
 
+import dev.toolcoach.bench.learn.SyntheticGroups;
 import ai.djl.ndarray.NDManager;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,7 +9,6 @@ import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.batch.ScoredGroup;
-import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.config.ModelConfig;
@@ -22,9 +22,6 @@ import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.Transformer;
-import dev.toolcoach.trace.Termination;
-import dev.toolcoach.trace.TokenRecord;
-import dev.toolcoach.trace.Trace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -239,7 +236,7 @@ public final class QwenShapeBench {
     private static void grpo(Path dir, int rows, int tokens, int microRows) {
         try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root)) {
             LoraAdapter adapter = LoraAdapter.create(LoraConfig.defaults(), model.config(), model.manager(), 2);
-            List<ScoredGroup> batch = List.of(group(rows, tokens, model.config().vocabSize()));
+            List<ScoredGroup> batch = List.of(SyntheticGroups.of(rows, tokens, model.config().vocabSize()));
             try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter), LearnerConfig.defaults(1e-5).withMicroBatchRows(microRows))) {
                 long t0 = System.nanoTime();
                 GrpoMetrics m = learner.trainGrpo(batch);
@@ -250,31 +247,6 @@ public final class QwenShapeBench {
                         Memory.peakRssKib() / 1024.0, Memory.peakHeap() / 1048576.0, Memory.load());
             }
         }
-    }
-
-    /** One group of rollouts: a 64-token prompt, then generated tokens with uniform behaviour log-probs; rewards alternate. */
-    private static ScoredGroup group(int rows, int tokens, int vocab) {
-        SplittableRandom random = new SplittableRandom(3);
-        List<ScoredTrace> traces = new ArrayList<>();
-        for (int r = 0; r < rows; r++) {
-            int[] ids = new int[tokens];
-            int[] mask = new int[tokens];
-            float[] logprobs = new float[tokens];
-            int[] versions = new int[tokens];
-            Arrays.fill(versions, -1);
-            for (int t = 0; t < tokens; t++) {
-                ids[t] = random.nextInt(vocab);
-                if (t >= 64) {
-                    mask[t] = 1;
-                    logprobs[t] = (float) -Math.log(vocab);
-                    versions[t] = 0;
-                }
-            }
-            Trace trace = new Trace("r" + r, "g", "q", null, null, new TokenRecord(64, ids, mask, logprobs, versions),
-                    null, Termination.ANSWER, null, 0, 0, null);
-            traces.add(new ScoredTrace(trace, r % 2));
-        }
-        return new ScoredGroup("g", traces);
     }
 
     /** Process memory from /proc/self/status (Linux), heap peaks from the JVM's pools, the machine's load. */
