@@ -7,8 +7,8 @@
 #                                              start the cluster and wait until every node is ready; after a coach
 #                                              crash it first stops the nodes left behind, and the coach resumes its job;
 #                                              heaps are sized from --model (see heap), or --heap for every node
-#   cluster.sh heap [--model DIR] [--heap SIZE] the heap each kind of node gets: coach 512 MiB + 3x the model's f32
-#                                              weight bytes, athlete 256 MiB + 2x, tool 512 MiB; at least 512 MiB
+#   cluster.sh heap [--model DIR] [--heap SIZE] the heap each kind of node gets: coach 512 MiB + the model's f32
+#                                              weight bytes (weights live in native memory), athlete and tool 512 MiB
 #   cluster.sh status                          members with roles and state, and the local processes
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
@@ -90,10 +90,11 @@ pick_port() { # first free port from $1 upwards
 }
 
 # --- heap sizes (MiB) ------------------------------------------------------------------------------
-# While a model loads, the Java heap holds its weights as f32 (a bf16/f16 checkpoint is widened) and, briefly, a
-# second copy; the coach's learner also writes full weights (a distilled base) from the heap. So a node that loads
-# the model gets a multiple of the model's f32 weight bytes on top of what the node itself needs; a tool node loads
-# no model. Without a model the nodes get 512 MiB, as the small built-in recipes need.
+# A node that loads a model streams its weights into native (PyTorch) memory, so the heap does not grow with the
+# model there; the coach's learner, though, writes full weights (a distilled or merged base) through host arrays on the
+# heap. So the coach gets the model's f32 weight bytes on top of what the node itself needs, athletes and tool nodes
+# 512 MiB. Native memory (the weights, once per JVM, and activations) comes on top of the heap: size the machine for it.
+# Without a model the nodes get 512 MiB, as the small built-in recipes need.
 
 model_f32_mib() { # model folder (safetensors) or llama2.c .bin -> MiB of its weights as f32
   local model="$1" bytes=0 widen=1 f dtype
@@ -115,8 +116,7 @@ model_f32_mib() { # model folder (safetensors) or llama2.c .bin -> MiB of its we
 heap_mib() { # kind weights-MiB -> heap MiB
   local mib
   case "$1" in
-    coach) mib=$(( 512 + 3 * $2 )) ;;
-    athlete) mib=$(( 256 + 2 * $2 )) ;;
+    coach) mib=$(( 512 + $2 )) ;;
     *) mib=512 ;;
   esac
   (( mib < 512 )) && mib=512

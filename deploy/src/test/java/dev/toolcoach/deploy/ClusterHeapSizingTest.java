@@ -62,17 +62,17 @@ class ClusterHeapSizingTest {
         // 1 GiB of bf16 in two shards = 2048 MiB of f32: coach 512 + 3 x 2048, athlete 256 + 2 x 2048
         Result r = heap("--model", folder("bf16", "bfloat16", 600 * MIB, 424 * MIB).toString());
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals("coach 6656m\nathlete 4352m\ntool 512m", r.output());
-        assertEquals("coach 6656m\nathlete 4352m\ntool 512m", heap("--model", folder("f16", "float16", 1024 * MIB).toString()).output());
+        assertEquals("coach 2560m\nathlete 512m\ntool 512m", r.output());
+        assertEquals("coach 2560m\nathlete 512m\ntool 512m", heap("--model", folder("f16", "float16", 1024 * MIB).toString()).output());
     }
 
     @Test
     void anF32ModelCountsItsBytesAndSmallModelsKeepTheFloor() throws Exception {
-        assertEquals("coach 1112m\nathlete 656m\ntool 512m", heap("--model", folder("f32", "float32", 200 * MIB).toString()).output());
-        assertEquals("coach 1112m\nathlete 656m\ntool 512m", heap("--model", folder("untyped", null, 200 * MIB).toString()).output());
-        assertEquals("coach 542m\nathlete 512m\ntool 512m", heap("--model", folder("tiny", "bfloat16", 5 * MIB).toString()).output());
+        assertEquals("coach 712m\nathlete 512m\ntool 512m", heap("--model", folder("f32", "float32", 200 * MIB).toString()).output());
+        assertEquals("coach 712m\nathlete 512m\ntool 512m", heap("--model", folder("untyped", null, 200 * MIB).toString()).output());
+        assertEquals("coach 522m\nathlete 512m\ntool 512m", heap("--model", folder("tiny", "bfloat16", 5 * MIB).toString()).output());
         Path llama2c = sparse(dir.resolve("stories110M.bin"), 420 * MIB);
-        assertEquals("coach 1772m\nathlete 1096m\ntool 512m", heap("--model", llama2c.toString()).output());
+        assertEquals("coach 932m\nathlete 512m\ntool 512m", heap("--model", llama2c.toString()).output());
     }
 
     @Test
