@@ -1,5 +1,6 @@
 package dev.toolcoach.brain;
 
+import dev.toolcoach.learn.core.LearnerConfig;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.learn.core.Algorithm;
@@ -92,12 +93,22 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
      * @param learningRate       AdamW's learning rate (constant)
      * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none
      * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
+     * @param microBatchRows     rows per forward/backward (gradients accumulate over a batch's micro-batches): fewer rows
+     *                           hold fewer activations, which a large base needs (a 0.5B model's 8 × 512-token GRPO step
+     *                           fits 8 GB with 1 row)
      */
-    public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold) {
+    public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold,
+                               int microBatchRows) {
         public Optimisation {
             Objects.requireNonNull(lora, "lora");
             if (!(learningRate > 0)) throw new IllegalArgumentException("learning rate must be positive, was " + learningRate);
             if (!(klBeta >= 0)) throw new IllegalArgumentException("KL beta must be 0 or more, was " + klBeta);
+            if (microBatchRows < 1) throw new IllegalArgumentException("micro-batch rows must be at least 1, was " + microBatchRows);
+        }
+
+        /** The learner's default micro-batch. */
+        public Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold) {
+            this(lora, learningRate, klBeta, sftRewardThreshold, LearnerConfig.defaults(learningRate).microBatchRows());
         }
     }
 
@@ -146,7 +157,14 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
 
     public TrainingConfig withOptimisation(LoraConfig adapter, double lr, double beta) {
         return new TrainingConfig(algorithm, batching, athletes, rollouts,
-                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold), checkpointEvery, seed, limits);
+                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold, optimisation.microBatchRows), checkpointEvery,
+                seed, limits);
+    }
+
+    /** The same with {@code rows} rows per forward/backward of the learner (see {@link Optimisation#microBatchRows}). */
+    public TrainingConfig withMicroBatchRows(int rows) {
+        return new TrainingConfig(algorithm, batching, athletes, rollouts, new Optimisation(optimisation.lora, optimisation.learningRate,
+                optimisation.klBeta, optimisation.sftRewardThreshold, rows), checkpointEvery, seed, limits);
     }
 
     public TrainingConfig withCheckpointEvery(int steps) {

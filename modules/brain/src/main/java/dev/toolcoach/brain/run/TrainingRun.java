@@ -241,7 +241,7 @@ public final class TrainingRun {
     private static LearnerConfig learnerConfig(TrainingConfig config) {
         LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
         return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()), defaults.dpo(), defaults.optimiser(),
-                defaults.schedule(), defaults.maxGradNorm(), defaults.microBatchRows(), config.seed());
+                defaults.schedule(), defaults.maxGradNorm(), config.optimisation().microBatchRows(), config.seed());
     }
 
     private static void awaitQuietly(ExecutorService executor) {
