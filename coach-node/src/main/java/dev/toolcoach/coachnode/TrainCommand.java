@@ -1,12 +1,14 @@
 package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobRequest;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.TerminalListener;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.Task;
@@ -68,6 +70,10 @@ public final class TrainCommand implements Callable<Integer> {
             + "default: the built-in one, as in the run's config.json")
     Path recipeFile;
 
+    @Option(names = "--action-format", description = "how the agent acts: tool-n1-compact, tool-n1 or code-act (Python programs "
+            + "calling the tools, run in the athletes' sandbox) (default: the recipe's actionFormat, else tool-n1-compact)")
+    String actionFormat;
+
     @Option(names = "--name", description = "run name; an existing run of that name resumes (default: <task>-<date>-<time>)")
     String name;
 
@@ -98,7 +104,7 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() {
         try {
             JobRequest request = new JobRequest(taskOptions.requiredTask(), name, algorithm, mode, steps, warmupTraces, athletes,
-                    taskOptions.seed, checkpointEvery, recipeFile == null ? null : readRecipe(recipeFile), runs.toString(),
+                    taskOptions.seed, checkpointEvery, recipe(), runs.toString(),
                     taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString(), toolOptions.choice(),
                     judgeOptions.choice());
             String runName = request.runName();
@@ -121,9 +127,26 @@ public final class TrainCommand implements Callable<Integer> {
         }
     }
 
+    /** The recipe file's (or the default) with the format asked for; null when neither is given, as a request without one. */
+    private ScratchRecipe recipe() {
+        ScratchRecipe recipe = recipeFile == null ? null : readRecipe(recipeFile);
+        if (actionFormat == null) return recipe;
+        ActionFormat format;
+        try {
+            format = ScratchRecipe.actionFormat(actionFormat);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--action-format: " + e.getMessage(), e);
+        }
+        return (recipe == null ? ScratchRecipe.defaults() : recipe).withActionFormat(format);
+    }
+
     private static ScratchRecipe readRecipe(Path file) {
         try {
             return new ObjectMapper().readValue(file.toFile(), ScratchRecipe.class);
+        } catch (ValueInstantiationException e) {
+            // a value the recipe refuses: its own message names the field, in one line
+            String problem = e.getCause() instanceof IllegalArgumentException bad ? bad.getMessage() : e.getOriginalMessage();
+            throw new IllegalArgumentException("cannot read the recipe " + file + ": " + problem, e);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the recipe " + file + ": " + e.getMessage(), e);
         }

@@ -128,6 +128,21 @@ class CommandsTest {
     }
 
     @Test
+    void trainRefusesAnUnknownActionFormatInOneLineAndWritesNothing(@TempDir Path dir) throws Exception {
+        Path runs = dir.resolve("runs");
+        Run badOption = run(new TrainCommand(), "--task", "finance", "--action-format", "hermes", "--runs", runs.toString());
+        assertEquals(CommandOutput.INPUT_ERROR, badOption.code());
+        assertEquals("train: --action-format: unknown action format 'hermes'; a model from scratch acts in tool-n1-compact, "
+                + "tool-n1, code-act", badOption.err().strip());
+        Path recipe = Files.writeString(dir.resolve("recipe.json"), "{\"actionFormat\": \"python\"}");
+        Run badRecipe = run(new TrainCommand(), "--task", "finance", "--recipe", recipe.toString(), "--runs", runs.toString());
+        assertEquals(CommandOutput.INPUT_ERROR, badRecipe.code());
+        assertEquals(1, badRecipe.err().strip().lines().count(), badRecipe.err());
+        assertTrue(badRecipe.err().contains(recipe + ": recipe field actionFormat: unknown action format 'python'"), badRecipe.err());
+        assertFalse(Files.exists(runs), "nothing was written");
+    }
+
+    @Test
     void distillRefusesTheOracleOnExamplesWithoutSolutions(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("data.jsonl");
         Files.writeString(data, "{\"id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"2+2?\"}], \"gold_answer\": \"4\"}\n");

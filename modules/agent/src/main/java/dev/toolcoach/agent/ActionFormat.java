@@ -158,7 +158,10 @@ public enum ActionFormat {
             return """
                     Solve the user's task by writing Python code that calls these functions:
                     %s
-                    Reply with <think>...</think> then a program in <code>...</code>, or, once you know it, the final                     answer in <answer>...</answer>. The program runs in a fresh interpreter: print what you need to see,                     or end with an expression whose value you need. A function that fails raises ToolError. What the                     program printed comes back in <tool_response>...</tool_response>.""".formatted(
+                    Reply with <think>...</think> then a program in <code>...</code>, or, once you know it, the final \
+                    answer in <answer>...</answer>. The program runs in a fresh interpreter: print what you need to see, \
+                    or end with an expression whose value you need. A function that fails raises ToolError. What the \
+                    program printed comes back in <tool_response>...</tool_response>.""".formatted(
                     tools.stream().map(ActionFormat::pythonSignature).collect(Collectors.joining("\n")));
         }
 

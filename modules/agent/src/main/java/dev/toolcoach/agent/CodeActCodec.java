@@ -156,17 +156,34 @@ public final class CodeActCodec implements ToolCallCodec {
         return ActionTag.CODE.wrap(ownLine ? "\n" + program + "\n" : program);
     }
 
-    /** {@code a="x", b=2}: JSON literals read as Python, except for true, false and null. */
+    /**
+     * {@code a="x", b=2}: JSON literals read as Python, except for true, false and null. A name Python cannot take as
+     * a keyword argument (a reserved word such as {@code from}, or not an identifier) goes in a trailing
+     * {@code **{"from": "x"}}, which passes the same argument.
+     */
     private static String keywordArguments(JsonNode arguments) {
         if (arguments == null || !arguments.isObject()) return "";
         List<String> out = new ArrayList<>();
+        List<String> unpacked = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> fields = arguments.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();
-            out.add(f.getKey() + "=" + pythonLiteral(f.getValue()));
+            if (PYTHON_NAME.matcher(f.getKey()).matches() && !PYTHON_KEYWORDS.contains(f.getKey())) {
+                out.add(f.getKey() + "=" + pythonLiteral(f.getValue()));
+            } else {
+                unpacked.add(JsonNodeFactory.instance.textNode(f.getKey()) + ": " + pythonLiteral(f.getValue()));
+            }
         }
+        if (!unpacked.isEmpty()) out.add("**{" + String.join(", ", unpacked) + "}");
         return String.join(", ", out);
     }
+
+    private static final Pattern PYTHON_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** Python 3's reserved words ({@code keyword.kwlist}). */
+    private static final java.util.Set<String> PYTHON_KEYWORDS = java.util.Set.of("False", "None", "True", "and", "as", "assert",
+            "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
+            "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+            "with", "yield");
 
     static String pythonLiteral(JsonNode value) {
         if (value == null || value.isNull()) return "None";

@@ -58,6 +58,14 @@ class CodeActCodecTest {
         ToolCall program = CodeActCodec.programCall("print(1)");
         assertEquals("<code>\nprint(1)\n</code>", CodeActCodec.INSTANCE.writeCalls(List.of(program)));
         assertEquals(List.of(program), PARSER.parse(CodeActCodec.INSTANCE.writeCalls(List.of(program))).toolCalls());
+
+        // the email suite's search takes "from", a Python reserved word: "from=..." would be a syntax error
+        Map<String, Object> search = new LinkedHashMap<>();
+        search.put("keywords", "gas");
+        search.put("from", "a@enron.com");
+        search.put("date-to", "2001-01-02");
+        assertEquals("<code>\nprint(search_emails(keywords=\"gas\", **{\"from\": \"a@enron.com\", \"date-to\": \"2001-01-02\"}))\n</code>",
+                CodeActCodec.INSTANCE.writeCalls(List.of(new ToolCall("search_emails", search))));
     }
 
     @Test
@@ -76,5 +84,7 @@ class CodeActCodecTest {
         String prompt = ActionFormat.CODE_ACT.systemPrompt(TOOLS);
         assertTrue(prompt.contains("def get_price(ticker: str, day: int = None): \"\"\"Closing price of a ticker\"\"\""), prompt);
         assertEquals(ActionFormat.CODE_ACT, ActionFormat.named("code-act"));
+        // a small model's whole context is a few hundred tokens: no runs of source indentation in the prompt
+        assertFalse(prompt.contains("  "), prompt);
     }
 }

@@ -14,6 +14,7 @@ import dev.toolcoach.model.scratch.ScratchModel;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -72,8 +73,37 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param maxTotalTokens most tokens in a rollout's context
      * @param maxNewTokens   most tokens per reply
      * @param engineBatch    sequences the inference engine decodes together
+     * @param actionFormat   how the agent acts: one of {@link #ACTION_FORMATS}, taught by its system prompt alone (a model
+     *                       from scratch has no family template to act natively in); {@code code-act} runs its programs in
+     *                       the athletes' sandbox
      */
-    public record Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+    public record Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch, ActionFormat actionFormat) {
+        public Rollouts {
+            if (actionFormat == null || !ACTION_FORMATS.contains(actionFormat)) {
+                throw new IllegalArgumentException("a model from scratch acts in " + String.join(", ",
+                        ACTION_FORMATS.stream().map(ActionFormat::formatName).toList()) + ", not " + actionFormat);
+            }
+        }
+
+        /** In Tool-N1's compact format, what every recipe acted in before the format was a field. */
+        public Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
+            this(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, ActionFormat.TOOL_N1_COMPACT);
+        }
+    }
+
+    /** The formats a model from scratch can act in: those whose system prompt teaches the whole format. */
+    public static final List<ActionFormat> ACTION_FORMATS = List.of(ActionFormat.TOOL_N1_COMPACT, ActionFormat.TOOL_N1,
+            ActionFormat.CODE_ACT);
+
+    /**
+     * The format called {@code name}, for a recipe.
+     *
+     * @throws IllegalArgumentException naming the formats a recipe takes
+     */
+    public static ActionFormat actionFormat(String name) {
+        return ACTION_FORMATS.stream().filter(f -> f.formatName().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown action format '" + name + "'; a model from scratch acts in "
+                        + String.join(", ", ACTION_FORMATS.stream().map(ActionFormat::formatName).toList())));
     }
 
     /**
@@ -110,7 +140,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     /** The agent's format and limits, sampling as given. */
     public AgentConfig agent(SamplingParams sampling) {
-        return new AgentConfig(ActionFormat.TOOL_N1_COMPACT, sampling, rollouts.maxTurns, rollouts.maxTotalTokens, TOOL_TIMEOUT,
+        return new AgentConfig(rollouts.actionFormat, sampling, rollouts.maxTurns, rollouts.maxTotalTokens, TOOL_TIMEOUT,
                 TOOL_OUTPUT_CAP);
     }
 
@@ -143,6 +173,11 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                 grpo.lr, grpo.callWeight, grpo.lora, grpo.oversampling), rollouts, evaluation);
     }
 
+    public ScratchRecipe withActionFormat(ActionFormat format) {
+        return new ScratchRecipe(shape, vocabulary, warmup, grpo, new Rollouts(rollouts.maxTurns, rollouts.maxTotalTokens,
+                rollouts.maxNewTokens, rollouts.engineBatch, format), evaluation);
+    }
+
     public ScratchRecipe withWarmupTraces(int traces) {
         return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr), grpo, rollouts, evaluation);
     }
@@ -170,6 +205,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("maxTotalTokens", rollouts.maxTotalTokens);
         json.put("maxNewTokens", rollouts.maxNewTokens);
         json.put("engineBatch", rollouts.engineBatch);
+        json.put("actionFormat", rollouts.actionFormat.formatName());
         json.put("testExamples", evaluation.testExamples);
         json.put("passAtKQueries", evaluation.passAtKQueries);
         return json;
@@ -178,7 +214,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     /**
      * Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was, except those added later:
      * a missing {@code oversampling} is 1 (no dynamic sampling, what recipes written before it meant), a missing
-     * {@code testExamples} or {@code passAtKQueries} the default evaluation's.
+     * {@code testExamples} or {@code passAtKQueries} the default evaluation's, a missing {@code actionFormat}
+     * {@code tool-n1-compact}.
      */
     @JsonCreator
     static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
@@ -191,13 +228,22 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("lora") LoraConfig lora, @JsonProperty("oversampling") Integer oversampling,
                                   @JsonProperty("maxTurns") int maxTurns,
                                   @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
-                                  @JsonProperty("engineBatch") int engineBatch,
+                                  @JsonProperty("engineBatch") int engineBatch, @JsonProperty("actionFormat") String actionFormat,
                                   @JsonProperty("testExamples") Integer testExamples,
                                   @JsonProperty("passAtKQueries") Integer passAtKQueries) {
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
-                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch),
+                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch,
+                        actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat)),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,
                         passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries));
+    }
+
+    private static ActionFormat recipeField(String actionFormat) {
+        try {
+            return actionFormat(actionFormat);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("recipe field actionFormat: " + e.getMessage(), e);
+        }
     }
 }

@@ -2,12 +2,16 @@ package dev.toolcoach.brain.scratch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.ActionFormat;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ScratchRecipeTest {
 
@@ -22,13 +26,14 @@ class ScratchRecipeTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
                 "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
-                "maxTotalTokens", "maxNewTokens", "engineBatch", "testExamples", "passAtKQueries"), fields);
+                "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
         assertEquals(800, json.get("warmupTraces").asInt());
         assertEquals(0.003, json.get("warmupLr").asDouble());
         assertEquals(0.001, json.get("grpoLr").asDouble());
         assertEquals(64, json.get("engineBatch").asInt());
+        assertEquals("tool-n1-compact", json.get("actionFormat").asText());
         assertEquals(recipe, JSON.treeToValue(json, ScratchRecipe.class));
         assertEquals(recipe, JSON.readValue(JSON.writeValueAsString(recipe), ScratchRecipe.class));
     }
@@ -38,5 +43,33 @@ class ScratchRecipeTest {
         com.fasterxml.jackson.databind.node.ObjectNode json = JSON.valueToTree(ScratchRecipe.defaults());
         json.remove("oversampling");
         assertEquals(1, JSON.treeToValue(json, ScratchRecipe.class).grpo().oversampling());
+    }
+
+    @Test
+    void theActionFormatIsAFieldAndARecipeWrittenBeforeItActsInToolN1Compact() throws Exception {
+        ScratchRecipe codeAct = ScratchRecipe.defaults().withActionFormat(ActionFormat.CODE_ACT);
+        JsonNode json = JSON.valueToTree(codeAct);
+        assertEquals("code-act", json.get("actionFormat").asText());
+        ScratchRecipe read = JSON.treeToValue(json, ScratchRecipe.class);
+        assertEquals(codeAct, read);
+        assertEquals(ActionFormat.CODE_ACT, read.greedyAgent().actionFormat());
+        assertEquals(ActionFormat.CODE_ACT, read.samplingAgent(3).actionFormat());
+
+        ObjectNode older = JSON.valueToTree(ScratchRecipe.defaults());
+        older.remove("actionFormat");
+        assertEquals(ActionFormat.TOOL_N1_COMPACT, JSON.treeToValue(older, ScratchRecipe.class).rollouts().actionFormat());
+    }
+
+    @Test
+    void aBadActionFormatIsRefusedNamingTheField() {
+        for (String bad : List.of("hermes", "python", "")) {
+            ObjectNode json = JSON.valueToTree(ScratchRecipe.defaults());
+            json.put("actionFormat", bad);
+            ValueInstantiationException e = assertThrows(ValueInstantiationException.class, () -> JSON.treeToValue(json, ScratchRecipe.class));
+            assertEquals("recipe field actionFormat: unknown action format '" + bad + "'; a model from scratch acts in "
+                    + "tool-n1-compact, tool-n1, code-act", e.getCause().getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> ScratchRecipe.defaults().withActionFormat(ActionFormat.HERMES),
+                "a native format needs its family's template, which a model from scratch does not have");
     }
 }

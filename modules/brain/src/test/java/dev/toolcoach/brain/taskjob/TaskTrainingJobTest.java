@@ -1,6 +1,8 @@
 package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.CodeActCodec;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
@@ -12,10 +14,13 @@ import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.tasks.Split;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +98,67 @@ class TaskTrainingJobTest {
         assertEquals(List.of("train", "save", "evaluate"), phases);
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
+    }
+
+    /**
+     * The main job acting in code, on the email task over a few mailboxes (11 questions, so the oracle's programs are
+     * few): the model's vocabulary is learned from the oracle's code actions, the warm-up's teacher traces are programs
+     * run in the sandbox calling the email tools, and the GRPO rollouts are offered the tools as Python functions.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void aCodeActingJobLearnsItsVocabularyFromProgramsAndTrainsOnSandboxRuns(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Path maildir = Files.createDirectories(data.resolve("enron/maildir"));
+        try (var users = Files.list(SharedData.require("enron/maildir"))) {
+            for (Path user : users.sorted().limit(12).toList()) copyTree(user, maildir.resolve(user.getFileName().toString()));
+        }
+        Files.writeString(data.resolve("enron/emails_sample.csv"), "file,message\n");
+        Path run = dir.resolve("email-code");
+        ScratchRecipe tiny = TinyRecipe.get();
+        // 256 merges rather than 64, so the vocabulary reaches past the mail's own most frequent pairs to the actions'
+        ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), new ScratchRecipe.Vocabulary(256, 8), tiny.warmup(), tiny.grpo(),
+                tiny.rollouts(), tiny.evaluation()).withActionFormat(ActionFormat.CODE_ACT).withGrpoSteps(1);
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(new TaskTrainingJob.Options("email", data, run, "grpo", true, recipe,
+                8, 5, 1), Optional.empty(), recording(new ArrayList<>()));
+
+        Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+        assertEquals("code-act", ((Map<?, ?>) config.get("recipe")).get("actionFormat"));
+        Set<String> tokens = ((Map<String, Object>) ((Map<?, ?>) new ObjectMapper().readValue(run.resolve("init/tokenizer.json").toFile(),
+                Map.class).get("model")).get("vocab")).keySet();
+        assertTrue(tokens.stream().anyMatch(t -> t.contains("code>")), "the vocabulary was learned from code actions: " + tokens);
+        assertTrue(tokens.stream().noneMatch(t -> t.contains("tool_call")), "and not from Tool-N1's calls: " + tokens);
+
+        List<Trace> oracle = new ArrayList<>();
+        try (var files = Files.list(run.resolve("teacher-cache"))) {
+            for (Path f : files.toList()) oracle.addAll(TraceJson.read(f).items());
+        }
+        assertEquals(recipe.warmup().traces(), oracle.size(), "the warm-up's teacher traces");
+        // the tiny recipe's 96-token replies cut the longer search programs short; the read programs run
+        List<ToolResult> programs = oracle.stream().flatMap(t -> t.turns().stream()).flatMap(t -> t.actionOutput().stream()).toList();
+        assertTrue(programs.stream().allMatch(r -> r.call().name().equals(CodeActCodec.PYTHON_TOOL) && r.ok()),
+                "code actions only, each run in the sandbox: " + programs);
+        List<Object> called = programs.stream().flatMap(r -> ((List<Map<String, Object>>) ((Map<String, Object>) r.structured())
+                .get("tool_calls")).stream()).map(c -> c.get("name")).toList();
+        assertTrue(called.contains("read_email") && Set.of("search_emails", "read_email").containsAll(called),
+                "the programs called the email tools through the sandbox: " + called);
+
+        assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList(), "one GRPO step");
+        List<Trace> trained = TraceJson.read(run.resolve("traces.jsonl")).items();
+        assertEquals(2 * 4, trained.size());
+        assertTrue(trained.stream().allMatch(t -> t.turns().get(0).promptForModel().contains("def read_email(")),
+                "the rollouts were offered the tools as Python functions");
+        assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (var files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(target);
+                else Files.copy(f, target);
+            }
+        }
     }
 
     /** ARCHITECTURE.md says why: seeded model and optimisers, one intra-op thread, rollouts seeded by id, lag 0, dispatch order. */
