@@ -303,7 +303,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   while (( $# )); do
     case "$1" in
       --detach) detach=1; shift ;;
-      --task|--name|--algorithm|--mode)
+      --task|--name|--algorithm|--mode|--tool-suite)
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
@@ -347,7 +347,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
         else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
         shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()

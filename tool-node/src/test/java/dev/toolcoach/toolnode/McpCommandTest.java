@@ -1,5 +1,6 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.testkit.ChildJvm;
 import dev.toolcoach.testkit.McpServers;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -47,7 +48,7 @@ class McpCommandTest {
                   mcp.servers.everything { command = node, args = ["%s", stdio], tools = [echo] }
                 }
                 """.formatted(McpServers.command("server-everything").get(1)));
-        List<String> command = ChildJvm.command("mcp", "--config", conf.toString());
+        List<String> command = ChildJvm.command(ToolNodeMain.class, "mcp", "--config", conf.toString());
         ServerParameters parameters = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size())).build();
         try (McpSyncClient client = McpClient.sync(new StdioClientTransport(parameters, McpJsonDefaults.getMapper()))
                 .requestTimeout(Duration.ofSeconds(60)).build()) {
@@ -75,7 +76,7 @@ class McpCommandTest {
     @Test
     void overHttpEveryRequestNeedsTheToken() throws Exception {
         Path stderr = dir.resolve("stderr.log");
-        try (ChildJvm node = ChildJvm.startPiped(stderr, "mcp", "--tool-suite", "arithmetic", "--http-port", "0", "--token", "s3cret")) {
+        try (ChildJvm node = ChildJvm.startPiped(ToolNodeMain.class, stderr, "mcp", "--tool-suite", "arithmetic", "--http-port", "0", "--token", "s3cret")) {
             String line = node.firstLine(Duration.ofSeconds(60));
             assertTrue(line != null && line.startsWith("serving MCP tools [") && line.contains("multiply")
                             && line.contains("] at http://127.0.0.1:"),

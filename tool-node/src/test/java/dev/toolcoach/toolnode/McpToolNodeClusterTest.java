@@ -17,6 +17,7 @@ import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
+import dev.toolcoach.testkit.ChildJvm;
 import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.testkit.McpServers;
 import dev.toolcoach.trace.Termination;
@@ -86,7 +87,7 @@ class McpToolNodeClusterTest {
                 }
                 """.formatted(McpServers.command("server-everything").get(1), McpServers.command("server-filesystem").get(1),
                 files, McpServers.command("server-memory").get(1)));
-        toolNode = ChildJvm.start(dir.resolve("tool-node.log"), "--config", conf.toString(),
+        toolNode = ChildJvm.start(ToolNodeMain.class, dir.resolve("tool-node.log"), "--config", conf.toString(),
                 "--seed", Cluster.get(athlete).selfMember().address().toString(), "--port", "0",
                 "--management-port", String.valueOf(FreePorts.pick()));
         tools = ClusterToolEnvironment.connect(athlete, List.of("everything", "files", "memory"),

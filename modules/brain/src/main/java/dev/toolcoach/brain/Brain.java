@@ -51,6 +51,8 @@ import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
+import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
@@ -100,6 +102,8 @@ public final class Brain {
     /** The chosen format, or the model's native one once it has been looked up (see {@link #actionFormat()}). */
     private ActionFormat actionFormat;
     private final List<String> suites;
+    /** Whether the suite is the cluster's (a tool node hosts it, e.g. an MCP server) rather than a built-in one. */
+    private final boolean hostedSuite;
     private final BuiltinSuites.Options toolOptions;
     private final Reward reward;
     private final TrainingConfig config;
@@ -118,6 +122,7 @@ public final class Brain {
         this.modelDir = Objects.requireNonNull(b.modelDir, "a Brain needs a model: call model(dir)");
         this.actionFormat = b.actionFormat;
         this.suites = List.copyOf(b.suites);
+        this.hostedSuite = b.hostedSuite;
         this.toolOptions = b.skills == null ? b.toolOptions : b.toolOptions.withSkills(b.skills);
         this.reward = Objects.requireNonNull(b.reward, "a Brain needs a reward: call reward, traceReward or groupReward");
         this.config = b.config.withAlgorithm(b.algorithm == null ? b.config.algorithm() : b.algorithm);
@@ -128,7 +133,14 @@ public final class Brain {
         this.adapt = b.adapt;
         this.adaptContext = b.adaptContext;
         if (suites.size() != 1) {
-            throw new IllegalArgumentException("a Brain's agent uses exactly one built-in tool suite, got " + suites);
+            throw new IllegalArgumentException("a Brain's agent uses exactly one tool suite, got " + suites);
+        }
+        if (hostedSuite && node == null) {
+            throw new IllegalArgumentException("tool suite '" + suites.get(0) + "' is hosted by the cluster's tool nodes: "
+                    + "the Brain needs its node (onNode)");
+        }
+        if (hostedSuite && b.skills != null) {
+            throw new IllegalArgumentException("skills join built-in suites only, not the cluster's suite '" + suites.get(0) + "'");
         }
     }
 
@@ -218,7 +230,7 @@ public final class Brain {
 
     private <T> T withEvaluation(int rollouts, TraceReward score, java.util.function.Function<TaskEvaluation, T> run) {
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, Math.max(1, Math.min(rollouts, 64)));
-             ToolExecutor tools = openTools()) {
+             OpenTools tools = openTools()) {
             if (adapter != null) {
                 policy.engine().setAdapter(adapter);
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
@@ -237,7 +249,7 @@ public final class Brain {
      * error before any node sees the job); athletes sample from their node's replicated preferences ({@code toolcoach.tile}).
      */
     private AdaptSpec checkedAdaptSpec() {
-        try (ToolExecutor tools = openTools()) {
+        try (OpenTools tools = openTools()) {
             adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
         }
         return new AdaptSpec(adaptContext, adapt.equivalent().groups());
@@ -300,7 +312,7 @@ public final class Brain {
 
     /** The specifications of the agent's own tools (its suite's). */
     public List<ToolSpec> tools() {
-        try (ToolExecutor tools = openTools()) {
+        try (OpenTools tools = openTools()) {
             return tools.specs();
         }
     }
@@ -325,7 +337,7 @@ public final class Brain {
                                  int batch, LearnerConfig learner) {
         Path distilled = workDir.resolve("distilled");
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 1);
-             ToolExecutor tools = openTools();
+             OpenTools tools = openTools();
              NDManager manager = ComputeDevice.newBaseManager();
              PolicyModel student = ModelLoader.load(modelDir, null, manager);
              LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
@@ -372,6 +384,7 @@ public final class Brain {
      * results went through the tool executor's output cap and then this Brain's agent's: validation replays cut the same.
      */
     public Crystallizer.Report crystallize(List<Trace> traces, Path skillsDir, Crystallizer.Settings settings, String source) {
+        if (hostedSuite) throw new IllegalArgumentException("skills are mined over built-in suites, not the cluster's suite '" + suites.get(0) + "'");
         try (BuiltinSuites.Hosted hosted = BuiltinSuites.open(suites.get(0), toolOptions)) {
             return new Crystallizer(settings).crystallize(traces, hosted.suite(), new SkillLibrary(skillsDir), source);
         } catch (IOException e) {
@@ -381,12 +394,63 @@ public final class Brain {
         }
     }
 
-    private ToolExecutor openTools() {
+    /**
+     * The agent's tools for rollouts on this node (evaluation, distillation, a job's oracle texts): the built-in suite
+     * in this process, or the cluster's hosted suite reached through the tool nodes as the athletes reach it. Close it
+     * after use.
+     *
+     * @throws IllegalArgumentException when the suite cannot be opened or no tool node hosts it in time
+     */
+    public OpenTools openTools() {
+        if (hostedSuite) {
+            try {
+                return new OpenTools(ClusterToolEnvironment.connect(node.system(), suites,
+                        ClusterToolSettings.fromConfig(node.system().settings().config())).toCompletableFuture().join());
+            } catch (java.util.concurrent.CompletionException e) {
+                throw new IllegalArgumentException(e.getCause() == null ? e.getMessage() : e.getCause().getMessage(), e);
+            }
+        }
         try {
-            return new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suites.get(0), toolOptions).suite(), toolOptions),
-                    ExecutorSettings.defaults());
+            return new OpenTools(new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suites.get(0), toolOptions).suite(),
+                    toolOptions), ExecutorSettings.defaults()));
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suites.get(0) + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The agent's tools, open until closed: a built-in suite's executor or a connection to the cluster's tool nodes. */
+    public static final class OpenTools implements ToolEnvironment, AutoCloseable {
+        private final ToolEnvironment tools;
+        private final AutoCloseable owner;
+
+        private <T extends ToolEnvironment & AutoCloseable> OpenTools(T tools) {
+            this.tools = tools;
+            this.owner = tools;
+        }
+
+        @Override
+        public List<ToolSpec> specs() {
+            return tools.specs();
+        }
+
+        @Override
+        public List<java.util.concurrent.CompletionStage<dev.toolcoach.trace.ToolResult>> execute(String trajectoryId,
+                                                                                                List<dev.toolcoach.trace.ToolCall> calls) {
+            return tools.execute(trajectoryId, calls);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<Void> release(String trajectoryId) {
+            return tools.release(trajectoryId);
+        }
+
+        @Override
+        public void close() {
+            try {
+                owner.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot close the tools: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -395,6 +459,7 @@ public final class Brain {
         private Path modelDir;
         private ActionFormat actionFormat;
         private List<String> suites = List.of();
+        private boolean hostedSuite;
         private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
         private Path skills;
         private Reward reward;
@@ -471,6 +536,18 @@ public final class Brain {
         /** The built-in tool suite the agent uses ({@code arithmetic}, {@code finance}, {@code email}, {@code sql}). */
         public Builder tool(String suite) {
             this.suites = List.of(suite);
+            this.hostedSuite = false;
+            return this;
+        }
+
+        /**
+         * The suite of this name the cluster's tool nodes host (an MCP server in {@code toolcoach.tools.mcp.servers}, or
+         * a built-in suite served there) instead of a built-in one opened here: training, evaluation and distillation
+         * all call it through the tool nodes. Needs {@link #onNode}.
+         */
+        public Builder hostedTool(String suite) {
+            this.suites = List.of(suite);
+            this.hostedSuite = true;
             return this;
         }
 

@@ -39,13 +39,25 @@ import java.util.regex.Pattern;
  * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it (default: none); from the network
  *                      its schema files are relative to the data folder and its model an endpoint URL, never a local folder
  * @param judge        an LLM judge as the training reward (default: the task's reward); from the network an endpoint URL only
+ * @param toolSuite    the suite of the cluster's tool nodes that serves the task's tools instead of its built-in one (e.g. an
+ *                     MCP server in a tool node's {@code toolcoach.tools.mcp.servers}); its tools must take the task's oracle
+ *                     calls (default: the task's own suite)
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
                          @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset,
-                         @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge) {
+                         @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge,
+                         @JsonProperty("tool_suite") String toolSuite) {
+
+    /** A request with the task's own suite. */
+    public JobRequest(String task, String name, String algorithm, String mode, Integer steps, Integer warmupTraces,
+                      Integer athletes, Long seed, Integer checkpointEvery, ScratchRecipe recipe, String runsDir, String dataDir,
+                      String dataset, ToolChoice toolRetrieval, JudgeChoice judge) {
+        this(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir, dataDir, dataset,
+                toolRetrieval, judge, null);
+    }
 
     /** A request with the task's own tools and reward. */
     public JobRequest(String task, String name, String algorithm, String mode, Integer steps, Integer warmupTraces,
@@ -61,13 +73,13 @@ public record JobRequest(String task, String name, String algorithm, String mode
     /** The same request under a fixed name (a submitted job keeps the name it got). */
     public JobRequest withName(String runName) {
         return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsDir, dataDir, dataset, toolRetrieval, judge);
+                runsDir, dataDir, dataset, toolRetrieval, judge, toolSuite);
     }
 
     /** The same request with the runs folder it gets when it names none. */
     public JobRequest withRunsDirOr(Path defaultRunsDir) {
         return runsDir != null ? this : new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
-                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset, toolRetrieval, judge);
+                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset, toolRetrieval, judge, toolSuite);
     }
 
     /**
@@ -108,7 +120,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         }
         return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
                 runsRoot.toString(), dataRoot.toString(), dataset == null ? null : insideDataRoot("dataset", dataset, dataRoot).toString(),
-                tools, judge);
+                tools, judge, toolSuite);
     }
 
     private static Path insideDataRoot(String field, String dataset, Path dataRoot) {
@@ -168,6 +180,6 @@ public record JobRequest(String task, String name, String algorithm, String mode
                 Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
                 algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
                 seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null, TrainingConfig.Limits.defaults(),
-                null, null, toolRetrieval, judge);
+                null, null, toolRetrieval, judge, toolSuite == null ? null : toolSuite.trim());
     }
 }

@@ -34,9 +34,6 @@ import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
-import dev.toolcoach.tools.email.MailSourceException;
-import dev.toolcoach.tools.exec.ExecutorSettings;
-import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.tooluse.ContextKey;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
@@ -90,10 +87,12 @@ public final class TaskTrainingJob {
      *                  shaped by oracle calls, or null
      * @param tools     the agent's catalogue beyond its suite and tool retrieval over it
      * @param judge     an LLM judge as the training reward, or null for the task's reward
+     * @param toolSuite the cluster's suite (e.g. an MCP server a tool node hosts) that serves the task's tools instead of its
+     *                  built-in suite, or null; its tools must take the task's oracle calls. Only on a cluster.
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge) {
+                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -101,6 +100,14 @@ public final class TaskTrainingJob {
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(limits, "limits");
             tools = tools == null ? ToolChoice.none() : tools;
+            if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
+        }
+
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
+                       ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt, toolReward,
+                    tools, judge, null);
         }
 
         /** Without ADAPT, tool retrieval or a judge. */
@@ -123,27 +130,33 @@ public final class TaskTrainingJob {
 
         public Options withLimits(TrainingConfig.Limits l) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward,
-                    tools, judge);
+                    tools, judge, toolSuite);
         }
 
         public Options withTools(ToolChoice choice) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, choice, judge);
+                    toolReward, choice, judge, toolSuite);
         }
 
         public Options withJudge(JudgeChoice choice) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, choice);
+                    toolReward, tools, choice, toolSuite);
+        }
+
+        /** The task's tools from the cluster's suite {@code suite} (e.g. an MCP server a tool node hosts). */
+        public Options withToolSuite(String suite) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    toolReward, tools, judge, suite);
         }
 
         public Options withAdapt(Path settings) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
-                    toolReward, tools, judge);
+                    toolReward, tools, judge, toolSuite);
         }
 
         public Options withToolReward(ToolUseReward.Weights weights) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    weights, tools, judge);
+                    weights, tools, judge, toolSuite);
         }
 
         /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
@@ -225,6 +238,10 @@ public final class TaskTrainingJob {
         Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
         Checked checked = check(options);
+        if (options.toolSuite() != null && node.isEmpty()) {
+            throw new IllegalArgumentException("tool_suite '" + options.toolSuite() + "' is a suite the cluster's tool nodes host: "
+                    + "submit the job to a coach node (POST /jobs, cluster.sh train --tool-suite)");
+        }
         Task task = checked.task();
         Optional<JobDataset> dataset = checked.dataset();
         dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
@@ -244,25 +261,28 @@ public final class TaskTrainingJob {
             dataset.ifPresent(d -> settings.put("dataset", d.record()));
             if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
             if (options.judge() != null) settings.put("judge", options.judge());
+            if (options.toolSuite() != null) settings.put("tool_suite", options.toolSuite());
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
-            if (!Files.exists(init.resolve("config.json"))) {
-                listener.phase("model");
-                writeScratchModel(task, split, recipe, toolOptions, init, options.seed(), listener.progress());
-            }
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
-                    .tool(task.toolSuites().get(0)).toolOptions(toolOptions)
+                    .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
                     .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
+            if (options.toolSuite() == null) builder.tool(task.toolSuites().get(0));
+            else builder.hostedTool(options.toolSuite());
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
+            if (!Files.exists(init.resolve("config.json"))) {
+                listener.phase("model");
+                writeScratchModel(brain, split, recipe, init, options.seed(), listener.progress());
+            }
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
             // the first training queries, those the first steps sample: as many as the steps sample, at most the recipe's
@@ -389,10 +409,10 @@ public final class TaskTrainingJob {
         return run.toAbsolutePath().getFileName() + "/eval/" + phase;
     }
 
-    private static void writeScratchModel(Task task, Split split, ScratchRecipe recipe, BuiltinSuites.Options toolOptions,
-                                          Path dir, long seed, Progress progress) throws IOException {
-        try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(task.toolSuites().get(0), toolOptions).suite(),
-                ExecutorSettings.defaults())) {
+    /** The task-sized model, its vocabulary learned from the oracle's texts through the job's own tools. */
+    private static void writeScratchModel(Brain brain, Split split, ScratchRecipe recipe, Path dir, long seed, Progress progress)
+            throws IOException {
+        try (Brain.OpenTools tools = brain.openTools()) {
             List<String> texts;
             try (Progress.Meter meter = progress.start("model: oracle texts", split.train().size(), "examples")) {
                 texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent(), meter);
@@ -405,8 +425,6 @@ public final class TaskTrainingJob {
                 meter.step();
             }
             LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
-        } catch (MailSourceException e) {
-            throw new IllegalArgumentException("cannot open the task's tools: " + e.getMessage(), e);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.toolcoach.toolnode;
+package dev.toolcoach.testkit;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,8 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A tool-node program in a JVM of its own, on this test's class path; stopped (SIGTERM) with everything it started. */
-final class ChildJvm implements AutoCloseable {
+/**
+ * A node program (a main class on this test's class path: a tool node, an athlete node) in a JVM of its own; stopped
+ * (SIGTERM) with everything it started.
+ */
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
 
@@ -19,32 +22,32 @@ final class ChildJvm implements AutoCloseable {
         this.process = process;
     }
 
-    /** The java command that runs ToolNodeMain with these arguments. */
-    static List<String> command(String... args) {
+    /** The java command that runs {@code main} with these arguments. */
+    public static List<String> command(Class<?> main, String... args) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1", "-DDJL_OFFLINE=true", "-cp", System.getProperty("java.class.path"),
-                ToolNodeMain.class.getName()));
+                main.getName()));
         command.addAll(List.of(args));
         return command;
     }
 
-    /** Starts a tool node; its output goes to {@code log}. */
-    static ChildJvm start(Path log, String... args) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(log.toFile());
+    /** Starts {@code main}; its output goes to {@code log}. */
+    public static ChildJvm start(Class<?> main, Path log, String... args) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command(main, args)).redirectErrorStream(true).redirectOutput(log.toFile());
         return new ChildJvm(builder.start());
     }
 
     /** Starts one whose stdout the test reads. */
-    static ChildJvm startPiped(Path stderr, String... args) throws IOException {
-        return new ChildJvm(new ProcessBuilder(command(args)).redirectError(stderr.toFile()).start());
+    public static ChildJvm startPiped(Class<?> main, Path stderr, String... args) throws IOException {
+        return new ChildJvm(new ProcessBuilder(command(main, args)).redirectError(stderr.toFile()).start());
     }
 
-    Process process() {
+    public Process process() {
         return process;
     }
 
     /** The first line on stdout, waiting at most {@code deadline}. */
-    String firstLine(Duration deadline) throws Exception {
+    public String firstLine(Duration deadline) throws Exception {
         BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         var line = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
@@ -56,8 +59,8 @@ final class ChildJvm implements AutoCloseable {
         return line.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The processes the node started (MCP servers) whose command line names {@code text}. */
-    List<ProcessHandle> children(String text) {
+    /** The processes the node started (e.g. MCP servers) whose command line names {@code text}. */
+    public List<ProcessHandle> children(String text) {
         return process.descendants().filter(p -> p.isAlive()
                 && p.info().arguments().map(a -> String.join(" ", a).contains(text)).orElse(false)).toList();
     }
@@ -71,10 +74,10 @@ final class ChildJvm implements AutoCloseable {
             process.waitFor();
         }
         for (ProcessHandle child : started) {
-            // a server the node failed to stop is stopped here, so no test leaves one behind; the test then fails
+            // a process the node failed to stop (an MCP server) is stopped here, so no test leaves one behind; the test then fails
             if (child.isAlive()) {
                 child.destroyForcibly();
-                throw new AssertionError("the tool node left MCP server process " + child.pid() + " running");
+                throw new AssertionError("the node left process " + child.pid() + " running");
             }
         }
     }
