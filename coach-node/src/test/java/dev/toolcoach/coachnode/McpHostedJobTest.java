@@ -88,7 +88,10 @@ class McpHostedJobTest {
             assertEquals(2 * 4, TraceJson.read(run.resolve("traces.jsonl")).items().size(), "the athletes' rollouts");
             Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
             assertEquals("finance-mcp", config.get("tool_suite"));
-            assertEquals(1, toolNode.children(" mcp --tool-suite finance").size(), "the tool node runs the MCP server");
+            // the MCP server is the one process the tool node starts (no other suite, one server)
+            List<ProcessHandle> started = toolNode.process().children().filter(ProcessHandle::isAlive).toList();
+            assertEquals(1, started.size(), "the tool node runs the MCP server: " + started);
+            assertTrue(started.get(0).info().command().orElse("").endsWith("java"), started.get(0).info().toString());
 
             // the warm-up's oracle ran on the coach node against the tool node's only suite, the MCP server's
             List<Trace> oracle = new ArrayList<>();
