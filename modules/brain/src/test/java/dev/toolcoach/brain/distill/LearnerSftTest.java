@@ -91,7 +91,7 @@ class LearnerSftTest {
                         }
                     };
                 };
-                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress);
+                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress, LearnerSft.Validation.NONE);
                 DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft, progress).distill(DistillDataset.of(finance, finance.examples()),
                         new OracleTeacher(finance.name(), student));
@@ -104,6 +104,37 @@ class LearnerSftTest {
                 assertEquals(4, sft.history().size(), "batches of 2 and 1, twice");
                 assertEquals(4, learner.version());
                 assertEquals(2 * generated, report.trainedTokens());
+            }
+        }
+    }
+
+    @Test
+    void heldOutDemonstrationsAreScoredEveryPassAndEarlyStoppingKeepsTheBestPass(@TempDir Path cache) {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
+        Task finance = FinanceTask.create(6, 11L);
+        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
+        try (NDManager manager = NDManager.newBaseManager();
+             ToolExecutor tools = FinanceTools.executor()) {
+            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            // a rate far too high: the held-out loss jumps after a pass, and a patience of one pass stops there
+            try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(3e-2))) {
+                LearnerSft sft = new LearnerSft(learner, 30, 0.9, 4, 8L, Progress.NONE, new LearnerSft.Validation(2, 1));
+                DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft).distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), student));
+
+                List<LearnerSft.Pass> passes = sft.passes();
+                assertEquals(6, report.keptCount());
+                assertTrue(passes.stream().allMatch(p -> p.heldOut() != null && p.heldOut().tokens() > 0), passes.toString());
+                LearnerSft.Pass best = passes.stream().min(java.util.Comparator.comparingDouble(p -> p.heldOut().loss())).orElseThrow();
+                assertEquals(best.pass(), sft.keptPass());
+                assertTrue(passes.size() < 30, "never stopped: " + passes);
+                assertTrue(sft.keptPass() < passes.size(), "the last pass is not the best here: " + passes);
+                assertEquals(sft.keptPass() + 1, passes.size(), "stops at the first pass without a better held-out loss");
+                List<ScoredTrace> heldOut = report.kept().subList(4, 6);
+                assertEquals(best.heldOut().loss(), learner.scoreSft(heldOut, 0.9).loss(), 1e-4,
+                        "the weights are back at the best pass");
             }
         }
     }
