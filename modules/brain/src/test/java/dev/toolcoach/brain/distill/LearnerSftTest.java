@@ -13,6 +13,7 @@ import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.core.SftMetrics;
 import dev.toolcoach.lm.ChatMl;
+import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -120,9 +121,10 @@ class LearnerSftTest {
             // a rate far too high: the held-out loss jumps after a pass, and a patience of one pass stops there
             try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(3e-2))) {
                 LearnerSft sft = new LearnerSft(learner, 30, 0.9, 4, 8L, Progress.NONE, new LearnerSft.Validation(2, 1));
-                DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
-                        new TraceCache(cache), sft).distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student));
+                Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft);
+                DistillReport report = OpThreads.with(1, () -> distiller.distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), student))); // two threads spin against each other on a busy machine
 
                 List<LearnerSft.Pass> passes = sft.passes();
                 assertEquals(6, report.keptCount());
