@@ -170,8 +170,12 @@ public final class TaskTrainingJob {
         }
     }
 
-    /** What the job reached: the evaluations by phase and the training run's outcome. */
-    public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds) {
+    /**
+     * What the job reached: the evaluations by phase, the training run's outcome and, in plain words, whether training
+     * helped and if not what the run's figures say about why ({@link TrainingVerdict}).
+     */
+    public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds,
+                          List<String> verdict) {
     }
 
     private TaskTrainingJob() {
@@ -300,7 +304,9 @@ public final class TaskTrainingJob {
             brain.save(run.resolve("adapter"));
             evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener);
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
-            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9);
+            List<String> verdict = TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run));
+            verdict.forEach(line -> LOG.info("{}", line));
+            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9, verdict);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
