@@ -36,25 +36,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Distillation ending in real SFT: a tiny random Llama over the byte vocabulary learns from the oracle's traces. */
 class LearnerSftTest {
+    private static final ByteTokenizer TOKENIZER = ByteTokenizer.chatMl();
+    private static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
+    private static final ModelConfig CONFIG = ModelConfig.llama(32, 64, 1, 2, 1, TOKENIZER.vocabularySize(), 4096);
 
     @Test
     void keptDemonstrationsTrainTheStudentThroughTheLearner(@TempDir Path cache) {
-        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(2, 11L);
-        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
              ToolExecutor tools = FinanceTools.executor()) {
-            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
-            LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), config, manager, 6L);
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
+            LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), CONFIG, manager, 6L);
             try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter),
                     LearnerConfig.defaults(1e-2).withMicroBatchRows(2))) {
                 LearnerSft sft = new LearnerSft(learner, 3, 0.9);
-                Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                Distiller distiller = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft);
 
                 DistillReport report = distiller.distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student));
+                        new OracleTeacher(finance.name(), STUDENT));
 
                 long generated = report.kept().stream().map(ScoredTrace::trace)
                         .mapToLong(t -> Arrays.stream(t.tokens().lossMask()).filter(m -> m == 1).count()).sum();
@@ -69,13 +69,10 @@ class LearnerSftTest {
 
     @Test
     void smallBatchesTakeOneStepPerBatchOverEveryDemonstrationEachEpoch(@TempDir Path cache) {
-        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(3, 11L);
-        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
              ToolExecutor tools = FinanceTools.executor()) {
-            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
             try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(1e-3))) {
                 List<String> heard = new ArrayList<>();
                 Progress progress = (what, total, unit) -> {
@@ -93,9 +90,9 @@ class LearnerSftTest {
                     };
                 };
                 LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress, LearnerSft.Validation.NONE);
-                DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                DistillReport report = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft, progress).distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student));
+                        new OracleTeacher(finance.name(), STUDENT));
                 assertEquals(List.of("teacher traces 3 traces", "step", "step", "step", "end",
                         "warm-up SFT 4 batches", "step", "step", "step", "step", "end"), heard);
 
@@ -111,20 +108,17 @@ class LearnerSftTest {
 
     @Test
     void heldOutDemonstrationsAreScoredEveryPassAndEarlyStoppingKeepsTheBestPass(@TempDir Path cache) {
-        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(6, 11L);
-        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
              ToolExecutor tools = FinanceTools.executor()) {
-            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
             // a rate far too high: the held-out loss jumps after a pass, and a patience of one pass stops there
             try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(3e-2))) {
                 LearnerSft sft = new LearnerSft(learner, 30, 0.9, 4, 8L, Progress.NONE, new LearnerSft.Validation(2, 1));
-                Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                Distiller distiller = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft);
                 DistillReport report = OpThreads.with(1, () -> distiller.distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student))); // two threads spin against each other on a busy machine
+                        new OracleTeacher(finance.name(), STUDENT))); // two threads spin against each other on a busy machine
 
                 List<LearnerSft.Pass> passes = sft.passes();
                 assertEquals(6, report.keptCount());
