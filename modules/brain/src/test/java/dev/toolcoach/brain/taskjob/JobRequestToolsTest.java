@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The tool_retrieval and judge fields of POST /jobs: read, confined to the node's data folder, checked before a run. */
+/** The tool_retrieval, judge and tool_suite fields of POST /jobs: read, confined to the node's data folder, checked before a run. */
 class JobRequestToolsTest {
 
     @Test
@@ -38,5 +38,22 @@ class JobRequestToolsTest {
                 {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data).options("r2")))
                 .getMessage().contains("asks a model"));
         assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data).options("r3").judge());
+    }
+
+    @Test
+    void aHostedToolSuiteIsReadFromTheRequestAndNeedsACluster(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        TaskTrainingJob.Options options = JobRequest.fromNetwork("""
+                {"task": "finance", "tool_suite": " finance-mcp ", "steps": 1}""", dir.resolve("runs"), data).options("r1");
+        assertEquals("finance-mcp", options.toolSuite());
+        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data).options("r2").toolSuite());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
+                {"task": "finance", "tool_suite": " "}""", dir.resolve("runs"), data).options("r3"))
+                .getMessage().contains("tool_suite must name a suite"));
+        IllegalArgumentException embedded = assertThrows(IllegalArgumentException.class,
+                () -> TaskTrainingJob.run(options, java.util.Optional.empty(), phase -> { }));
+        assertTrue(embedded.getMessage().startsWith("tool_suite 'finance-mcp' is a suite the cluster's tool nodes host"),
+                embedded.getMessage());
+        assertTrue(!Files.exists(dir.resolve("runs/r1/config.json")), "nothing ran");
     }
 }
