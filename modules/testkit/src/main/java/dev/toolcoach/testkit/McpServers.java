@@ -55,14 +55,20 @@ public final class McpServers {
 
     private static void run(Path folder, List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).directory(folder.toFile()).inheritIO().start();
+            // not the test JVM's own stdin and stdout: surefire talks to its forked JVM through them
+            Path log = Files.createTempFile("npm-ci-", ".log");
+            Process process = new ProcessBuilder(command).directory(folder.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             if (!process.waitFor(5, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " in " + folder + " did not finish in 5 minutes");
+                throw new IllegalStateException(String.join(" ", command) + " in " + folder + " did not finish in 5 minutes (output: " + log + ")");
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " in " + folder + " exited " + process.exitValue());
+                throw new IllegalStateException(String.join(" ", command) + " in " + folder + " exited " + process.exitValue()
+                        + " (output: " + log + ")");
             }
+            Files.delete(log);
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + command + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

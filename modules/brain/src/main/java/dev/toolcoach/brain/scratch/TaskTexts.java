@@ -10,7 +10,9 @@ import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
  * the agent's system prompt, as the whole ChatML text of its context (prompt, replies, tool responses).
  */
 public final class TaskTexts {
+
+    /** Oracle rollouts in flight at once. */
+    static final int IN_FLIGHT = 64;
 
     private TaskTexts() {
     }
@@ -33,9 +38,17 @@ public final class TaskTexts {
         // the replay counts bytes, several per model token, so its token limits are lifted
         AgentConfig replay = agent.withLimits(agent.maxTurns(), Integer.MAX_VALUE)
                 .withSampling(SamplingParams.greedy(Integer.MAX_VALUE));
-        List<CompletableFuture<Trace>> runs = examples.stream()
-                .map(e -> OracleRollout.run(e, tools, replay).toCompletableFuture().whenComplete((t, failure) -> meter.step()))
-                .toList();
+        // a window of rollouts in flight, not every example at once: a tool node queues a bounded number of calls
+        // (toolcoach.tools.executor.max-queued-calls) and answers the rest UNAVAILABLE
+        Semaphore window = new Semaphore(IN_FLIGHT);
+        List<CompletableFuture<Trace>> runs = new ArrayList<>();
+        for (TaskExample e : examples) {
+            window.acquireUninterruptibly();
+            runs.add(OracleRollout.run(e, tools, replay).toCompletableFuture().whenComplete((t, failure) -> {
+                window.release();
+                meter.step();
+            }));
+        }
         return runs.stream().map(CompletableFuture::join).map(t -> {
             if (t.termination() != Termination.ANSWER) {
                 throw new IllegalStateException("the oracle of " + t.queryId() + " ended with " + t.termination()

@@ -87,6 +87,25 @@ public final class McpConnection implements AutoCloseable {
      * down (it is started again after the backoff); an interrupt (the executor's deadline) leaves it up.
      */
     public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) throws ToolException {
+        if (!(spec.transport() instanceof McpServerSpec.Stdio)) return callNow(tool, arguments);
+        // one request in flight per stdio session: the SDK's stdio transports (client and server) drop or refuse
+        // messages emitted concurrently, and under many concurrent calls answers were lost and the server restarted
+        try {
+            stdioTurn.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException(label() + " was busy until the call's deadline");
+        }
+        try {
+            return callNow(tool, arguments);
+        } finally {
+            stdioTurn.release();
+        }
+    }
+
+    private final java.util.concurrent.Semaphore stdioTurn = new java.util.concurrent.Semaphore(1, true);
+
+    private McpSchema.CallToolResult callNow(String tool, Map<String, Object> arguments) throws ToolException {
         McpSyncClient current = client();
         try {
             McpSchema.CallToolResult result = resentIfUnsent(() -> current.callTool(new McpSchema.CallToolRequest(tool, arguments)));
@@ -112,18 +131,25 @@ public final class McpConnection implements AutoCloseable {
 
     /**
      * The SDK's stdio transport refuses a message another thread is sending at the same moment (its outbound sink
-     * is not serialized), as when it refreshes the tool list on a server's list_changed notification. Such a
-     * message never left, so it is sent again.
+     * is not serialized), as when it refreshes the tool list on a server's list_changed notification, or when many
+     * calls go out at once (a job's oracle sends every example's first call together). Such a message never left, so
+     * it is sent again after a short random pause, for up to {@link #RESEND_FOR}; only a transport that refuses
+     * that long counts as failed.
      */
     private static <T> T resentIfUnsent(Supplier<T> request) {
-        for (int attempt = 1; ; attempt++) {
+        long deadline = System.nanoTime() + RESEND_FOR.toNanos();
+        while (true) {
             try {
                 return request.get();
             } catch (RuntimeException e) {
-                if (attempt == 3 || !UNSENT.equals(McpError.findRootCause(e).getMessage())) throw e;
+                if (!UNSENT.equals(McpError.findRootCause(e).getMessage()) || System.nanoTime() > deadline) throw e;
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.ThreadLocalRandom.current().nextLong(20_000, 500_000));
+                if (Thread.currentThread().isInterrupted()) throw e;
             }
         }
     }
+
+    private static final Duration RESEND_FOR = Duration.ofSeconds(2);
 
     @Override
     public void close() {
@@ -264,7 +290,8 @@ public final class McpConnection implements AutoCloseable {
                 client = null;
                 markDown(reason);
             }
-            delay = backoff.toMillis();
+            // a failure of a client already replaced leaves the backoff alone (a call on the new one may have reset it)
+            delay = wasCurrent ? backoff.toMillis() : 0;
         }
         if (wasCurrent) {
             LOG.warn("{} failed while {}: {}; restarting after {} ms", label(), during, reason, delay);
