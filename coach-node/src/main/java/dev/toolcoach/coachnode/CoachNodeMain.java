@@ -14,7 +14,7 @@ import picocli.CommandLine.HelpCommand;
         description = "ToolCoach coach node: runs the coach and the learner (roles coach, learner).",
         subcommands = {CoachNodeMain.Run.class, GenerateCommand.class, ServeCommand.class, BfclEvalCommand.class,
                 GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, EvalCommand.class, RenderCommand.class,
-                CheckpointsCommand.class, TracesCommand.class, ToolsCommand.class, SkillsCommand.class,
+                CheckpointsCommand.class, TracesCommand.class, ToolsCommand.class, SkillsCommand.class, RunsCommand.class,
                 HelpCommand.class})
 public final class CoachNodeMain extends NodeRunCommand {
 

@@ -323,6 +323,16 @@ public final class Brain {
      */
     public DistillReport distill(DistillDataset dataset, TeacherFactory teacher, double threshold, int epochs,
                                  int batch, LearnerConfig learner) {
+        return distill(dataset, teacher, threshold, epochs, batch, learner, LearnerSft.Validation.NONE);
+    }
+
+    /**
+     * As {@link #distill(DistillDataset, TeacherFactory, double, int, int, LearnerConfig)}, holding out the last
+     * {@code validation.heldOut()} demonstrations to score every pass on (the report's {@code passes}) and, with a
+     * patience, stopping at the pass with the lowest held-out loss.
+     */
+    public DistillReport distill(DistillDataset dataset, TeacherFactory teacher, double threshold, int epochs,
+                                 int batch, LearnerConfig learner, LearnerSft.Validation validation) {
         Path distilled = workDir.resolve("distilled");
         try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 1);
              ToolExecutor tools = openTools();
@@ -331,13 +341,14 @@ public final class Brain {
              LearnerCore core = new LearnerCore(student.transformer(), new FullWeights(student.transformer()), learner)) {
             Student who = new Student(modelDir.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),
                     policy.chatFormat().stopTokenIds().iterator().next());
+            LearnerSft sft = new LearnerSft(core, epochs, threshold, batch, config.seed(), progress, validation);
             Distiller distiller = new Distiller(who, tools, new DistillSettings(1, threshold, config.rollouts().greedyAgent(actionFormat())),
-                    new TraceCache(workDir.resolve("teacher-cache")), new LearnerSft(core, epochs, threshold, batch, config.seed(), progress),
-                    progress);
+                    new TraceCache(workDir.resolve("teacher-cache")), sft, progress);
             DistillReport report;
             Teacher made = teacher.create(who, tools.specs());
             try {
-                report = OpThreads.with(TrainingRun.LEARNER_INTRA_OP_THREADS, () -> distiller.distill(dataset, made));
+                report = OpThreads.with(TrainingRun.LEARNER_INTRA_OP_THREADS, () -> distiller.distill(dataset, made))
+                        .withPasses(sft.passes(), sft.keptPass());
             } finally {
                 if (made instanceof AutoCloseable closeable) closeTeacher(closeable);
             }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The run's {@code reward_curve.png}: mean reward and accuracy per learner step, thin, with their trailing moving mean
@@ -37,6 +38,31 @@ public final class RewardCurve {
         series(chart, "mean reward, mean of " + WINDOW, steps, movingMean(reward, WINDOW), new Color(200, 90, 0), 3f);
         series(chart, "accuracy, mean of " + WINDOW, steps, movingMean(accuracy, WINDOW), new Color(20, 60, 170), 3f);
         series(chart, "informative groups", steps, lines.stream().map(StepLine::informativeFraction).toList(), Color.GRAY, 1f);
+        save(chart, png);
+    }
+
+    /**
+     * Several runs' learning curves in one chart: per run, the training rollouts' accuracy per learner step as its
+     * trailing moving mean over {@value #WINDOW} steps (a comparison of recipes or seeds; the raw lines would hide it).
+     *
+     * @param runs each run's label and its step lines, drawn in this order
+     */
+    public static void writeComparison(Path png, String title, Map<String, List<StepLine>> runs) {
+        System.setProperty("java.awt.headless", "true");
+        XYChart chart = new XYChartBuilder().width(900).height(500).title(title).xAxisTitle("learner step")
+                .yAxisTitle("training accuracy, mean of " + WINDOW + " steps").build();
+        runs.forEach((label, lines) -> {
+            if (lines.isEmpty()) return;
+            XYSeries series = chart.addSeries(label, lines.stream().map(StepLine::step).toList(),
+                    movingMean(lines.stream().map(StepLine::accuracy).toList(), WINDOW));
+            series.setMarker(SeriesMarkers.NONE);
+            series.setLineWidth(2f);
+        });
+        if (chart.getSeriesMap().isEmpty()) throw new IllegalArgumentException("no run has training steps to draw");
+        save(chart, png);
+    }
+
+    private static void save(XYChart chart, Path png) {
         try {
             String name = png.toString();
             BitmapEncoder.saveBitmap(chart, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,

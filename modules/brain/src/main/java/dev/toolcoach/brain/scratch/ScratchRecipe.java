@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.brain.distill.LearnerSft;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
@@ -47,8 +48,22 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param epochs passes over them
      * @param batch  traces per optimiser step
      * @param lr     peak learning rate (linear warm-up, cosine decay)
+     * @param heldOut  oracle traces of further queries scored after every pass (held-out loss and policy entropy); 0: none
+     * @param patience passes without a lower held-out loss before the warm-up stops at its best pass; 0: all passes run
      */
-    public record Warmup(int traces, int epochs, int batch, double lr) {
+    public record Warmup(int traces, int epochs, int batch, double lr, int heldOut, int patience) {
+        public Warmup {
+            new LearnerSft.Validation(heldOut, patience); // checks them
+        }
+
+        /** Without validation: every pass runs. */
+        public Warmup(int traces, int epochs, int batch, double lr) {
+            this(traces, epochs, batch, lr, 0, 0);
+        }
+
+        public LearnerSft.Validation validation() {
+            return new LearnerSft.Validation(heldOut, patience);
+        }
     }
 
     /**
@@ -96,7 +111,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
-                new Warmup(800, 12, 16, 3e-3),
+                new Warmup(800, 12, 16, 3e-3, 100, 0),
                 new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
                 new Rollouts(4, 512, 64, 64), Evaluation.defaults());
     }
@@ -144,7 +159,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
-        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr), grpo, rollouts, evaluation);
+        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr, warmup.heldOut, warmup.patience), grpo, rollouts, evaluation);
     }
 
     /** The flat JSON form, in the order the recipe has always been written. */
@@ -158,6 +173,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("warmupEpochs", warmup.epochs);
         json.put("warmupBatch", warmup.batch);
         json.put("warmupLr", warmup.lr);
+        json.put("warmupHeldOut", warmup.heldOut);
+        json.put("warmupPatience", warmup.patience);
         json.put("groupSize", grpo.groupSize);
         json.put("groupsPerStep", grpo.groupsPerStep);
         json.put("grpoSteps", grpo.steps);
@@ -185,6 +202,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("maxMerges") int maxMerges, @JsonProperty("minMergeCount") int minMergeCount,
                                   @JsonProperty("warmupTraces") int warmupTraces, @JsonProperty("warmupEpochs") int warmupEpochs,
                                   @JsonProperty("warmupBatch") int warmupBatch, @JsonProperty("warmupLr") double warmupLr,
+                                  @JsonProperty("warmupHeldOut") int warmupHeldOut, @JsonProperty("warmupPatience") int warmupPatience,
                                   @JsonProperty("groupSize") int groupSize, @JsonProperty("groupsPerStep") int groupsPerStep,
                                   @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
                                   @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
@@ -194,7 +212,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("engineBatch") int engineBatch,
                                   @JsonProperty("testExamples") Integer testExamples,
                                   @JsonProperty("passAtKQueries") Integer passAtKQueries) {
-        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr),
+        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,

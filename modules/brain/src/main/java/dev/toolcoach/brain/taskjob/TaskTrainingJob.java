@@ -60,7 +60,7 @@ import java.util.UUID;
  * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
  * Brain (rewarded by the task reward with partial credit for oracle-matching calls, {@link CallShapedReward}),
  * and evaluated a last time (on the task reward alone). Everything lands in the run folder: {@code config.json},
- * {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl} (training and evaluation), {@code checkpoints/}, {@code adapter/} (PEFT), {@code eval.json}
+ * {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl} (training and evaluation), {@code checkpoints/}, {@code adapter/} (PEFT), {@code warmup.json}, {@code eval.json}
  * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
  * training continues from its last checkpoint.
  */
@@ -72,6 +72,8 @@ public final class TaskTrainingJob {
     public static final double TEST_FRACTION = 0.2;
     /** pass@k is measured with this many samples of each query, k as many. */
     public static final int PASS_AT_K = 8;
+    /** The warm-up's passes in the run folder: train loss, held-out loss and entropy per pass, and the pass kept. */
+    public static final String WARMUP_FILE = "warmup.json";
 
     /**
      * @param task      a registered task name
@@ -168,8 +170,12 @@ public final class TaskTrainingJob {
         }
     }
 
-    /** What the job reached: the evaluations by phase and the training run's outcome. */
-    public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds) {
+    /**
+     * What the job reached: the evaluations by phase, the training run's outcome and, in plain words, whether training
+     * helped and if not what the run's figures say about why ({@link TrainingVerdict}).
+     */
+    public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds,
+                          List<String> verdict) {
     }
 
     private TaskTrainingJob() {
@@ -275,9 +281,10 @@ public final class TaskTrainingJob {
                 listener.phase("warm-up");
                 DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
                         TeacherFactory.oracle(task.name()), 0.9, recipe.warmup().epochs(), recipe.warmup().batch(),
-                        recipe.warmupLearner(options.seed()));
-                LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained", warmup.keptCount(), warmup.collected(),
-                        warmup.trainedTokens());
+                        recipe.warmupLearner(options.seed()), recipe.warmup().validation());
+                LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained, the weights of pass {} of {} kept",
+                        warmup.keptCount(), warmup.collected(), warmup.trainedTokens(), warmup.keptPass(), warmup.passes().size());
+                writeJson(run.resolve(WARMUP_FILE), Map.of("passes", warmup.passes(), "kept_pass", warmup.keptPass()));
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
                 evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener);
@@ -297,7 +304,9 @@ public final class TaskTrainingJob {
             brain.save(run.resolve("adapter"));
             evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener);
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
-            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9);
+            List<String> verdict = TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run));
+            verdict.forEach(line -> LOG.info("{}", line));
+            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9, verdict);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
@@ -309,9 +318,13 @@ public final class TaskTrainingJob {
         return Split.holdOut(task.examples(), (int) Math.min(maxTest, Math.round(TEST_FRACTION * n)), seed);
     }
 
-    /** The warm-up's queries: the first of the training split. */
+    /** The warm-up's queries: the first of the training split, those it trains on and then those it holds out. */
     public static List<TaskExample> warmupQueries(Split split, ScratchRecipe recipe) {
-        return split.train().subList(0, Math.min(recipe.warmup().traces(), split.train().size()));
+        return split.train().subList(0, warmupSeen(split, recipe));
+    }
+
+    private static int warmupSeen(Split split, ScratchRecipe recipe) {
+        return Math.min(recipe.warmup().traces() + recipe.warmup().heldOut(), split.train().size());
     }
 
     /**
@@ -320,7 +333,7 @@ public final class TaskTrainingJob {
      * so groups carry no signal and what is learned does not transfer.
      */
     public static List<TaskExample> trainingQueries(Split split, ScratchRecipe recipe) {
-        int seen = Math.min(recipe.warmup().traces(), split.train().size());
+        int seen = warmupSeen(split, recipe);
         return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
     }
 
@@ -410,7 +423,7 @@ public final class TaskTrainingJob {
         }
     }
 
-    private static Map<String, EvalRecord> readEvals(Path file) throws IOException {
+    static Map<String, EvalRecord> readEvals(Path file) throws IOException {
         if (!Files.exists(file)) return new LinkedHashMap<>();
         return new LinkedHashMap<>(JSON.readValue(file.toFile(), new TypeReference<Map<String, EvalRecord>>() { }));
     }

@@ -13,6 +13,7 @@ import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.core.SftMetrics;
 import dev.toolcoach.lm.ChatMl;
+import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -35,25 +36,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Distillation ending in real SFT: a tiny random Llama over the byte vocabulary learns from the oracle's traces. */
 class LearnerSftTest {
+    private static final ByteTokenizer TOKENIZER = ByteTokenizer.chatMl();
+    private static final Student STUDENT = new Student("byte-chatml", TOKENIZER, new ChatMlFormat(), TOKENIZER.id(ChatMl.IM_END));
+    private static final ModelConfig CONFIG = ModelConfig.llama(32, 64, 1, 2, 1, TOKENIZER.vocabularySize(), 4096);
 
     @Test
     void keptDemonstrationsTrainTheStudentThroughTheLearner(@TempDir Path cache) {
-        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(2, 11L);
-        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
              ToolExecutor tools = FinanceTools.executor()) {
-            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
-            LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), config, manager, 6L);
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
+            LoraAdapter adapter = LoraAdapter.create(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), CONFIG, manager, 6L);
             try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter),
                     LearnerConfig.defaults(1e-2).withMicroBatchRows(2))) {
                 LearnerSft sft = new LearnerSft(learner, 3, 0.9);
-                Distiller distiller = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                Distiller distiller = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft);
 
                 DistillReport report = distiller.distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student));
+                        new OracleTeacher(finance.name(), STUDENT));
 
                 long generated = report.kept().stream().map(ScoredTrace::trace)
                         .mapToLong(t -> Arrays.stream(t.tokens().lossMask()).filter(m -> m == 1).count()).sum();
@@ -68,13 +69,10 @@ class LearnerSftTest {
 
     @Test
     void smallBatchesTakeOneStepPerBatchOverEveryDemonstrationEachEpoch(@TempDir Path cache) {
-        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        Student student = new Student("byte-chatml", tokenizer, new ChatMlFormat(), tokenizer.id(ChatMl.IM_END));
         Task finance = FinanceTask.create(3, 11L);
-        ModelConfig config = ModelConfig.llama(32, 64, 1, 2, 1, tokenizer.vocabularySize(), 4096);
         try (NDManager manager = NDManager.newBaseManager();
              ToolExecutor tools = FinanceTools.executor()) {
-            Transformer model = Transformer.create(config, ModelWeights.randomHf(config, 5L), manager);
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
             try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(1e-3))) {
                 List<String> heard = new ArrayList<>();
                 Progress progress = (what, total, unit) -> {
@@ -91,10 +89,10 @@ class LearnerSftTest {
                         }
                     };
                 };
-                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress);
-                DistillReport report = new Distiller(student, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                LearnerSft sft = new LearnerSft(learner, 2, 0.9, 2, 8L, progress, LearnerSft.Validation.NONE);
+                DistillReport report = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
                         new TraceCache(cache), sft, progress).distill(DistillDataset.of(finance, finance.examples()),
-                        new OracleTeacher(finance.name(), student));
+                        new OracleTeacher(finance.name(), STUDENT));
                 assertEquals(List.of("teacher traces 3 traces", "step", "step", "step", "end",
                         "warm-up SFT 4 batches", "step", "step", "step", "step", "end"), heard);
 
@@ -104,6 +102,35 @@ class LearnerSftTest {
                 assertEquals(4, sft.history().size(), "batches of 2 and 1, twice");
                 assertEquals(4, learner.version());
                 assertEquals(2 * generated, report.trainedTokens());
+            }
+        }
+    }
+
+    @Test
+    void heldOutDemonstrationsAreScoredEveryPassAndEarlyStoppingKeepsTheBestPass(@TempDir Path cache) {
+        Task finance = FinanceTask.create(6, 11L);
+        try (NDManager manager = NDManager.newBaseManager();
+             ToolExecutor tools = FinanceTools.executor()) {
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
+            // a rate far too high: the held-out loss jumps after a pass, and a patience of one pass stops there
+            try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(3e-2))) {
+                LearnerSft sft = new LearnerSft(learner, 30, 0.9, 4, 8L, Progress.NONE, new LearnerSft.Validation(2, 1));
+                Distiller distiller = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft);
+                DistillReport report = OpThreads.with(1, () -> distiller.distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), STUDENT))); // two threads spin against each other on a busy machine
+
+                List<LearnerSft.Pass> passes = sft.passes();
+                assertEquals(6, report.keptCount());
+                assertTrue(passes.stream().allMatch(p -> p.heldOut() != null && p.heldOut().tokens() > 0), passes.toString());
+                LearnerSft.Pass best = passes.stream().min(java.util.Comparator.comparingDouble(p -> p.heldOut().loss())).orElseThrow();
+                assertEquals(best.pass(), sft.keptPass());
+                assertTrue(passes.size() < 30, "never stopped: " + passes);
+                assertTrue(sft.keptPass() < passes.size(), "the last pass is not the best here: " + passes);
+                assertEquals(sft.keptPass() + 1, passes.size(), "stops at the first pass without a better held-out loss");
+                List<ScoredTrace> heldOut = report.kept().subList(4, 6);
+                assertEquals(best.heldOut().loss(), learner.scoreSft(heldOut, 0.9).loss(), 1e-4,
+                        "the weights are back at the best pass");
             }
         }
     }

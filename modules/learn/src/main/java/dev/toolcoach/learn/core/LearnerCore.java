@@ -135,6 +135,33 @@ public final class LearnerCore implements AutoCloseable {
         return new SftMetrics(version, total, tokens, selection.rejected(), gradNorm, lr, skippedUpdates);
     }
 
+    /**
+     * Scores held-out demonstrations without updating anything (a warm-up's validation): the mean negative
+     * log-likelihood and the mean next-token entropy per generated token, both under teacher forcing.
+     */
+    public SftScore scoreSft(List<ScoredTrace> traces, double rewardThreshold) {
+        List<BatchRow> rows = new SftBatchBuilder(rewardThreshold).build(traces).rows();
+        double nll = 0;
+        double entropy = 0;
+        long tokens = 0;
+        try (NoGrad ignored = NoGrad.enter()) {
+            for (List<BatchRow> mb : microBatches(rows)) {
+                try (NDManager scope = manager.newSubManager()) {
+                    PaddedBatch padded = PaddedBatch.of(mb);
+                    BatchTensors tensors = padded.toTensors(scope);
+                    NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null,
+                            weights.adapter(), false, false);
+                    TokenScores scores = TokenScores.score(model, hidden, tensors.targets());
+                    NDArray mask = tensors.mask().toType(ai.djl.ndarray.types.DataType.FLOAT32, false);
+                    nll -= scores.logprobs().mul(mask).sum().getFloat();
+                    entropy += scores.entropy().mul(mask).sum().getFloat();
+                    tokens += Math.round(mask.sum().getFloat());
+                }
+            }
+        }
+        return tokens == 0 ? new SftScore(Double.NaN, Double.NaN, 0) : new SftScore(nll / tokens, entropy / tokens, tokens);
+    }
+
     private <S> S backward(List<BatchRow> rows, int index, MicroBatchLoss<S> loss) {
         try (NDManager scope = manager.newSubManager()) {
             PaddedBatch padded = PaddedBatch.of(rows);

@@ -1,0 +1,52 @@
+package dev.toolcoach.coachnode;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunsCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static Path run(Path root, String name, long seed, double warm, double trained) throws Exception {
+        Path dir = Files.createDirectories(root.resolve(name));
+        JSON.writeValue(dir.resolve("config.json").toFile(), Map.of("task", "finance", "algorithm", "grpo", "mode", "sync", "seed", seed));
+        JSON.writeValue(dir.resolve("eval.json").toFile(), Map.of(
+                "after_warmup", Map.of("examples", 300, "correct", (int) (300 * warm), "accuracy", warm, "accuracy_ci95", List.of(warm - 0.05, warm + 0.05)),
+                "after_grpo", Map.of("examples", 300, "correct", (int) (300 * trained), "accuracy", trained, "accuracy_ci95", List.of(trained - 0.05, trained + 0.05))));
+        Files.writeString(dir.resolve("metrics.jsonl"), "{\"step\":1,\"version\":1,\"groups\":8,\"accuracy\":0.5,\"elapsed_sec\":12.0}\n"
+                + "{\"step\":2,\"version\":2,\"groups\":8,\"accuracy\":0.75,\"elapsed_sec\":20.0}\n");
+        return dir;
+    }
+
+    @Test
+    void comparesRunsAsATableWithThePairedIntervalAndDrawsTheirCurves(@TempDir Path root) throws Exception {
+        Path a = run(root, "fin-s1", 1, 0.60, 0.70);
+        Path b = run(root, "fin-s2", 2, 0.62, 0.64);
+        Path png = root.resolve("curves.png");
+        CliRun cli = new CliRun();
+        assertEquals(0, cli.execute("runs", "compare", a.toString(), b.toString(), "--png", png.toString()), cli.err.toString());
+        String[] lines = cli.out.toString().split("\n");
+        assertEquals(4, lines.length, cli.out.toString());
+        assertTrue(lines[1].startsWith("fin-s1") && lines[1].contains("60.0% (55.0-65.0)") && lines[1].contains("+10.0"), lines[1]);
+        // gains 0.10 and 0.02: mean 0.06, sd 0.0566; t(0.975, 1) = 12.706: 0.06 -/+ 0.508
+        assertTrue(lines[3].startsWith("2 runs: mean gain +6.0 points, paired 95% CI -44.8 to +56.8; improved in 2 of 2"), lines[3]);
+        assertEquals(900, ImageIO.read(png.toFile()).getWidth());
+    }
+
+    @Test
+    void aFolderThatIsNoRunIsOneLineAndExitTwo(@TempDir Path root) {
+        CliRun cli = new CliRun();
+        assertEquals(2, cli.execute("runs", "compare", root.toString()));
+        assertEquals(1, cli.err.toString().strip().lines().count(), cli.err.toString());
+        assertTrue(cli.err.toString().contains("is not a run folder"), cli.err.toString());
+    }
+}

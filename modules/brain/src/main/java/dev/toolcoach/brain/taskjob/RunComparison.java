@@ -1,0 +1,142 @@
+package dev.toolcoach.brain.taskjob;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.StepLine;
+import org.apache.commons.math3.distribution.TDistribution;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs of the main job side by side: what each evaluation reached, what the training phase added over the warm-up, and
+ * over all runs the mean gain with its paired 95 % interval (Student's t over the runs' gains: each run is its own
+ * control, so the spread between seeds' warm-ups does not widen it). The table a multi-seed claim needs.
+ */
+public final class RunComparison {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * One run.
+     *
+     * @param name       the run folder's name
+     * @param task       the task trained
+     * @param seed       its seed
+     * @param mode       sync or async
+     * @param algorithm  grpo, dpo or sft
+     * @param warmup     accuracy after the warm-up, or null when the run has none yet
+     * @param trained    accuracy after the training phase ({@code after_<algorithm>}), or null when it has not ended
+     * @param warmupCi   the warm-up's 95 % interval, or null
+     * @param trainedCi  the trained policy's 95 % interval, or null
+     * @param examples   test questions of the last evaluation
+     * @param passAtKWarmup  pass@k on training queries after the warm-up, or null when not measured
+     * @param passAtKTrained pass@k after training, or null
+     * @param steps      learner steps recorded
+     * @param trainingSeconds wall time of the training phase (its last step's), or null without steps
+     * @param keptPass   the warm-up pass kept, or null without a warm-up record
+     * @param warmupEntropy held-out entropy (nats per token) of the kept pass, or null when not measured
+     * @param warmupHeldOutLoss held-out loss of the kept pass, or null when not measured
+     * @param curve      the per-step accuracy of the training rollouts, in step order
+     */
+    public record Run(String name, String task, long seed, String mode, String algorithm, Double warmup, Double trained,
+                      List<Double> warmupCi, List<Double> trainedCi, int examples, Double passAtKWarmup, Double passAtKTrained,
+                      int steps, Double trainingSeconds, Integer keptPass, Double warmupEntropy, Double warmupHeldOutLoss,
+                      List<StepLine> curve) {
+        /** The training phase's gain over the warm-up, or null when either is missing. */
+        public Double gain() {
+            return warmup == null || trained == null ? null : trained - warmup;
+        }
+    }
+
+    /**
+     * Over the runs that have a gain.
+     *
+     * @param runs        runs with both evaluations
+     * @param meanGain    their mean gain
+     * @param ci95        the paired 95 % interval of the mean gain (Student's t, runs − 1 degrees of freedom); null for
+     *                    fewer than two runs
+     * @param improved    runs whose training phase raised the accuracy
+     * @param meanTrained mean accuracy after training
+     */
+    public record Summary(int runs, double meanGain, List<Double> ci95, int improved, double meanTrained) {
+    }
+
+    private RunComparison() {
+    }
+
+    /**
+     * Reads a run folder.
+     *
+     * @throws IllegalArgumentException when it is not a run of the main job (no readable config.json or eval.json)
+     */
+    public static Run read(Path dir) {
+        Path config = dir.resolve("config.json");
+        Path evalFile = dir.resolve("eval.json");
+        if (!Files.isRegularFile(config) || !Files.isRegularFile(evalFile)) {
+            throw new IllegalArgumentException(dir + " is not a run folder of the train command (no config.json and eval.json)");
+        }
+        try {
+            JsonNode settings = JSON.readTree(config.toFile());
+            String algorithm = settings.path("algorithm").asText("grpo");
+            Map<String, EvalRecord> evals = TaskTrainingJob.readEvals(evalFile);
+            EvalRecord warm = evals.get("after_warmup");
+            EvalRecord trained = evals.get("after_" + algorithm);
+            EvalRecord last = trained != null ? trained : warm != null ? warm : evals.get("before_training");
+            List<StepLine> lines = RunRecorder.read(dir);
+            Integer kept = null;
+            Double entropy = null;
+            Double loss = null;
+            Path warmupFile = dir.resolve(TaskTrainingJob.WARMUP_FILE);
+            if (Files.isRegularFile(warmupFile)) {
+                JsonNode warmup = JSON.readTree(warmupFile.toFile());
+                kept = warmup.path("kept_pass").asInt();
+                for (JsonNode pass : warmup.path("passes")) {
+                    if (pass.path("pass").asInt() == kept && pass.hasNonNull("heldOut")) {
+                        entropy = pass.path("heldOut").path("entropy").asDouble();
+                        loss = pass.path("heldOut").path("loss").asDouble();
+                    }
+                }
+            }
+            return new Run(dir.toAbsolutePath().normalize().getFileName().toString(), settings.path("task").asText(),
+                    settings.path("seed").asLong(), settings.path("mode").asText(), algorithm,
+                    warm == null ? null : warm.accuracy(), trained == null ? null : trained.accuracy(),
+                    warm == null ? null : warm.accuracyCi95(), trained == null ? null : trained.accuracyCi95(),
+                    last == null ? 0 : last.examples(), passAtK(warm), passAtK(trained), lines.size(),
+                    lines.isEmpty() ? null : lines.get(lines.size() - 1).elapsedSec(), kept, entropy, loss, lines);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the run folder " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Double passAtK(EvalRecord record) {
+        return record == null || record.training() == null ? null : record.training().passAtK();
+    }
+
+    /** The mean gain over the runs that have one, with its paired 95 % interval. */
+    public static Summary summarise(List<Run> runs) {
+        List<Run> done = runs.stream().filter(r -> r.gain() != null).toList();
+        int n = done.size();
+        double mean = done.stream().mapToDouble(Run::gain).average().orElse(Double.NaN);
+        double meanTrained = done.stream().mapToDouble(Run::trained).average().orElse(Double.NaN);
+        int improved = (int) done.stream().filter(r -> r.gain() > 0).count();
+        List<Double> ci = null;
+        if (n >= 2) {
+            double variance = done.stream().mapToDouble(r -> (r.gain() - mean) * (r.gain() - mean)).sum() / (n - 1);
+            double half = new TDistribution(n - 1).inverseCumulativeProbability(0.975) * Math.sqrt(variance / n);
+            ci = List.of(mean - half, mean + half);
+        }
+        return new Summary(n, mean, ci, improved, meanTrained);
+    }
+
+    /** Every run folder given, in order. */
+    public static List<Run> readAll(List<Path> dirs) {
+        List<Run> runs = new ArrayList<>();
+        for (Path dir : dirs) runs.add(read(dir));
+        return runs;
+    }
+}
