@@ -6,6 +6,7 @@ import dev.toolcoach.brain.run.ToolUseChart;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
+import dev.toolcoach.trace.tooluse.RunToolUse;
 import dev.toolcoach.trace.tooluse.ToolStats;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import dev.toolcoach.trace.tooluse.ToolUseRecord;
@@ -88,6 +89,11 @@ public final class ToolsCommand {
         @Option(names = "--all-contexts", description = "one line per tool over all contexts")
         boolean allContexts;
 
+        @Option(names = "--by-run", description = "then one line per run id (a training run, each evaluation phase): "
+                + "trajectories with calls, solved (episode reward >= 1), calls per solved task with its 95% interval, "
+                + "failed calls, retries, repeats")
+        boolean byRun;
+
         @Spec
         CommandSpec spec;
 
@@ -98,6 +104,7 @@ public final class ToolsCommand {
                 if (records.isEmpty()) return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, source + " holds no tool calls");
                 List<ToolStats> stats = ToolStats.of(records, !allContexts);
                 print(spec.commandLine().getOut(), stats);
+                if (byRun) printRuns(spec.commandLine().getOut(), RunToolUse.of(records));
                 if (!noChart) {
                     Path png = chart != null ? chart : folder().resolve("tool_use.png");
                     ToolUseChart.write(png, "tool use: " + source.toAbsolutePath().normalize().getFileName(), stats);
@@ -163,6 +170,22 @@ public final class ToolsCommand {
             }
             out.flush();
         }
+    }
+
+    static void printRuns(PrintWriter out, List<RunToolUse> runs) {
+        int width = Math.max(3, runs.stream().mapToInt(r -> r.run().length()).max().orElse(0));
+        String format = "%-" + width + "s %12s %7s %7s %10s %22s %7s %11s %7s %7s%n";
+        out.println();
+        out.printf(Locale.ROOT, format, "run", "trajectories", "solved", "calls", "calls/traj", "calls/solved (95% CI)", "failed",
+                "failed/traj", "retries", "repeats");
+        for (RunToolUse r : runs) {
+            String perSolved = r.solved() == 0 ? "-" : String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", r.callsPerSolved(),
+                    r.callsPerSolvedCi95().get(0), r.callsPerSolvedCi95().get(1));
+            out.printf(Locale.ROOT, format, r.run(), r.trajectories(), r.scored() == 0 ? "-" : Long.toString(r.solved()), r.calls(),
+                    String.format(Locale.ROOT, "%.3f", r.callsPerTrajectory()), perSolved, r.failed(),
+                    String.format(Locale.ROOT, "%.3f", r.failedPerTrajectory()), r.retries(), r.repeats());
+        }
+        out.flush();
     }
 
     /** {@code tools preferences FILE}: ADAPT's status from a preference file: Beta, competence, thresholds, retirement. */

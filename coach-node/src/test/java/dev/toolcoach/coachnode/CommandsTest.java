@@ -121,6 +121,10 @@ class CommandsTest {
         Run badAdapt = run(new TrainCommand(), "--task", "finance", "--adapt", adapt.toString(), "--runs", runs.toString());
         assertEquals(CommandOutput.INPUT_ERROR, badAdapt.code());
         assertEquals("train: " + adapt + ": equivalent[0] needs at least two tools, has 1", badAdapt.err().strip());
+        Files.writeString(adapt, "{\"equivalent\": [[\"npv\", \"irr\"]], \"hint\": 1}");
+        Run badHint = run(new TrainCommand(), "--task", "finance", "--adapt", adapt.toString(), "--runs", runs.toString());
+        assertEquals(CommandOutput.INPUT_ERROR, badHint.code());
+        assertEquals("train: " + adapt + ": field hint must be true or false", badHint.err().strip());
         Run badReward = run(new TrainCommand(), "--task", "finance", "--tool-reward", "1,2", "--runs", runs.toString());
         assertEquals(CommandOutput.INPUT_ERROR, badReward.code());
         assertTrue(badReward.err().contains("four numbers"), badReward.err());

@@ -68,6 +68,26 @@ class ToolsCommandTest {
     }
 
     @Test
+    void byRunGivesCallsPerSolvedTaskForEachRunAndEvaluation(@TempDir Path dir) {
+        Path run = dir.resolve("run-1");
+        List<ToolUseRecord> records = new java.util.ArrayList<>();
+        records.addAll(ToolUse.records(trace("a", true), "run-1", null, 1.0));
+        records.addAll(ToolUse.records(trace("b", false), "run-1/eval/after_grpo", null, 1.0));
+        records.addAll(ToolUse.records(trace("c", false), "run-1/eval/after_grpo", null, 0.0));
+        ToolUse.write(run.resolve(ToolUse.FILE), records);
+
+        CliRun report = new CliRun();
+        assertEquals(0, report.execute("tools", "report", "--no-chart", "--by-run", run.toString()), report.err.toString());
+        String[] lines = report.out.toString().split("\n");
+        assertEquals(6, lines.length, report.out.toString()); // tool table (2), blank, run table (3)
+        assertEquals("", lines[2]);
+        assertTrue(lines[3].startsWith("run "), lines[3]);
+        assertTrue(lines[4].matches("run-1\\s+1\\s+1\\s+2\\s+2\\.000\\s+2\\.000 \\(2\\.000-2\\.000\\)\\s+1\\s+1\\.000\\s+1\\s+0"), lines[4]);
+        assertTrue(lines[5].matches("run-1/eval/after_grpo\\s+2\\s+1\\s+4\\s+2\\.000\\s+2\\.000 \\(2\\.000-2\\.000\\)\\s+0\\s+0\\.000\\s+2\\s+0"),
+                lines[5]);
+    }
+
+    @Test
     void preferencesShowCompetenceLevelsAndRetirementFlags(@TempDir Path dir) {
         ToolPreferences p = new ToolPreferences(ToolPreferences.Prior.UNIFORM, 1);
         for (int i = 0; i < 8; i++) p.observe("task:finance", "steady", true);

@@ -91,6 +91,13 @@ public final class AgentLoop {
         return request.tools().isEmpty() ? everyTool : offer(request.tools());
     }
 
+    /** The system prompt of one rollout: its offer's, ending with the tool environment's hint when it gives one. */
+    String systemPrompt(Offer offer, String rolloutId) {
+        return tools.promptHint(rolloutId, offer.tools())
+                .map(hint -> offer.systemPrompt().isEmpty() ? hint : offer.systemPrompt() + "\n\n" + hint)
+                .orElse(offer.systemPrompt());
+    }
+
     /** The system prompt a run that names no tools of its own starts with. */
     public String systemPrompt() {
         return everyTool.systemPrompt();

@@ -64,7 +64,7 @@ final class Episode {
     }
 
     CompletionStage<Trace> start() {
-        conversation.add(Message.system(offer.systemPrompt()));
+        conversation.add(Message.system(agent.systemPrompt(offer, request.rolloutId())));
         conversation.add(Message.user(request.query()));
         String prompt = template == null ? agent.chat().renderPrompt(conversation)
                 : template.render(conversation, offer.tools(), true);

@@ -4,6 +4,7 @@ import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -23,6 +24,14 @@ public interface ToolEnvironment {
      * per-call timeout, so an implementation never has to block the caller.
      */
     List<CompletionStage<ToolResult>> execute(String trajectoryId, List<ToolCall> calls);
+
+    /**
+     * A line or two the system prompt of trajectory {@code trajectoryId} ends with (e.g. TILE's tool preferences), naming
+     * only tools of {@code offered}; empty: none (the default).
+     */
+    default Optional<String> promptHint(String trajectoryId, List<ToolSpec> offered) {
+        return Optional.empty();
+    }
 
     /** Releases per-trajectory state once the run is over. */
     default CompletionStage<Void> release(String trajectoryId) {

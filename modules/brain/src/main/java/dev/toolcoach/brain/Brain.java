@@ -236,7 +236,7 @@ public final class Brain {
                 policy.engine().whenAdapterAtLeast(adapter.version()).join();
             }
             ToolEnvironment agentTools = adapt == null ? tools
-                    : new AdaptiveToolEnvironment(tools, toolPreferences(tools), adapt.equivalent(), adaptContext);
+                    : AdaptiveToolEnvironment.of(tools, toolPreferences(tools), adapt, adaptContext, config.seed());
             T result = run.apply(new TaskEvaluation(policy.tokenizer(), policy.chatFormat(), policy.generator(), agentTools,
                     config.rollouts().samplingAgent(actionFormat(), config.seed()), score));
             if (adapt != null) PreferenceFile.write(workDir.resolve(PREFERENCES_FILE), preferences);
@@ -252,7 +252,7 @@ public final class Brain {
         try (OpenTools tools = openTools()) {
             adapt.checkKnown(tools.specs().stream().map(ToolSpec::name).toList());
         }
-        return new AdaptSpec(adaptContext, adapt.equivalent().groups());
+        return new AdaptSpec(adaptContext, adapt.equivalent().groups(), adapt.hint());
     }
 
     /** The file in the work folder ADAPT's preferences are kept in between sessions (see {@link Builder#adapt}). */
@@ -612,8 +612,9 @@ public final class Brain {
 
         /**
          * Turns TILE's ADAPT on: calls to equivalent tools are served by Thompson sampling over the Beta preferences
-         * of {@code context} (e.g. {@code task:finance}), learned from every outcome. In evaluation the preferences are
-         * this Brain's, kept in the work folder between sessions; in training, the athlete nodes' replicated ones.
+         * of {@code context} (e.g. {@code task:finance}), learned from every outcome; with {@link AdaptSettings#hint} the
+         * agent sees every tool and each rollout's system prompt names the sampled one instead. In evaluation the
+         * preferences are this Brain's, kept in the work folder between sessions; in training, the athlete nodes' replicated ones.
          */
         public Builder adapt(AdaptSettings settings, String context) {
             this.adapt = Objects.requireNonNull(settings, "settings");

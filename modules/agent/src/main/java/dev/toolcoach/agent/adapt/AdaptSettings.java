@@ -14,16 +14,21 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * How ADAPT runs: the Beta prior, the groups of equivalent tools, the retirement flag's N. Read from a JSON file:
- * <pre>{"prior": {"alpha": 1, "beta": 1}, "equivalent": [["get_stock_price", "get_stock_price_backup"]], "retire_after": 20}</pre>
+ * How ADAPT runs: the Beta prior, the groups of equivalent tools, the retirement flag's N, and how the choice among
+ * equivalent tools is made. Read from a JSON file:
+ * <pre>{"prior": {"alpha": 1, "beta": 1}, "equivalent": [["get_stock_price", "get_stock_price_backup"]], "retire_after": 20,
+ *  "hint": false}</pre>
  * Every field is optional except {@code equivalent}; an unknown field, a wrong type or a bad value is an error naming
  * the file and the field.
  *
+ * @param hint   false (the default): the tool layer routes a call to a group by Thompson sampling, the agent seeing one
+ *               tool per group; true: the agent sees every tool and its system prompt names the tool sampling prefers
+ *               in each group, with competences, and calls run as written (see {@link AdaptiveToolEnvironment})
  * @param source the file the settings were read from (named in errors found later, e.g. an unknown tool), or null
  */
-public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equivalent, int retireAfter, Path source) {
+public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equivalent, int retireAfter, boolean hint, Path source) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final Set<String> FIELDS = Set.of("prior", "equivalent", "retire_after");
+    private static final Set<String> FIELDS = Set.of("prior", "equivalent", "retire_after", "hint");
 
     public AdaptSettings {
         java.util.Objects.requireNonNull(prior, "prior");
@@ -32,7 +37,12 @@ public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equival
     }
 
     public static AdaptSettings of(List<List<String>> equivalent) {
-        return new AdaptSettings(ToolPreferences.Prior.UNIFORM, new EquivalentTools(equivalent), 20, null);
+        return new AdaptSettings(ToolPreferences.Prior.UNIFORM, new EquivalentTools(equivalent), 20, false, null);
+    }
+
+    /** These settings with the preference hint on or off. */
+    public AdaptSettings withHint(boolean on) {
+        return new AdaptSettings(prior, equivalent, retireAfter, on, source);
     }
 
     public static AdaptSettings read(Path file) {
@@ -74,7 +84,12 @@ public record AdaptSettings(ToolPreferences.Prior prior, EquivalentTools equival
                 if (!r.canConvertToInt() || !r.isIntegralNumber()) throw new IllegalArgumentException(file + ": field retire_after must be an integer");
                 retire = r.asInt();
             }
-            return new AdaptSettings(prior, new EquivalentTools(groups), retire, file);
+            boolean hint = false;
+            if (root.has("hint")) {
+                if (!root.get("hint").isBoolean()) throw new IllegalArgumentException(file + ": field hint must be true or false");
+                hint = root.get("hint").asBoolean();
+            }
+            return new AdaptSettings(prior, new EquivalentTools(groups), retire, hint, file);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith(file.toString()) ? e : new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }

@@ -112,13 +112,21 @@ public final class ToolPreferences {
 
     /** Thompson sampling: one draw from each candidate's Beta, the candidate with the largest draw (first on ties). */
     public synchronized String sample(String context, List<String> candidates) {
+        return sample(context, candidates, random);
+    }
+
+    /**
+     * Thompson sampling with draws from {@code draws} instead of this object's generator: the same candidates, counts
+     * and generator give the same tool whatever other samples were taken meanwhile (a rollout's hint, seeded per rollout).
+     */
+    public synchronized String sample(String context, List<String> candidates, RandomGenerator draws) {
         if (candidates.isEmpty()) throw new IllegalArgumentException("no candidate tools to choose from");
         String best = null;
         double bestDraw = -1;
         for (String tool : candidates) {
             Experience e = replicated.getOrDefault(new Key(context, tool), Experience.NONE)
                     .plus(pending.getOrDefault(new Key(context, tool), Experience.NONE));
-            double draw = new BetaDistribution(random, prior.alpha() + e.successes(), prior.beta() + e.failures()).sample();
+            double draw = new BetaDistribution(draws, prior.alpha() + e.successes(), prior.beta() + e.failures()).sample();
             if (draw > bestDraw) {
                 bestDraw = draw;
                 best = tool;

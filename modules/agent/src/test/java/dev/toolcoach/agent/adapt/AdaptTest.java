@@ -143,6 +143,70 @@ class AdaptTest {
                 .startsWith(file + ": not valid JSON"));
     }
 
+    /** Preferences in which "steady" has 6 successes and 2 failures, "flaky" 2 and 5 (Beta(1, 1) prior). */
+    private static ToolPreferences learned(long seed) {
+        ToolPreferences p = new ToolPreferences(ToolPreferences.Prior.UNIFORM, seed);
+        for (int i = 0; i < 8; i++) p.observe("task:finance", "steady", i < 6);
+        for (int i = 0; i < 7; i++) p.observe("task:finance", "flaky", i < 2);
+        return p;
+    }
+
+    @Test
+    void hintNamesTheSampledToolWithItsCompetenceAmongOfferedToolsOnlyAndIsSeeded() throws Exception {
+        EquivalentTools group = new EquivalentTools(List.of(List.of("flaky", "steady")));
+        AdaptiveToolEnvironment env = AdaptiveToolEnvironment.hinting(new Tools(), learned(1), group, "task:finance", 5);
+        assertEquals(List.of("flaky", "steady", "other"), env.specs().stream().map(ToolSpec::name).toList(),
+                "hinting offers every tool: the model chooses");
+        Map<String, Integer> named = new java.util.HashMap<>();
+        for (int rollout = 0; rollout < 200; rollout++) {
+            String hint = env.promptHint("r" + rollout, env.specs()).orElseThrow();
+            assertEquals(hint, AdaptiveToolEnvironment.hinting(new Tools(), learned(99), group, "task:finance", 5)
+                    .promptHint("r" + rollout, env.specs()).orElseThrow(), "same seed, rollout and counts: same hint");
+            assertTrue(hint.equals("Tool preference from experience: steady (C 0.70) rather than flaky (C 0.33).")
+                    || hint.equals("Tool preference from experience: flaky (C 0.33) rather than steady (C 0.70)."), hint);
+            named.merge(hint.substring(AdaptiveToolEnvironment.HINT_PREFIX.length()).split(" ")[0], 1, Integer::sum);
+        }
+        assertTrue(named.getOrDefault("steady", 0) >= 170 && named.getOrDefault("flaky", 0) >= 1,
+                "Thompson sampling mostly names the reliable tool and still explores: " + named);
+
+        // only tools the rollout is offered are named; no choice, no hint
+        List<ToolSpec> withoutSteady = env.specs().stream().filter(s -> !s.name().equals("steady")).toList();
+        assertEquals(java.util.Optional.empty(), env.promptHint("r1", withoutSteady));
+        AdaptiveToolEnvironment three = AdaptiveToolEnvironment.hinting(new Tools(), learned(1),
+                new EquivalentTools(List.of(List.of("flaky", "steady", "other"))), "task:finance", 5);
+        List<ToolSpec> twoOfThree = three.specs().stream().filter(s -> !s.name().equals("flaky")).toList();
+        for (int rollout = 0; rollout < 20; rollout++) {
+            String hint = three.promptHint("r" + rollout, twoOfThree).orElseThrow();
+            assertFalse(hint.contains("flaky"), hint);
+        }
+
+        // calls run as the model wrote them, and still teach the preferences
+        ToolPreferences p = new ToolPreferences(ToolPreferences.Prior.UNIFORM, 1);
+        AdaptiveToolEnvironment fresh = AdaptiveToolEnvironment.hinting(new Tools(), p, group, "task:finance", 5);
+        for (int i = 0; i < 10; i++) {
+            assertEquals("flaky", fresh.execute("t", List.of(new ToolCall("flaky", Map.of()))).get(0).toCompletableFuture().get().call().name());
+        }
+        assertEquals(10, p.experience("task:finance", "flaky").calls());
+        assertEquals(java.util.Optional.empty(), new AdaptiveToolEnvironment(new Tools(), p, group, "task:finance")
+                .promptHint("r1", new Tools().specs()), "routing gives no hint");
+    }
+
+    @Test
+    void theHintEndsTheSystemPromptTheModelSees() {
+        dev.toolcoach.agent.scripted.ByteTokenizer tokenizer = dev.toolcoach.agent.scripted.ByteTokenizer.chatMl();
+        dev.toolcoach.agent.scripted.ScriptedGenerator model = dev.toolcoach.agent.scripted.ScriptedGenerator.chatMl(tokenizer,
+                List.of("<answer>1</answer>"));
+        AdaptiveToolEnvironment env = AdaptiveToolEnvironment.of(new Tools(), learned(1),
+                AdaptSettings.of(List.of(List.of("flaky", "steady"))).withHint(true), "task:finance", 5);
+        dev.toolcoach.agent.AgentLoop loop = new dev.toolcoach.agent.AgentLoop(tokenizer, new dev.toolcoach.agent.scripted.ChatMlFormat(),
+                model, env, dev.toolcoach.agent.AgentConfig.defaults());
+        loop.run(new dev.toolcoach.agent.RolloutRequest("r7", "g", "q", "price?", Map.of())).toCompletableFuture().join();
+        String prompt = tokenizer.decode(model.requests().get(0).context());
+        String hint = env.promptHint("r7", env.specs()).orElseThrow();
+        assertTrue(prompt.contains(loop.systemPrompt() + "\n\n" + hint + "<|im_end|>"), prompt);
+        assertTrue(prompt.contains("steady") && prompt.contains("flaky"), "both tools are listed for the model to choose");
+    }
+
     @Test
     void settingsFilesAreCheckedByField(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("tile.json");
@@ -151,6 +215,9 @@ class AdaptTest {
         assertEquals(new ToolPreferences.Prior(2, 1), s.prior());
         assertEquals(List.of(List.of("flaky", "steady")), s.equivalent().groups());
         assertEquals(5, s.retireAfter());
+        assertFalse(s.hint(), "routing unless the hint is asked for");
+        Files.writeString(file, "{\"equivalent\": [[\"flaky\", \"steady\"]], \"hint\": true}");
+        assertTrue(AdaptSettings.read(file).hint());
         Files.writeString(file, "{\"equivalent\": [[\"flaky\", \"nope\"]]}");
         AdaptSettings unknownTool = AdaptSettings.read(file);
         assertEquals(file + ": equivalent[0][1]: unknown tool 'nope' (known: [flaky, steady])", assertThrows(IllegalArgumentException.class,
@@ -164,6 +231,7 @@ class AdaptTest {
                 {"{\"equivalent\": [], \"prior\": {\"alpha\": \"x\"}}", "field prior.alpha must be a number"},
                 {"{\"equivalent\": [], \"retire_after\": 0}", "retire_after must be at least 1 episode, was 0"},
                 {"{\"equivalent\": [], \"typo\": 1}", "unknown field 'typo' (known: "},
+                {"{\"equivalent\": [], \"hint\": \"yes\"}", "field hint must be true or false"},
                 {"{}", "field equivalent must be a list of tool-name lists"}}) {
             Files.writeString(file, bad[0]);
             String message = assertThrows(IllegalArgumentException.class, () -> AdaptSettings.read(file)).getMessage();

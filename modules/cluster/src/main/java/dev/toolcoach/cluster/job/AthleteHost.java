@@ -14,6 +14,7 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
 import dev.toolcoach.agent.adapt.EquivalentTools;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
@@ -167,9 +168,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
-        ToolEnvironment tools = spec.adapt() == null ? resources.tools()
-                : new AdaptiveToolEnvironment(resources.tools(), TilePreferences.get(getContext().getSystem()).preferences(),
-                new EquivalentTools(spec.adapt().equivalent()), spec.adapt().context());
+        ToolEnvironment tools = spec.adapt() == null ? resources.tools() : adaptive(resources.tools(), spec);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
                 Duration.ofMillis(spec.gateTimeoutMillis()));
@@ -180,6 +179,15 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         }
         getContext().getLog().info("job {}: {} athletes working", spec.jobId(), athletes);
         return this;
+    }
+
+    /** The job's tools under ADAPT, over this node's replicated preferences: routing, or hinting seeded by the job. */
+    private ToolEnvironment adaptive(ToolEnvironment tools, JobSpec spec) {
+        ToolPreferences preferences = TilePreferences.get(getContext().getSystem()).preferences();
+        EquivalentTools equivalent = new EquivalentTools(spec.adapt().equivalent());
+        return spec.adapt().hint()
+                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, spec.adapt().context(), spec.seed())
+                : new AdaptiveToolEnvironment(tools, preferences, equivalent, spec.adapt().context());
     }
 
     /** A model that is not on this node's disk yet, or tools not up yet, may be there soon: back off and retry. */

@@ -111,9 +111,11 @@ class CoachProtocolSerializationTest {
         assertFalse(bytes.contains("sampling"), "only the record's components travel");
         assertFalse(bytes.contains("toolTimeout"), "the agent's config is derived, not sent");
         assertEquals(null, spec.adapt(), "ADAPT is off unless asked for");
-        AdaptSpec adapt = new AdaptSpec("task:finance", List.of(List.of("npv", "npv_v2")));
-        assertEquals(adapt, roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("finance"),
-                new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11, adapt)).adapt());
+        for (boolean hint : new boolean[]{false, true}) {
+            AdaptSpec adapt = new AdaptSpec("task:finance", List.of(List.of("npv", "npv_v2")), hint);
+            assertEquals(adapt, roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("finance"),
+                    new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11, adapt)).adapt());
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -66,6 +67,11 @@ public final class CodeActEnvironment implements ToolEnvironment {
         }
         return sandbox.run(code, tools.specs(), inner -> tools.execute(trajectoryId, List.of(inner)).get(0))
                 .thenApply(run -> run.toResult(call));
+    }
+
+    @Override
+    public Optional<String> promptHint(String trajectoryId, List<ToolSpec> offered) {
+        return tools.promptHint(trajectoryId, offered);
     }
 
     @Override
