@@ -343,7 +343,9 @@ public final class TaskTrainingJob {
         return split.train().subList(0, warmupSeen(split, recipe));
     }
 
+    /** Without a warm-up (no traces) nothing is held out for it either. */
     private static int warmupSeen(Split split, ScratchRecipe recipe) {
+        if (recipe.warmup().traces() == 0) return 0;
         return Math.min(recipe.warmup().traces() + recipe.warmup().heldOut(), split.train().size());
     }
 

@@ -278,8 +278,8 @@ class TaskTrainingJobTest {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         List<TaskExample> warmup = TaskTrainingJob.warmupQueries(split, recipe);
         List<TaskExample> training = TaskTrainingJob.trainingQueries(split, recipe);
-        assertEquals(recipe.warmup().traces(), warmup.size());
-        assertEquals(split.train().size() - recipe.warmup().traces(), training.size());
+        assertEquals(recipe.warmup().traces() + recipe.warmup().heldOut(), warmup.size(), "trained on, then held out");
+        assertEquals(split.train().size() - warmup.size(), training.size());
         Set<String> seen = new HashSet<>();
         for (List<TaskExample> part : List.of(split.test(), warmup, training)) {
             part.forEach(e -> assertTrue(seen.add(e.id()), e.id() + " is in one part only"));
