@@ -56,10 +56,15 @@ public final class TrainingVerdict {
         double entropy = steps.stream().map(StepLine::learner).filter(m -> m instanceof GrpoMetrics)
                 .mapToDouble(m -> ((GrpoMetrics) m).entropy()).average().orElse(Double.NaN);
         if (entropy < LOW_ENTROPY) {
-            lines.add(String.format(Locale.ROOT, "why: the policy's entropy averaged %.3f nats per token: sampling explores little "
-                    + "beyond the greedy reply (a warm-up trained to memorisation does this; see warmup.json)", entropy));
+            lines.add(String.format(Locale.ROOT, "why: the policy's entropy averaged %.3f nats per token: sampling at temperature 1 "
+                    + "rarely leaves the greedy reply, so most groups repeat one answer (warmup.json tells whether the warm-up left "
+                    + "it calibrated, held-out entropy near held-out loss, or memorised)", entropy));
         }
-        if (before.training() != null && before.training().passAtK() - before.training().passAt1() < NARROW_CEILING) {
+        if (before.training() != null && before.training().passAtK() == 0) {
+            lines.add(String.format(Locale.ROOT, "why: after the warm-up no sample of the training queries was right (pass@%d 0%%): "
+                    + "there is nothing to reinforce; the warm-up did not learn the task (warmup.json: its held-out loss)",
+                    before.training().k()));
+        } else if (before.training() != null && before.training().passAtK() - before.training().passAt1() < NARROW_CEILING) {
             lines.add(String.format(Locale.ROOT, "why: after the warm-up pass@%d on the training queries was %.1f%% against pass@1 "
                     + "%.1f%%: sampling finds few answers the policy does not already give", before.training().k(),
                     100 * before.training().passAtK(), 100 * before.training().passAt1()));

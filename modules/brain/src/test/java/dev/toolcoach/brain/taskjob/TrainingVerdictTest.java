@@ -49,5 +49,9 @@ class TrainingVerdictTest {
         List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, null), "after_grpo", eval(198, null)), "grpo", List.of());
         assertTrue(lines.get(1).startsWith("why: no learner step was trained"), lines.toString());
         assertEquals(List.of(), TrainingVerdict.of(Map.of("before_training", eval(0, null)), "grpo", List.of()));
+        List<String> failedWarmup = TrainingVerdict.of(Map.of("after_warmup", eval(0, new PassAtK(64, 8, 8, 1.0, 0, 0)),
+                "after_grpo", eval(1, null)), "grpo", List.of(step(1, 0.9, 0.4)));
+        assertEquals(2, failedWarmup.size(), failedWarmup.toString());
+        assertTrue(failedWarmup.get(1).startsWith("why: after the warm-up no sample of the training queries was right"), failedWarmup.get(1));
     }
 }
