@@ -2,8 +2,10 @@ package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.distill.LearnerSft;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.learn.core.SftScore;
 import org.apache.commons.math3.distribution.TDistribution;
 
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs of the main job side by side: what each evaluation reached, what the training phase added over the warm-up, and
@@ -88,26 +91,15 @@ public final class RunComparison {
             EvalRecord trained = evals.get("after_" + algorithm);
             EvalRecord last = trained != null ? trained : warm != null ? warm : evals.get("before_training");
             List<StepLine> lines = RunRecorder.read(dir);
-            Integer kept = null;
-            Double entropy = null;
-            Double loss = null;
-            Path warmupFile = dir.resolve(TaskTrainingJob.WARMUP_FILE);
-            if (Files.isRegularFile(warmupFile)) {
-                JsonNode warmup = JSON.readTree(warmupFile.toFile());
-                kept = warmup.path("kept_pass").asInt();
-                for (JsonNode pass : warmup.path("passes")) {
-                    if (pass.path("pass").asInt() == kept && pass.hasNonNull("heldOut")) {
-                        entropy = pass.path("heldOut").path("entropy").asDouble();
-                        loss = pass.path("heldOut").path("loss").asDouble();
-                    }
-                }
-            }
+            Optional<WarmupRecord> warmup = WarmupRecord.read(dir);
+            Optional<SftScore> heldOut = warmup.flatMap(WarmupRecord::kept).map(LearnerSft.Pass::heldOut);
             return new Run(dir.toAbsolutePath().normalize().getFileName().toString(), settings.path("task").asText(),
                     settings.path("seed").asLong(), settings.path("mode").asText(), algorithm,
                     warm == null ? null : warm.accuracy(), trained == null ? null : trained.accuracy(),
                     warm == null ? null : warm.accuracyCi95(), trained == null ? null : trained.accuracyCi95(),
                     last == null ? 0 : last.examples(), passAtK(warm), passAtK(trained), lines.size(),
-                    lines.isEmpty() ? null : lines.get(lines.size() - 1).elapsedSec(), kept, entropy, loss, lines);
+                    lines.isEmpty() ? null : lines.get(lines.size() - 1).elapsedSec(), warmup.map(WarmupRecord::keptPass).orElse(null),
+                    heldOut.map(SftScore::entropy).orElse(null), heldOut.map(SftScore::loss).orElse(null), lines);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the run folder " + dir + ": " + e.getMessage(), e);
         }

@@ -69,8 +69,6 @@ public final class TaskTrainingJob {
     public static final double TEST_FRACTION = 0.2;
     /** pass@k is measured with this many samples of each query, k as many. */
     public static final int PASS_AT_K = 8;
-    /** The warm-up's passes in the run folder: train loss, held-out loss and entropy per pass, and the pass kept. */
-    public static final String WARMUP_FILE = "warmup.json";
 
     /**
      * @param task      a registered task name
@@ -304,7 +302,7 @@ public final class TaskTrainingJob {
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained, the weights of pass {} of {} kept",
                         warmup.keptCount(), warmup.collected(), warmup.trainedTokens(), warmup.keptPass(), warmup.passes().size());
-                writeJson(run.resolve(WARMUP_FILE), Map.of("passes", warmup.passes(), "kept_pass", warmup.keptPass()));
+                writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass()));
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
                 evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener);

@@ -34,7 +34,7 @@ class RunComparisonTest {
                     .append(",\"groups_sampled\":8,\"informative_fraction\":1.0,\"mean_policy_lag\":0,\"max_policy_lag\":0}\n");
         }
         Files.writeString(dir.resolve("metrics.jsonl"), metrics);
-        Files.writeString(dir.resolve(TaskTrainingJob.WARMUP_FILE), "{\"kept_pass\":2,\"passes\":[{\"pass\":1,\"trainLoss\":1.0,"
+        Files.writeString(dir.resolve(WarmupRecord.FILE), "{\"kept_pass\":2,\"passes\":[{\"pass\":1,\"trainLoss\":1.0,"
                 + "\"heldOut\":{\"loss\":0.9,\"entropy\":0.5,\"tokens\":100}},{\"pass\":2,\"trainLoss\":0.5,"
                 + "\"heldOut\":{\"loss\":0.4,\"entropy\":0.25,\"tokens\":100}}]}");
         return dir;

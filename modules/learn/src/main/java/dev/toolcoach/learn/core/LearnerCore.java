@@ -3,6 +3,7 @@ package dev.toolcoach.learn.core;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.toolcoach.learn.SeededRandom;
@@ -152,7 +153,7 @@ public final class LearnerCore implements AutoCloseable {
                     NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null,
                             weights.adapter(), false, false);
                     TokenScores scores = TokenScores.score(model, hidden, tensors.targets());
-                    NDArray mask = tensors.mask().toType(ai.djl.ndarray.types.DataType.FLOAT32, false);
+                    NDArray mask = tensors.mask().toType(DataType.FLOAT32, false);
                     nll -= scores.logprobs().mul(mask).sum().getFloat();
                     entropy += scores.entropy().mul(mask).sum().getFloat();
                     tokens += Math.round(mask.sum().getFloat());
