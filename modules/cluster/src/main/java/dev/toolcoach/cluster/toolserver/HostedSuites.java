@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.toolserver;
 
 import dev.toolcoach.cluster.node.NodeStartException;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.annotated.ToolClassSuite;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.mcp.McpServerSpec;
 import dev.toolcoach.tools.mcp.McpSuites;
@@ -27,7 +28,7 @@ public final class HostedSuites {
     private HostedSuites() {
     }
 
-    /** Opens every configured suite, then starts or reaches every MCP server and lists its tools; on failure closes those already open and throws {@link NodeStartException}. */
+    /** Opens every configured suite (built-in, then the tool classes'), then starts or reaches every MCP server and lists its tools; on failure closes those already open and throws {@link NodeStartException}. */
     public static List<BuiltinSuites.Hosted> open(ToolHostSettings settings) {
         List<BuiltinSuites.Hosted> opened = new ArrayList<>();
         for (String name : settings.suites()) {
@@ -39,6 +40,17 @@ public final class HostedSuites {
             } catch (MailSourceException | RuntimeException e) {
                 closeAll(opened);
                 throw new NodeStartException("cannot open tool suite '" + name + "': " + e.getMessage());
+            }
+        }
+        for (ToolClassSuite toolClass : settings.classes()) {
+            try {
+                BuiltinSuites.Hosted hosted = new BuiltinSuites.Hosted(toolClass.open(), () -> { });
+                opened.add(hosted);
+                BuiltinSuites.withSkills(hosted.suite(), settings.options());
+                LOG.info("tool class {} hosted as suite '{}': {}", toolClass.className(), toolClass.suite(), hosted.suite().toolNames());
+            } catch (RuntimeException e) {
+                closeAll(opened);
+                throw new NodeStartException("cannot open tool suite '" + toolClass.suite() + "': " + e.getMessage());
             }
         }
         // servers start concurrently (each is a process start or a connection, then a listing), so a node with

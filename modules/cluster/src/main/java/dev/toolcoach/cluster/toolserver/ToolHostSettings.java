@@ -1,8 +1,12 @@
 package dev.toolcoach.cluster.toolserver;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import dev.toolcoach.cluster.node.NodeConfigException;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.annotated.ToolClassSuite;
 import dev.toolcoach.tools.email.EmailTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.mcp.McpServerSpec;
@@ -12,9 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
- * What a tool node hosts, read from {@code toolcoach.tools}: the suites, the settings the built-in
+ * What a tool node hosts, read from {@code toolcoach.tools}: the suites (built-in, tool classes, MCP servers), the settings the built-in
  * suites need (mailboxes, SQL limits) and the executor limits every suite's server runs with.
  *
  * @param suites   suites a tool node hosts and the coach watches
@@ -23,32 +28,36 @@ import java.util.List;
  * @param addedLatency latency added to each call's answer (off by default)
  * @param skillsPollInterval how often a server re-reads the skill folder ({@code options.skills()}) for new approvals
  * @param mcpServers MCP servers hosted as suites of their names, beside the built-in ones
+ * @param classes  annotated tool classes hosted as suites of their names ({@code toolcoach.tools.classes}), in name order
  */
 public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
-                               AddedLatency addedLatency, Duration skillsPollInterval, List<McpServerSpec> mcpServers) {
+                               AddedLatency addedLatency, Duration skillsPollInterval, List<McpServerSpec> mcpServers,
+                               List<ToolClassSuite> classes) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
     public ToolHostSettings {
         suites = List.copyOf(suites);
         mcpServers = List.copyOf(mcpServers);
+        classes = List.copyOf(classes);
     }
 
-    /** Settings with no added latency and no MCP servers. */
+    /** Settings with no added latency, no MCP servers and no tool classes. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor) {
         this(suites, options, executor, AddedLatency.NONE);
     }
 
-    /** Every suite a tool node hosts: the built-in ones, then the MCP servers'. */
+    /** Every suite a tool node hosts: the built-in ones, the tool classes', then the MCP servers'. */
     public List<String> hostedSuites() {
         List<String> all = new ArrayList<>(suites);
+        classes.forEach(toolClass -> all.add(toolClass.suite()));
         mcpServers.forEach(server -> all.add(server.name()));
         return List.copyOf(all);
     }
 
-    /** Settings whose skill folder, if any, is re-read every 5 s, with no MCP servers. */
+    /** Settings whose skill folder, if any, is re-read every 5 s, with no MCP servers and no tool classes. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor, AddedLatency addedLatency) {
-        this(suites, options, executor, addedLatency, Duration.ofSeconds(5), List.of());
+        this(suites, options, executor, addedLatency, Duration.ofSeconds(5), List.of(), List.of());
     }
 
     /**
@@ -66,7 +75,22 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         Duration poll = tools.getDuration("skills.poll-interval");
         if (poll.isNegative() || poll.isZero()) throw new NodeConfigException(PREFIX + "skills.poll-interval is " + poll + ", must be positive");
         return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll,
-                McpServerSettings.fromConfig(tools));
+                McpServerSettings.fromConfig(tools), toolClasses(tools));
+    }
+
+    /** {@code classes}: suite name to class name, in name order (HOCON keeps no key order, and every node lists alike). */
+    private static List<ToolClassSuite> toolClasses(Config tools) {
+        if (!tools.hasPath("classes")) return List.of();
+        ConfigObject classes = tools.getObject("classes");
+        List<ToolClassSuite> all = new ArrayList<>();
+        for (String name : new TreeSet<>(classes.keySet())) {
+            ConfigValue value = classes.get(name);
+            if (value.valueType() != ConfigValueType.STRING || ((String) value.unwrapped()).isBlank()) {
+                throw new NodeConfigException(PREFIX + "classes." + name + " must be a class name, e.g. \"com.acme.BookingTools\"");
+            }
+            all.add(new ToolClassSuite(name, ((String) value.unwrapped()).strip()));
+        }
+        return List.copyOf(all);
     }
 
     private static AddedLatency addedLatency(Config tools) {
@@ -89,18 +113,33 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
     }
 
     /**
-     * Checks that a tool node can host every configured suite: each is a built-in one, and the email
+     * Checks that a tool node can host every configured suite: each of {@code suites} is a built-in one, each tool
+     * class can be loaded and made and has tools (no code of it runs yet), no two suites share a name, and the email
      * suite has mailboxes that exist and can be read. Run before anything starts, so a bad value is a
      * one-line error rather than a failed actor.
      */
     public ToolHostSettings checkHostable() {
-        if (suites.isEmpty() && mcpServers.isEmpty()) {
-            throw new NodeConfigException(PREFIX + "suites is empty and no MCP server is configured: a tool node must host at least one of "
-                    + BuiltinSuites.NAMES + " or one of " + PREFIX + "mcp.servers");
+        if (suites.isEmpty() && mcpServers.isEmpty() && classes.isEmpty()) {
+            throw new NodeConfigException(PREFIX + "suites is empty and no MCP server or tool class is configured: a tool node must host"
+                    + " at least one of " + BuiltinSuites.NAMES + ", " + PREFIX + "classes or " + PREFIX + "mcp.servers");
         }
         for (McpServerSpec server : mcpServers) {
             if (suites.contains(server.name()) || BuiltinSuites.NAMES.contains(server.name())) {
                 throw new NodeConfigException(PREFIX + "mcp.servers." + server.name() + " has the name of a built-in suite; name it otherwise");
+            }
+        }
+        for (ToolClassSuite toolClass : classes) {
+            String key = PREFIX + "classes." + toolClass.suite();
+            if (suites.contains(toolClass.suite()) || BuiltinSuites.NAMES.contains(toolClass.suite())) {
+                throw new NodeConfigException(key + " has the name of a built-in suite; name it otherwise");
+            }
+            if (mcpServers.stream().anyMatch(server -> server.name().equals(toolClass.suite()))) {
+                throw new NodeConfigException(key + " has the name of " + PREFIX + "mcp.servers." + toolClass.suite() + "; name one otherwise");
+            }
+            try {
+                toolClass.check();
+            } catch (IllegalArgumentException e) {
+                throw new NodeConfigException(key + ": " + e.getMessage());
             }
         }
         for (String suite : suites) {

@@ -4,6 +4,8 @@ import dev.toolcoach.cluster.node.NodeCli;
 import dev.toolcoach.cluster.node.NodeProgram;
 import dev.toolcoach.cluster.node.NodeRunCommand;
 import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.tools.spi.Param;
+import dev.toolcoach.tools.spi.ToolMethod;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -90,6 +92,69 @@ class ToolNodeBadInputTest {
         assertEquals(String.valueOf(NodeRunCommand.START_ERROR), outcome[0]);
         assertEquals("tool-node: cannot host MCP server 'ghost': MCP server 'ghost' could not be started: command " + dir.resolve("no-such-program") + " is not an executable file",
                 outcome[1]);
+    }
+
+    /** A tool class of ToolCoach's annotations, for the name clashes. */
+    public static final class Greeter {
+        @ToolMethod(description = "Greets someone")
+        public String greet(@Param("who") String name) {
+            return "hello " + name;
+        }
+    }
+
+    public static final class NoTools {
+    }
+
+    public static final class NeedsArgument {
+        public NeedsArgument(String key) {
+        }
+
+        @ToolMethod(description = "Greets someone")
+        public String greet(@Param("who") String name) {
+            return name;
+        }
+    }
+
+    public static final class FailingConstructor {
+        public FailingConstructor() {
+            throw new IllegalStateException("no API key");
+        }
+
+        @ToolMethod(description = "Greets someone")
+        public String greet(@Param("who") String name) {
+            return name;
+        }
+    }
+
+    @Test
+    void toolClassThatCannotBeASuite() throws IOException {
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.booking: class com.acme.BookingTools is not on "
+                + "the class path", "toolcoach.tools.classes.booking = com.acme.BookingTools");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.booking: " + NeedsArgument.class.getName()
+                + " has no public no-argument constructor", "toolcoach.tools.classes.booking = \"" + NeedsArgument.class.getName() + "\"");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.booking: " + NoTools.class.getName()
+                + " has no public method annotated @ToolMethod or LangChain4j @Tool",
+                "toolcoach.tools.classes.booking = \"" + NoTools.class.getName() + "\"");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.booking must be a class name, e.g. "
+                + "\"com.acme.BookingTools\"", "toolcoach.tools.classes.booking = [com.acme.BookingTools]");
+    }
+
+    @Test
+    void toolClassWhoseConstructorFails() throws IOException {
+        String[] outcome = run("toolcoach.tools.classes.booking = \"" + FailingConstructor.class.getName() + "\"");
+        assertEquals(String.valueOf(NodeRunCommand.START_ERROR), outcome[0]);
+        assertEquals("tool-node: cannot open tool suite 'booking': the constructor of " + FailingConstructor.class.getName()
+                + " failed: java.lang.IllegalStateException: no API key", outcome[1]);
+    }
+
+    @Test
+    void toolClassNamedLikeAnotherSuite() throws IOException {
+        String greeter = "\"" + Greeter.class.getName() + "\"";
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.finance has the name of a built-in suite; "
+                + "name it otherwise", "toolcoach.tools { suites = [], classes.finance = " + greeter + " }");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.classes.greet has the name of "
+                + "toolcoach.tools.mcp.servers.greet; name one otherwise",
+                "toolcoach.tools { classes.greet = " + greeter + ", mcp.servers.greet { command = node } }");
     }
 
     @Test

@@ -32,6 +32,11 @@ public final class AnnotatedTools {
     private AnnotatedTools() {
     }
 
+    /** Whether the method is a tool: annotated {@code @ToolMethod} or LangChain4j's {@code @Tool}. */
+    public static boolean isToolMethod(Method method) {
+        return method.isAnnotationPresent(ToolMethod.class) || method.isAnnotationPresent(dev.langchain4j.agent.tool.Tool.class);
+    }
+
     /** One tool per annotated method, ordered by tool name; fails naming the method if one cannot be a tool. */
     public static List<Tool> scan(Object toolObject) {
         List<Tool> tools = new ArrayList<>();
