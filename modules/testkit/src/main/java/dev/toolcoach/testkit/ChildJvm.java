@@ -17,9 +17,16 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
+    /** Ends the node and what it started should the test JVM end first (a test killed by a timeout, Ctrl-C). */
+    private final Thread orphanGuard;
 
     private ChildJvm(Process process) {
         this.process = process;
+        this.orphanGuard = new Thread(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        });
+        Runtime.getRuntime().addShutdownHook(orphanGuard);
     }
 
     /** The java command that runs {@code main} with these arguments. */
@@ -67,6 +74,11 @@ public final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        try {
+            Runtime.getRuntime().removeShutdownHook(orphanGuard);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the guard runs anyway
+        }
         List<ProcessHandle> started = process.descendants().toList();
         process.destroy(); // SIGTERM: coordinated shutdown closes the suites and their servers
         if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -1,0 +1,120 @@
+package dev.toolcoach.coachnode;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.trace.ToolResult;
+import dev.toolcoach.trace.Trace;
+import dev.toolcoach.trace.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The main job on a cluster of three JVMs (the coach here, a tool node and an athlete node in JVMs of their own) with
+ * each kind of tool the cluster path offers beyond the built-in suites' JSON calls: a LangChain4j tool class the tool
+ * node hosts by name, and code actions (CodeAct) whose programs run in the sandbox and call the tool node.
+ */
+class HostedToolKindsJobTest {
+
+    private static final Set<String> FINANCE_TOOLS = Set.of("cagr", "compound_interest", "loan_payment", "npv");
+    private static final List<String> PHASES = List.of("model", "evaluate", "warm-up", "evaluate", "train", "save", "evaluate");
+
+    @Test
+    void aFinanceJobTrainsOnALangChain4jToolClassTheToolNodeHostsByName(@TempDir Path dir) throws Exception {
+        try (JobCluster cluster = JobCluster.start(dir, """
+                toolcoach.tools {
+                  suites = []
+                  classes { finance-lc4j = "%s" }
+                }
+                """.formatted(LangChain4jFinanceTools.class.getName()))) {
+            Path run = dir.resolve("runs/finance-lc4j");
+            TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).withToolSuite("finance-lc4j");
+            List<String> phases = new ArrayList<>();
+            TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
+
+            assertEquals(PHASES, phases);
+            assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
+            assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList(), "one GRPO step");
+            assertEquals(2 * 4, TraceJson.read(run.resolve("traces.jsonl")).items().size(), "the athletes' rollouts");
+            Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+            assertEquals("finance-lc4j", config.get("tool_suite"));
+
+            // the warm-up's oracle ran on the coach node against the tool node's only suite, the class's, and every call succeeded
+            List<ToolResult> results = oracleResults(run);
+            String shown = results.stream().map(r -> r.call().name() + " " + r.status() + " " + r.text()).collect(Collectors.joining("\n"));
+            assertTrue(!results.isEmpty() && results.stream().allMatch(r -> FINANCE_TOOLS.contains(r.call().name())
+                    && r.status() == ToolResult.Status.OK), shown);
+            // the tool node counts what the class answered: at least one call per training example (the oracle's texts)
+            Map<String, Double> calls = cluster.callsByStatus("finance-lc4j");
+            assertTrue(calls.getOrDefault("OK", 0.0) >= ((Number) config.get("train_examples")).doubleValue(), "calls by status: " + calls);
+        }
+    }
+
+    /**
+     * The recipe's {@code code-act} format with the tool node's built-in finance suite as the job's tools, so every
+     * program the job runs (the oracle texts', the warm-up's and the evaluations' on the coach node, the rollouts'
+     * on the athletes) calls the tool node from the sandbox of the JVM that runs it.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void aCodeActingFinanceJobRunsItsProgramsInTheSandboxAndTheyCallTheToolNode(@TempDir Path dir) throws Exception {
+        try (JobCluster cluster = JobCluster.start(dir, "toolcoach.tools.suites = [finance]")) {
+            Path run = dir.resolve("runs/finance-code-act");
+            // the code-act system prompt (the tools as Python functions) is about 800 tokens of the tiny vocabulary
+            TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("""
+                    "actionFormat": "code-act", "maxTotalTokens": 1536,
+                    "shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 1536}""")).withToolSuite("finance");
+            List<String> phases = new ArrayList<>();
+            TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
+
+            assertEquals(PHASES, phases);
+            assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList(), "one GRPO step");
+            List<Trace> rollouts = TraceJson.read(run.resolve("traces.jsonl")).items();
+            assertEquals(2 * 4, rollouts.size(), "the athletes' rollouts");
+            for (Trace rollout : rollouts) {
+                assertTrue(rollout.turns().get(0).promptForModel().contains("def compound_interest("),
+                        "the athletes offer the tools as Python functions: " + rollout.rolloutId());
+            }
+
+            // the oracle's actions are programs that ran in the sandbox, each call in them answered by the tool node
+            List<ToolResult> results = oracleResults(run);
+            assertTrue(!results.isEmpty());
+            for (ToolResult program : results) {
+                assertEquals("python", program.call().name());
+                assertEquals(ToolResult.Status.OK, program.status(), program.text());
+                Map<String, Object> log = (Map<String, Object>) program.structured();
+                assertEquals(program.call().arguments().get("code"), log.get("code"));
+                assertEquals(0, log.get("return_code"));
+                assertEquals(program.text(), ((String) log.get("stdout")).strip());
+                List<Map<String, Object>> calls = (List<Map<String, Object>>) log.get("tool_calls");
+                assertTrue(!calls.isEmpty() && calls.stream().allMatch(c -> FINANCE_TOOLS.contains(c.get("name"))
+                        && "OK".equals(c.get("status"))), String.valueOf(calls));
+            }
+            Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+            Map<String, Double> calls = cluster.callsByStatus("finance");
+            assertTrue(calls.getOrDefault("OK", 0.0) >= ((Number) config.get("train_examples")).doubleValue(), "calls by status: " + calls);
+        }
+    }
+
+    /** The results in the oracle's texts (the warm-up's teacher cache). */
+    private static List<ToolResult> oracleResults(Path run) throws Exception {
+        List<Trace> oracle = new ArrayList<>();
+        try (var files = Files.list(run.resolve("teacher-cache"))) {
+            for (Path f : files.toList()) oracle.addAll(TraceJson.read(f).items());
+        }
+        return oracle.stream().flatMap(t -> t.turns().stream()).flatMap(t -> t.actionOutput().stream()).toList();
+    }
+}
