@@ -102,14 +102,6 @@ final class JobCluster implements AutoCloseable {
         return JobNode.attach(coach);
     }
 
-    ChildJvm toolNode() {
-        return toolNode;
-    }
-
-    ChildJvm athleteNode() {
-        return athleteNode;
-    }
-
     /** The tool node's {@code toolcoach_tool_calls_total} of {@code suite}, summed over its tools, by status. */
     Map<String, Double> callsByStatus(String suite) throws Exception {
         String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toolMetricsPort + "/metrics"))
