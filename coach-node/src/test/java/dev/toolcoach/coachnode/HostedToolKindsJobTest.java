@@ -1,9 +1,19 @@
 package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.model.lora.LoraConfig;
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.testkit.ToolCallingModel;
+import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
@@ -17,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,6 +117,46 @@ class HostedToolKindsJobTest {
             Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
             Map<String, Double> calls = cluster.callsByStatus("finance");
             assertTrue(calls.getOrDefault("OK", 0.0) >= ((Number) config.get("train_examples")).doubleValue(), "calls by status: " + calls);
+        }
+    }
+
+    /**
+     * A model that writes one program, so the athletes' rollouts are code actions: each program runs in the sandbox
+     * of the athlete node's JVM and its calls reach the tool node's JVM.
+     */
+    @SuppressWarnings("unchecked")
+    @Test
+    void theAthletesRunTheirProgramsInTheirSandboxAndTheyCallTheToolNode(@TempDir Path dir) throws Exception {
+        try (JobCluster cluster = JobCluster.start(dir, "toolcoach.tools.suites = [finance]")) {
+            String program = "print(cagr(start_value=100, end_value=200, years=5))";
+            Path model = ToolCallingModel.write(dir.resolve("model"), "<code>\n" + program + "\n</code>");
+            TrainingConfig config = TrainingConfig.defaults().withGroups(2, 2).withAthletes(JobCluster.ATHLETES)
+                    .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
+                    .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+            Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
+            List<StepReport> reports = new CopyOnWriteArrayList<>();
+            TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("finance"),
+                    BuiltinSuites.Options.defaults(), FinanceTask.create(6, 3).examples(), 1, firstOfGroup,
+                    dir.resolve("checkpoints"), "athletes-code-act"), cluster.jobNode(), reports::add);
+
+            assertEquals(1, result.adapter().version(), "one GRPO step");
+            List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
+            assertEquals(4, traces.size());
+            for (Trace trace : traces) {
+                ToolResult run = trace.turns().get(0).actionOutput().get(0);
+                assertEquals(ToolResult.Status.OK, run.status(), run.text());
+                assertEquals("0.148698", run.text());
+                Map<String, Object> log = (Map<String, Object>) run.structured();
+                assertEquals(program, log.get("code"));
+                assertEquals(0, log.get("return_code"));
+                List<Map<String, Object>> calls = (List<Map<String, Object>>) log.get("tool_calls");
+                assertEquals(List.of("cagr"), calls.stream().map(c -> c.get("name")).toList());
+                assertEquals("OK", calls.get(0).get("status"));
+            }
+            // every program's call, two turns a rollout, was answered by the tool node, and none failed
+            Map<String, Double> calls = cluster.callsByStatus("finance");
+            assertEquals(Set.of("OK"), calls.keySet(), "calls by status: " + calls);
+            assertTrue(calls.get("OK") >= 2 * traces.size(), "calls by status: " + calls);
         }
     }
 
