@@ -3,7 +3,8 @@
 # killed with SIGKILL, the tool node stopped and restarted, an athlete paused (SIGSTOP) past the time the
 # cluster waits for it, and the coach killed with SIGKILL and brought back (the job resumes from its newest
 # checkpoint). Then it audits the run folder:
-#   - the job finished, and every training step is recorded exactly once (1..N);
+#   - the job finished, and every training step is recorded exactly once (1..M, M = N unless dropped groups left
+#     too few to fill N steps: each drop costs at most one step, as the recipe does not over-sample);
 #   - the restarted coach resumed from the newest checkpoint written before the kill, at that step's adapter version;
 #   - no rollout is recorded twice, no group belongs to two steps, and each step's scored groups are its traces;
 #   - every checkpoint verifies (coach-node checkpoints);
@@ -64,11 +65,13 @@ athlete_count() { find "$TOOLCOACH_RUN_DIR" -maxdepth 1 -name 'athlete-*.pid' | 
 rm -rf "$CHAOS_DIR"
 mkdir -p "$CHAOS_DIR"
 trap 'say "interrupted: stopping the cluster"; "$CLUSTER" down > /dev/null 2>&1; exit 130' INT TERM
-# a recipe small enough to run a job in minutes: the cluster's plumbing is under test here, not learning
+# a recipe small enough to run a job in minutes: the cluster's plumbing is under test here, not learning; but its
+# warm-up makes a policy whose groups sometimes differ in reward, so the learner trains and the adapter version the
+# coach resumes at means something (with 8 warm-up traces and 64 merges every reply was cut off, every reward 0)
 recipe="$CHAOS_DIR/recipe.json"
 cat > "$recipe" <<EOF
 {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
- "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 2, "warmupBatch": 4, "warmupLr": 0.003,
+ "maxMerges": 512, "minMergeCount": 2, "warmupTraces": 128, "warmupEpochs": 10, "warmupBatch": 8, "warmupLr": 0.02,
  "groupSize": 4, "groupsPerStep": 2, "grpoSteps": $steps, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
  "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
  "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0}
@@ -134,8 +137,13 @@ else
     || problems+=("resumed at adapter version $resumed_version, the job had version $version_at_checkpoint at that step")
 fi
 recorded="$(jq -s -c '[.[].step]' "$RUN/metrics.jsonl")"
-expected="$(jq -n -c "[range(1; $steps + 1)]")"
-[[ "$recorded" == "$expected" ]] || problems+=("steps recorded $recorded, expected each of 1..$steps once")
+last="$(jq -s 'length' "$RUN/metrics.jsonl")"
+expected="$(jq -n -c "[range(1; $last + 1)]")"
+drops="$(jq -s 'map(.groups_sampled - .groups) | add // 0' "$RUN/metrics.jsonl")"
+[[ "$recorded" == "$expected" ]] || problems+=("steps recorded $recorded, expected each of 1..$last once")
+(( last <= steps && last >= steps - drops )) || problems+=("$last steps recorded of $steps, with $drops groups dropped")
+trained_version="$(jq -s 'map(.version) | max' "$RUN/metrics.jsonl")"
+(( trained_version > 0 )) || problems+=("the learner never trained (adapter version 0): the audit of resumed versions tests nothing")
 rollouts="$(jq -r .rollout_id "$RUN/traces.jsonl" | wc -l)"
 distinct="$(jq -r .rollout_id "$RUN/traces.jsonl" | sort -u | wc -l)"
 (( rollouts == distinct )) || problems+=("$((rollouts - distinct)) rollouts recorded twice")
@@ -156,7 +164,8 @@ checkpoints="$(jq '.checkpoints | length' "$CHAOS_DIR/checkpoints.json" 2>/dev/n
 left="$(pgrep -f -- "-Dtoolcoach.node=[^ ]*@$TOOLCOACH_RUN_DIR( |$)" || true)"
 [[ -z "$left" ]] || problems+=("processes left behind: $left")
 
-say "audit: $faults faults injected; $steps steps recorded once each: $([[ "$recorded" == "$expected" ]] && echo yes || echo no);" \
+say "audit: $faults faults injected; $last of $steps steps recorded once each ($drops groups dropped):" \
+  "$([[ "$recorded" == "$expected" ]] && echo yes || echo no); adapter version $trained_version;" \
   "$groups groups scored and $dropped dropped in $rollouts rollouts ($distinct distinct);" \
   "${resumed:-no resume}; $checkpoints checkpoints verified; processes left: ${left:-none}"
 if (( ${#problems[@]} )); then

@@ -153,7 +153,7 @@ public final class TrainingRun {
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             int resumedFrom = cursor.isPresent() ? core.version() : -1;
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
-                    LearnerSteps.jobStep(groupsClosed(c) - noSignal(c), config.batching().groupsPerStep()), core.step(), core.version()));
+                    LearnerSteps.jobStep(c.groupsTrained(), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
                 LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
                 Outcome outcome = new Outcome(onStep, new JobWatchdog(config.limits(), System::nanoTime));
@@ -199,12 +199,11 @@ public final class TrainingRun {
 
     /** Groups the job had closed (trained or dropped) when the cursor was taken. */
     private static long groupsClosed(CoachCursor cursor) {
-        return cursor.groupsTrained() + cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
+        return cursor.groupsTrained() + dropped(cursor);
     }
 
-    /** Of those, the groups dropped for lack of signal (dynamic sampling). */
-    private static long noSignal(CoachCursor cursor) {
-        return cursor.groupsDropped().getOrDefault(GroupDropped.Reason.NO_SIGNAL, 0L);
+    private static long dropped(CoachCursor cursor) {
+        return cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
@@ -220,10 +219,10 @@ public final class TrainingRun {
         ActorRef<AdapterPublisherCommand> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
-        long noSignalBefore = cursor.map(TrainingRun::noSignal).orElse(0L);
+        long droppedBefore = cursor.map(TrainingRun::dropped).orElse(0L);
         LearnerJob learnerJob = new LearnerJob(
                 new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, sampleLimit,
-                        batching.oversampling() > 1, closedBefore, noSignalBefore),
+                        batching.oversampling() > 1, closedBefore, droppedBefore),
                 core, config.optimisation().lora(), config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));

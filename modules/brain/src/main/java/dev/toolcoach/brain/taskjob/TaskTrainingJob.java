@@ -10,6 +10,7 @@ import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
+import dev.toolcoach.brain.distill.SkipReason;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.Progress;
@@ -302,6 +303,13 @@ public final class TaskTrainingJob {
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained, the weights of pass {} of {} kept",
                         warmup.keptCount(), warmup.collected(), warmup.trainedTokens(), warmup.keptPass(), warmup.passes().size());
+                if (warmup.keptCount() == 0 && warmup.collected() > 0) {
+                    // said plainly: otherwise GRPO silently starts from an untrained model and every reward is 0
+                    LOG.warn("the warm-up kept none of its {} oracle traces ({} without an answer: replies cut at maxNewTokens {} or "
+                                    + "runs at maxTurns {}?; {} teacher errors; {} below the reward threshold): GRPO starts untrained",
+                            warmup.collected(), warmup.skipped(SkipReason.NO_ANSWER), recipe.rollouts().maxNewTokens(),
+                            recipe.rollouts().maxTurns(), warmup.skipped(SkipReason.TEACHER_ERROR), warmup.skipped(SkipReason.BELOW_THRESHOLD));
+                }
                 writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass()));
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {

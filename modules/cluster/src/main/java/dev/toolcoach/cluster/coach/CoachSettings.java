@@ -12,11 +12,11 @@ import java.util.Objects;
  * @param groupsPerStep  groups the learner trains on per update
  * @param maxPolicyLag   how many adapter versions a group's rollouts may lag the adapter it is trained into
  * @param rolloutTimeout how long a rollout may stay with an athlete before it is dispatched again
- * @param groupLimit     groups the job trains or drops in all (steps × groups per step); a group dropped for lack of
- *                       signal ({@link GroupDropped.Reason#NO_SIGNAL}, dynamic sampling) does not count: a fresh query
- *                       takes its place
- * @param sampleLimit    groups the job may open in all, those dropped for lack of signal included: the bound on
- *                       dynamic sampling's over-sampling, so a job always ends ({@code groupLimit} when it does not sample
+ * @param groupLimit     groups the job's steps take in all (steps × groups per step); a dropped group (any
+ *                       {@link GroupDropped.Reason}: without signal under dynamic sampling, stale, unusable, unscored,
+ *                       given up) does not count: a fresh query takes its place while the sample limit allows
+ * @param sampleLimit    groups the job may open in all, dropped ones included: the bound on refills and dynamic
+ *                       sampling's over-sampling, so a job always ends ({@code groupLimit} when it does not sample
  *                       dynamically)
  * @param maxRedispatches times one rollout may be dispatched again; taken back once more, its group is given up
  *                       (a poison query: an athlete that never answers, a tool that hangs it)

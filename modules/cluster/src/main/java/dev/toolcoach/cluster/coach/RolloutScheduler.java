@@ -298,12 +298,11 @@ public final class RolloutScheduler<A> {
     }
 
     /**
-     * The job may open another group: fewer than {@code groupLimit} opened that were not dropped for lack of signal
-     * (each such drop is refilled by a fresh query: dynamic sampling), and fewer than {@code sampleLimit} in all.
+     * The job may open another group: fewer than {@code groupLimit} opened that were not dropped (each drop is
+     * refilled by a fresh query, so steps stay full), and fewer than {@code sampleLimit} in all.
      */
     private boolean moreGroupsAllowed() {
-        long noSignal = groupsDropped.getOrDefault(GroupDropped.Reason.NO_SIGNAL, 0L);
-        return groupsDispatched - noSignal < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
+        return groupsDispatched - droppedTotal() < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
     }
 
     private void openGroup() {

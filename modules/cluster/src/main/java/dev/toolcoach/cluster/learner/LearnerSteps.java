@@ -83,7 +83,8 @@ public final class LearnerSteps {
     private final AtomicReference<LearnerAccounts> accounts;
     private final ArrayDeque<ScoredGroup> ready = new ArrayDeque<>();
     private long closed;
-    private long noSignal;
+    /** Of the closed groups, those dropped (for any reason): they take no part in a step. */
+    private long dropped;
     private int droppedSinceBatch;
     private int noSignalSinceBatch;
     private final List<String> rewardDroppedSinceBatch = new ArrayList<>();
@@ -101,17 +102,17 @@ public final class LearnerSteps {
         this.accounts = accounts;
         this.collector = new GroupCollector(settings.groupSize(), settings.maxPolicyLag(), accounts);
         this.closed = settings.groupsClosedBefore();
-        this.noSignal = settings.noSignalBefore();
+        this.dropped = settings.droppedBefore();
         this.version = version;
     }
 
     /**
-     * The job's step after {@code groupsCounted} groups closed, not counting those dropped for lack of signal: batches
-     * of groups taken, a partly full last batch included. The one formula, so a resumed job and the learner count steps
-     * alike.
+     * The job's step after its steps took {@code groupsTaken} groups (closed, not dropped): batches of groups taken, a
+     * partly full last batch included. Every batch but the last is full, so steps count 1, 2, ... without a gap. The
+     * one formula, so a resumed job and the learner count steps alike.
      */
-    public static long jobStep(long groupsCounted, int groupsPerStep) {
-        return (groupsCounted + groupsPerStep - 1) / groupsPerStep;
+    public static long jobStep(long groupsTaken, int groupsPerStep) {
+        return (groupsTaken + groupsPerStep - 1) / groupsPerStep;
     }
 
     /** Takes a trace; a group it completes and that is dropped (stale, unusable) is closed at once. */
@@ -145,7 +146,6 @@ public final class LearnerSteps {
         }
         if (!informative && settings.dynamicSampling()) {
             accounts.updateAndGet(LearnerAccounts::plusNoSignal);
-            noSignal++;
             noSignalSinceBatch++;
             closeDropped();
             return Disposition.NO_SIGNAL;
@@ -156,6 +156,7 @@ public final class LearnerSteps {
 
     private void closeDropped() {
         closed++;
+        dropped++;
         droppedSinceBatch++;
     }
 
@@ -180,12 +181,12 @@ public final class LearnerSteps {
 
     /**
      * A full batch, or a smaller one when every group the job still has is ready: the coach opens no group while
-     * {@code groupLimit} groups (not counting those without signal) or {@code sampleLimit} in all are open or closed,
+     * {@code groupLimit} groups (not counting dropped ones) or {@code sampleLimit} in all are open or closed,
      * and every group it opened is then closed or ready here.
      */
     private List<ScoredGroup> nextBatch() {
         int n = ready.size();
-        boolean last = n > 0 && (closed - noSignal + n >= settings.groupLimit() || closed + n >= settings.sampleLimit());
+        boolean last = n > 0 && (closed - dropped + n >= settings.groupLimit() || closed + n >= settings.sampleLimit());
         if (n < settings.groupsPerStep() && !last) return List.of();
         List<ScoredGroup> batch = new ArrayList<>();
         while (batch.size() < settings.groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
@@ -209,7 +210,7 @@ public final class LearnerSteps {
         lastMeanReward = meanReward;
         lastInformativeFraction = informativeGroups / (double) Math.max(1, lastGroupsSampled);
         closed += groupsClosed;
-        return jobStep(closed - noSignal, settings.groupsPerStep());
+        return jobStep(closed - dropped, settings.groupsPerStep());
     }
 
     /** The step and its checkpoint are over: the next step may start. */
@@ -223,7 +224,7 @@ public final class LearnerSteps {
 
     /** Every group the job allows has closed. */
     public boolean finished() {
-        return closed - noSignal >= settings.groupLimit() || closed >= settings.sampleLimit();
+        return closed - dropped >= settings.groupLimit() || closed >= settings.sampleLimit();
     }
 
     /** The learner's status with these accounts. */

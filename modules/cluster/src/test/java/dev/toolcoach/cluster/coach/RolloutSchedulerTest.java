@@ -223,11 +223,14 @@ class RolloutSchedulerTest {
         assertTrue(coach.finished());
         assertEquals(3L, coach.progress().groupsDropped().get(GroupDropped.Reason.NO_SIGNAL));
 
-        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 1, 4, 3),
+        // every drop is refilled, so a job's steps stay full and numbered without a gap; the sample bound still ends it
+        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 1, 2, 3),
                 TrainingQueries.of(10), clock);
         other.request("a", 5);
         other.rolloutReceived("g0/0");
-        assertEquals(List.of(), other.groupDropped("g0", GroupDropped.Reason.REWARD_FAILED), "other drops are not refilled");
+        assertEquals(List.of("g1/0"), ids(other.groupDropped("g0", GroupDropped.Reason.REWARD_FAILED)), "other drops are refilled too");
+        other.rolloutReceived("g1/0");
+        assertEquals(List.of(), other.groupDropped("g1", GroupDropped.Reason.STALE_POLICY), "two groups sampled: the bound");
         assertTrue(other.finished());
     }
 

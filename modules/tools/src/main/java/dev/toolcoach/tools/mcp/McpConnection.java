@@ -26,6 +26,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -40,8 +42,6 @@ public final class McpConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
     /** The variables a started server gets from the node's environment; anything else must be configured. */
     private static final List<String> INHERITED_ENV = List.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR");
-
-    private static final String UNSENT = "Failed to enqueue message";
 
     private final McpServerSpec spec;
     private final Clock clock;
@@ -87,25 +87,6 @@ public final class McpConnection implements AutoCloseable {
      * down (it is started again after the backoff); an interrupt (the executor's deadline) leaves it up.
      */
     public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) throws ToolException {
-        if (!(spec.transport() instanceof McpServerSpec.Stdio)) return callNow(tool, arguments);
-        // one request in flight per stdio session: the SDK's stdio transports (client and server) drop or refuse
-        // messages emitted concurrently, and under many concurrent calls answers were lost and the server restarted
-        try {
-            stdioTurn.acquire();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException(label() + " was busy until the call's deadline");
-        }
-        try {
-            return callNow(tool, arguments);
-        } finally {
-            stdioTurn.release();
-        }
-    }
-
-    private final java.util.concurrent.Semaphore stdioTurn = new java.util.concurrent.Semaphore(1, true);
-
-    private McpSchema.CallToolResult callNow(String tool, Map<String, Object> arguments) throws ToolException {
         McpSyncClient current = client();
         try {
             McpSchema.CallToolResult result = resentIfUnsent(() -> current.callTool(new McpSchema.CallToolRequest(tool, arguments)));
@@ -130,26 +111,21 @@ public final class McpConnection implements AutoCloseable {
     }
 
     /**
-     * The SDK's stdio transport refuses a message another thread is sending at the same moment (its outbound sink
-     * is not serialized), as when it refreshes the tool list on a server's list_changed notification, or when many
-     * calls go out at once (a job's oracle sends every example's first call together). Such a message never left, so
-     * it is sent again after a short random pause, for up to {@link #RESEND_FOR}; only a transport that refuses
-     * that long counts as failed.
+     * A request the client's stdio transport refused ({@link StdioRefusal}: as when many calls go out at once, or
+     * a call meets the SDK's own refresh of the tool list) is sent again after a short random pause.
      */
     private static <T> T resentIfUnsent(Supplier<T> request) {
-        long deadline = System.nanoTime() + RESEND_FOR.toNanos();
+        long deadline = System.nanoTime() + StdioRefusal.RESEND_FOR.toNanos();
         while (true) {
             try {
                 return request.get();
             } catch (RuntimeException e) {
-                if (!UNSENT.equals(McpError.findRootCause(e).getMessage()) || System.nanoTime() > deadline) throw e;
-                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.ThreadLocalRandom.current().nextLong(20_000, 500_000));
+                if (!StdioRefusal.isRefusal(e) || System.nanoTime() > deadline) throw e;
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000, 500_000));
                 if (Thread.currentThread().isInterrupted()) throw e;
             }
         }
     }
-
-    private static final Duration RESEND_FOR = Duration.ofSeconds(2);
 
     @Override
     public void close() {

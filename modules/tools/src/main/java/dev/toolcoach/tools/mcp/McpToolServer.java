@@ -11,10 +11,17 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,7 +43,7 @@ public final class McpToolServer {
 
     /** Serves the executors' tools over a single-session transport (stdio). */
     public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
+        return McpServer.sync(new SerialSends(transport)).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -46,6 +53,73 @@ public final class McpToolServer {
         return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
+    }
+
+    /**
+     * Calls run concurrently, so their answers often meet in the stdio transport, which refuses all but one
+     * ({@link StdioRefusal}); a refused answer would be lost and its client would wait for it until its deadline,
+     * so it is offered again after a short pause.
+     */
+    private record SerialSends(McpServerTransportProvider provider) implements McpServerTransportProvider {
+        @Override
+        public void setSessionFactory(McpServerSession.Factory factory) {
+            provider.setSessionFactory(transport -> factory.create(new ResendingTransport(transport)));
+        }
+
+        @Override
+        public Mono<Void> notifyClients(String method, Object params) {
+            return provider.notifyClients(method, params);
+        }
+
+        @Override
+        public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+            return provider.notifyClient(sessionId, method, params);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return provider.closeGracefully();
+        }
+
+        @Override
+        public void close() {
+            provider.close();
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return provider.protocolVersions();
+        }
+    }
+
+    private record ResendingTransport(McpServerTransport transport) implements McpServerTransport {
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return Mono.defer(() -> transport.sendMessage(message))
+                    .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(20))
+                            .filter(StdioRefusal::isRefusal))
+                    .timeout(StdioRefusal.RESEND_FOR);
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+            return transport.unmarshalFrom(data, type);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return transport.closeGracefully();
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+        }
+
+        @Override
+        public List<String> protocolVersions() {
+            return transport.protocolVersions();
+        }
     }
 
     /** One MCP tool per tool of every executor's suite; two suites with a tool of the same name are refused. */
