@@ -49,7 +49,7 @@ public final class McpToolServer {
 
     /** Serves the executors' tools over a single-session transport (stdio). */
     public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(new SerialSends(transport)).serverInfo(SERVER_NAME, version)
+        return McpServer.sync(new ResendingProvider(transport)).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -89,7 +89,7 @@ public final class McpToolServer {
      * ({@link StdioRefusal}); a refused answer would be lost and its client would wait for it until its deadline,
      * so it is offered again after a short pause.
      */
-    private record SerialSends(McpServerTransportProvider provider) implements McpServerTransportProvider {
+    private record ResendingProvider(McpServerTransportProvider provider) implements McpServerTransportProvider {
         @Override
         public void setSessionFactory(McpServerSession.Factory factory) {
             provider.setSessionFactory(transport -> factory.create(new ResendingTransport(transport)));
