@@ -12,17 +12,12 @@ import dev.toolcoach.cluster.toolserver.ToolHostSettings;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
-import io.modelcontextprotocol.json.McpJsonDefaults;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -99,20 +94,7 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private int serveStdio(List<ToolExecutor> executors) throws InterruptedException {
-        CountDownLatch ended = new CountDownLatch(1);
-        InputStream in = new FilterInputStream(System.in) {
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                int read = super.read(buffer, offset, length);
-                if (read < 0) ended.countDown(); // the client closed our stdin: the session is over
-                return read;
-            }
-        };
-        McpSyncServer server = McpToolServer.serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, System.out),
-                executors, version());
-        Runtime.getRuntime().addShutdownHook(new Thread(ended::countDown));
-        ended.await();
-        server.close();
+        McpToolServer.serveStdio(executors, version());
         return 0;
     }
 

@@ -110,7 +110,8 @@ class EndpointFailuresTest {
         try (OpenAiServer server = OpenAiServer.start(slow, ServerSettings.loopback(0))) {
             // the gate opens before the server closes, so its held generations end and it stops at once
             try {
-                OpenAiConfig config = config(server.baseUrl()).withRequestTimeout(Duration.ofMillis(300));
+                // long enough to connect on a loaded machine (the connect timeout is the request timeout), short for a test
+                OpenAiConfig config = config(server.baseUrl()).withRequestTimeout(Duration.ofMillis(1500));
 
                 DistillReport report = distill(config, cache);
 

@@ -6,6 +6,7 @@ import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpServerSpec;
 import dev.toolcoach.tools.mcp.McpSuites;
+import dev.toolcoach.tools.mcp.McpToolServer;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
@@ -22,7 +23,10 @@ import java.util.SplittableRandom;
  * What hosting a tool in an MCP server costs per call: the same work (adding two numbers) as the native
  * arithmetic suite's {@code add} and as the npm everything server's {@code get-sum} over stdio, each through a
  * tool node's executor, sequential calls after a warm-up; latency percentiles in microseconds. The cluster hop
- * (Artery, CBOR) is the same for both, so the difference is the MCP overhead.
+ * (Artery, CBOR) is the same for both, so the difference is the MCP overhead. Then concurrency: the arithmetic suite
+ * served by ToolCoach's own stdio MCP server ({@link McpToolServer}, a JVM of its own, as {@code tool-node mcp} runs)
+ * under 1 and {@value #CONCURRENT} callers at once over its one session: throughput, and every call must be answered
+ * (answers sent at the same moment were once lost there).
  *
  * <p>Run: {@code java -cp ... dev.toolcoach.bench.tools.McpOverheadBench [deploy/mcp] [calls]} (default 1,000 calls
  * after 200 warm-up calls; {@code npm ci --prefix deploy/mcp} first).
@@ -30,6 +34,7 @@ import java.util.SplittableRandom;
 public final class McpOverheadBench {
 
     private static final int WARMUP = 200;
+    private static final int CONCURRENT = 32;
 
     private McpOverheadBench() {
     }
@@ -54,6 +59,47 @@ public final class McpOverheadBench {
             report("native arithmetic add", nativeMicros);
             report("MCP get-sum (stdio, Node.js)", mcpMicros);
             System.out.printf("MCP overhead per call: median %d us%n", percentile(mcpMicros, 50) - percentile(nativeMicros, 50));
+        }
+        McpServerSpec own = new McpServerSpec("toolcoach", new McpServerSpec.Stdio(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                List.of("-cp", System.getProperty("java.class.path"), Serve.class.getName()), Map.of(), Optional.empty()),
+                false, List.of(), Duration.ofSeconds(30), new McpServerSpec.Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30)));
+        try (BuiltinSuites.Hosted mcp = McpSuites.open(own);
+             ToolExecutor viaMcp = new ToolExecutor(mcp.suite(), ExecutorSettings.defaults().withConcurrency(CONCURRENT, 4 * calls))) {
+            measure(viaMcp, "add", 0); // warm-up
+            double one = throughput(viaMcp, 1, calls);
+            double many = throughput(viaMcp, CONCURRENT, calls);
+            System.out.printf("ToolCoach's stdio MCP server (arithmetic add), %d calls each: 1 caller %.0f calls/s, %d callers %.0f calls/s "
+                    + "(x%.2f), every call answered%n", calls, one, CONCURRENT, many, many / one);
+        }
+    }
+
+    /** Calls per second with {@code callers} calls in flight at once; throws unless every call is answered OK. */
+    private static double throughput(ToolExecutor executor, int callers, int calls) {
+        SplittableRandom random = new SplittableRandom(11);
+        java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(callers);
+        List<java.util.concurrent.CompletableFuture<ToolResult>> results = new java.util.ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            inFlight.acquireUninterruptibly();
+            java.util.concurrent.CompletableFuture<ToolResult> result = executor.call("bench",
+                    new ToolCall("add", Map.of("a", random.nextInt(1000), "b", random.nextInt(1000)))).toCompletableFuture();
+            result.whenComplete((r, e) -> inFlight.release());
+            results.add(result);
+        }
+        results.forEach(java.util.concurrent.CompletableFuture::join);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long failed = results.stream().map(java.util.concurrent.CompletableFuture::join).filter(r -> !r.ok()).count();
+        if (failed > 0) throw new IllegalStateException(failed + " of " + calls + " calls with " + callers + " callers were not answered OK");
+        return calls / seconds;
+    }
+
+    /** ToolCoach's arithmetic suite as an MCP server over this process's stdin and stdout, until stdin closes. */
+    public static final class Serve {
+        public static void main(String[] args) throws Exception {
+            try (ToolExecutor executor = new ToolExecutor(ArithmeticTools.suite(), ExecutorSettings.defaults().withConcurrency(CONCURRENT, 1024))) {
+                McpToolServer.serveStdio(List.of(executor), "bench");
+            }
+            System.exit(0);
         }
     }
 

@@ -262,6 +262,8 @@ class ClusterTrainingRunTest {
         String seed = Cluster.get(coach).selfMember().address().toString();
         ActorSystem<?> athlete = start(NodeProgram.ATHLETE, List.of(seed), 4);
         ActorSystem<?> tool = start(NodeProgram.TOOL, List.of(seed), 1);
+        // the first calls must find the tool server: on a loaded machine its listing can reach the athlete late
+        awaitToolServerOn(athlete, Cluster.get(tool).selfMember().address());
 
         Path model = ToolCallingModel.write(dir.resolve("model"),
                 "<tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]</tool_call>");

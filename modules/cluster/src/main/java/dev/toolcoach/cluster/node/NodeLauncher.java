@@ -9,6 +9,7 @@ import akka.management.javadsl.AkkaManagement;
 import com.typesafe.config.Config;
 import dev.toolcoach.cluster.toolserver.HostedSuites;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.codeact.CodeActEnvironment;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class NodeLauncher {
 
     /** Starts the node and returns its running actor system; nothing is left running when it throws. */
     public static ActorSystem<SpawnProtocol.Command> start(Config config, NodeSettings settings) {
+        CodeActEnvironment.configure(settings.codeAct().python(), settings.codeAct().limits());
         PortCheck.ensureFree(settings.host(), settings.port(), "cluster port");
         PortCheck.ensureFree(settings.managementHost(), settings.managementPort(), "management port");
         List<BuiltinSuites.Hosted> suites = settings.has(NodeRole.TOOL) ? HostedSuites.open(settings.tools()) : List.of();

@@ -23,10 +23,11 @@ import java.util.Set;
  * @param tools          tool suites a tool node hosts and the coach watches, with their settings
  * @param bootstrap      join through Akka Management Cluster Bootstrap (Kubernetes) instead of seeds
  * @param device         where the node's models compute ({@code toolcoach.device}: cpu, cuda or cuda:N)
+ * @param codeAct        the sandbox code actions run in ({@code toolcoach.code-act})
  */
 public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Address> seeds,
                            String managementHost, int managementPort, int athleteActors,
-                           ToolHostSettings tools, boolean bootstrap, String device) {
+                           ToolHostSettings tools, boolean bootstrap, String device, CodeActSettings codeAct) {
 
     public NodeSettings {
         roles = Set.copyOf(roles);
@@ -78,7 +79,8 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
                     athletes,
                     tools,
                     bootstrap,
-                    device);
+                    device,
+                    CodeActSettings.fromConfig(config));
         } catch (ConfigException e) {
             throw new NodeConfigException("configuration problem: " + e.getMessage());
         }

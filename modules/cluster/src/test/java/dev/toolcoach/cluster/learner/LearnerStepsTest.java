@@ -92,17 +92,22 @@ class LearnerStepsTest {
         assertTrue(steps.finished());
     }
 
-    /** Found by a job whose steps were recorded 1, 2, 3, 5, 6, 6 after a stale drop: steps are batches, not group counts. */
-    @Test
-    void aDroppedGroupLeavesNoGapInTheStepNumbersAndIsRefilledWhileTheSampleLimitAllows() {
-        // 3 steps of 2 groups, at most 8 groups opened: room to refill two drops
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 0, 6, 8, false, 0, 0), 0, counted);
+    /** Step 1 trains groups a and b (version 0 to 1); then a group of version 0 arrives, stale at lag 0. */
+    private static void firstStepThenAStaleGroup(LearnerSteps steps) {
         complete(steps, "a", 0);
         complete(steps, "b", 0);
         groupIds(steps.next());
         assertEquals(1, steps.stepDone(2, 1, 0.5, 2));
         steps.idle();
         complete(steps, "stale", 0);
+    }
+
+    /** Found by a job whose steps were recorded 1, 2, 3, 5, 6, 6 after a stale drop: steps are batches, not group counts. */
+    @Test
+    void aDroppedGroupLeavesNoGapInTheStepNumbersAndIsRefilledWhileTheSampleLimitAllows() {
+        // 3 steps of 2 groups, at most 8 groups opened: room to refill two drops
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 0, 6, 8, false, 0, 0), 0, counted);
+        firstStepThenAStaleGroup(steps);
         assertEquals(1, counted.get().droppedStale());
         complete(steps, "c", 1);
         assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "the dropped group is refilled: the step waits for a second group");
@@ -121,12 +126,7 @@ class LearnerStepsTest {
     @Test
     void withoutRoomToRefillADropTheLastStepIsSmallerAndStillTheNextNumber() {
         LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 0, 4, 0), 0, counted);
-        complete(steps, "a", 0);
-        complete(steps, "b", 0);
-        groupIds(steps.next());
-        assertEquals(1, steps.stepDone(2, 1, 0.5, 2));
-        steps.idle();
-        complete(steps, "stale", 0);
+        firstStepThenAStaleGroup(steps);
         complete(steps, "c", 1);
         assertEquals(List.of("c"), groupIds(steps.next()), "four groups opened, the job's limit: the smaller batch trains");
         assertEquals(2, steps.stepDone(1, 2, 0.5, 1));

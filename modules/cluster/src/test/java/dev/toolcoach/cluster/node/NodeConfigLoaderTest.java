@@ -1,12 +1,14 @@
 package dev.toolcoach.cluster.node;
 
 import com.typesafe.config.Config;
+import dev.toolcoach.tools.codeact.SandboxLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,6 +72,27 @@ class NodeConfigLoaderTest {
         Config bad = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_DEVICE", "cuda:x"));
         NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(bad));
         assertEquals("toolcoach.device: unknown device 'cuda:x' (use cpu, cuda or cuda:N)", e.getMessage());
+    }
+
+    @Test
+    void theCodeActionSandboxComesFromTheFileAndABadLimitIsOneLineNamingIt() throws IOException {
+        CodeActSettings defaults = NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of())).codeAct();
+        assertEquals(SandboxLimits.defaults(), defaults.limits());
+        assertEquals(Path.of("/usr/bin/python3"), defaults.python());
+        Path file = dir.resolve("sandbox.conf");
+        Files.writeString(file, "toolcoach.code-act { cpu-time = 3s, wall-time = 5s, memory = 256MiB, max-tool-calls = 4 }\n");
+        SandboxLimits limits = NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
+                Map.of("TOOLCOACH_CONFIG", file.toString()))).codeAct().limits();
+        assertEquals(new SandboxLimits(3, Duration.ofSeconds(5), 256L << 20, 8, 1L << 20, 4, 16), limits);
+
+        Files.writeString(file, "toolcoach.code-act.memory = 1MiB\n");
+        Config tooSmall = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_CONFIG", file.toString()));
+        assertEquals("toolcoach.code-act: memoryBytes must be at least 64 MiB for Python to start",
+                assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(tooSmall)).getMessage());
+        Files.writeString(file, "toolcoach.code-act.wall-time = soon\n");
+        Config notADuration = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_CONFIG", file.toString()));
+        assertTrue(assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(notADuration)).getMessage()
+                .contains("code-act.wall-time"));
     }
 
     @Test

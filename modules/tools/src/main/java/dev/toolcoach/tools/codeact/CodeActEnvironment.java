@@ -7,6 +7,7 @@ import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +21,9 @@ import java.util.concurrent.CompletionStage;
 public final class CodeActEnvironment implements ToolEnvironment {
 
     private static volatile PythonSandbox shared;
+    /** What the shared sandbox is made with; a node sets it from its configuration before any code action runs. */
+    private static Path python = Path.of("/usr/bin/python3");
+    private static SandboxLimits limits = SandboxLimits.defaults();
 
     private final ToolEnvironment tools;
     private final PythonSandbox sandbox;
@@ -31,17 +35,29 @@ public final class CodeActEnvironment implements ToolEnvironment {
 
     /**
      * {@code tools} as an agent acting in {@code format} needs them: wrapped for a code action (running programs in
-     * this JVM's shared sandbox with default limits), as they are for any other format.
+     * this JVM's shared sandbox, see {@link #configure}), as they are for any other format.
      */
     public static ToolEnvironment forFormat(ActionFormat format, ToolEnvironment tools) {
         return format == ActionFormat.CODE_ACT ? new CodeActEnvironment(tools, sharedSandbox()) : tools;
+    }
+
+    /**
+     * The interpreter and limits of the sandbox code actions run in from now on in this JVM (a node's
+     * {@code toolcoach.code-act}); the sandbox itself is made on first use, so a node that never runs a code action
+     * needs no bubblewrap. Programs already running finish in the sandbox they started in.
+     */
+    public static synchronized void configure(Path interpreter, SandboxLimits sandboxLimits) {
+        if (interpreter.equals(python) && sandboxLimits.equals(limits)) return;
+        python = interpreter;
+        limits = sandboxLimits;
+        shared = null; // programs already started keep their sandbox; the next one gets the new settings
     }
 
     private static PythonSandbox sharedSandbox() {
         PythonSandbox sandbox = shared;
         if (sandbox == null) {
             synchronized (CodeActEnvironment.class) {
-                if (shared == null) shared = PythonSandbox.withDefaults();
+                if (shared == null) shared = PythonSandbox.create(python, limits);
                 sandbox = shared;
             }
         }

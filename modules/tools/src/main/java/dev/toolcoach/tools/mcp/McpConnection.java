@@ -112,7 +112,7 @@ public final class McpConnection implements AutoCloseable {
 
     /**
      * A request the client's stdio transport refused ({@link StdioRefusal}: as when many calls go out at once, or
-     * a call meets the SDK's own refresh of the tool list) is sent again after a short random pause.
+     * a call meets the SDK's own refresh of the tool list or a probe's ping) is sent again after a short random pause.
      */
     private static <T> T resentIfUnsent(Supplier<T> request) {
         long deadline = System.nanoTime() + StdioRefusal.RESEND_FOR.toNanos();
@@ -237,7 +237,7 @@ public final class McpConnection implements AutoCloseable {
     private void probeLater(McpSyncClient suspect) {
         Thread probe = new Thread(() -> {
             try {
-                suspect.ping();
+                resentIfUnsent(suspect::ping);
             } catch (McpError e) {
                 // an error answer is an answer: the session works
             } catch (RuntimeException e) {

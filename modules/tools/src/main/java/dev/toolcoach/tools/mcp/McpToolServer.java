@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
@@ -21,11 +22,16 @@ import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The reverse direction: a node's suites offered as one MCP server (official SDK), so other agents can use
@@ -43,9 +49,32 @@ public final class McpToolServer {
 
     /** Serves the executors' tools over a single-session transport (stdio). */
     public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(new SerialSends(transport)).serverInfo(SERVER_NAME, version)
+        return McpServer.sync(new ResendingProvider(transport)).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
+    }
+
+    /**
+     * Serves the executors' tools over this process's stdin and stdout until the client closes stdin (the session is
+     * over) or the JVM is asked to stop; blocks until then. Whatever else would print to stdout (a logger set up
+     * later, a library) goes to stderr: the client stops reading at a line that is not JSON-RPC.
+     */
+    public static void serveStdio(List<ToolExecutor> executors, String version) throws InterruptedException {
+        PrintStream protocol = System.out;
+        System.setOut(System.err);
+        CountDownLatch ended = new CountDownLatch(1);
+        InputStream in = new FilterInputStream(System.in) {
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                int read = super.read(buffer, offset, length);
+                if (read < 0) ended.countDown();
+                return read;
+            }
+        };
+        McpSyncServer server = serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, protocol), executors, version);
+        Runtime.getRuntime().addShutdownHook(new Thread(ended::countDown));
+        ended.await();
+        server.close();
     }
 
     /** Serves the executors' tools over streamable HTTP. */
@@ -60,7 +89,7 @@ public final class McpToolServer {
      * ({@link StdioRefusal}); a refused answer would be lost and its client would wait for it until its deadline,
      * so it is offered again after a short pause.
      */
-    private record SerialSends(McpServerTransportProvider provider) implements McpServerTransportProvider {
+    private record ResendingProvider(McpServerTransportProvider provider) implements McpServerTransportProvider {
         @Override
         public void setSessionFactory(McpServerSession.Factory factory) {
             provider.setSessionFactory(transport -> factory.create(new ResendingTransport(transport)));

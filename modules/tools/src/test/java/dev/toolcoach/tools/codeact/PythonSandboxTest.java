@@ -1,5 +1,6 @@
 package dev.toolcoach.tools.codeact;
 
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.CodeActCodec;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
@@ -181,6 +182,21 @@ class PythonSandboxTest {
     void toolCallsPerProgramAreBounded() throws Exception {
         ToolResult result = run("for i in range(100):\n    add(i, 1)");
         assertTrue(result.text().contains("more than 5 tool calls"), result.text());
+    }
+
+    /** What a node's {@code toolcoach.code-act} does: the JVM's shared sandbox takes the configured limits. */
+    @Test
+    void theSharedSandboxOfAFormatTakesTheConfiguredLimits() throws Exception {
+        SandboxLimits two = new SandboxLimits(1, Duration.ofSeconds(30), 256L << 20, 4, 64 << 10, 2, 4);
+        CodeActEnvironment.configure(Path.of("/usr/bin/python3"), two);
+        try {
+            ToolResult result = CodeActEnvironment.forFormat(ActionFormat.CODE_ACT, arithmetic)
+                    .execute("t2", List.of(CodeActCodec.programCall("for i in range(10):\n    add(i, 1)"))).get(0)
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertTrue(result.text().contains("more than 2 tool calls"), result.text());
+        } finally {
+            CodeActEnvironment.configure(Path.of("/usr/bin/python3"), SandboxLimits.defaults());
+        }
     }
 
     @Test
