@@ -1,6 +1,7 @@
 package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.ConfigValueFactory;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
@@ -12,7 +13,9 @@ import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.testkit.ChildJvm;
 import dev.toolcoach.testkit.ToolCallingModel;
+import dev.toolcoach.toolnode.ToolNodeMain;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
@@ -35,13 +38,57 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The main job on a cluster of three JVMs (the coach here, a tool node and an athlete node in JVMs of their own) with
- * each kind of tool the cluster path offers beyond the built-in suites' JSON calls: a LangChain4j tool class the tool
- * node hosts by name, and code actions (CodeAct) whose programs run in the sandbox and call the tool node.
+ * each kind of tool the cluster path offers beyond the built-in suites' JSON calls: an MCP server the tool node starts,
+ * a LangChain4j tool class the tool node hosts by name, and code actions (CodeAct) whose programs run in the sandbox
+ * and call the tool node.
  */
 class HostedToolKindsJobTest {
 
     private static final Set<String> FINANCE_TOOLS = Set.of("cagr", "compound_interest", "loan_payment", "npv");
     private static final List<String> PHASES = List.of("model", "evaluate", "warm-up", "evaluate", "train", "save", "evaluate");
+
+    /**
+     * The tool node hosts the finance tools through an MCP server it starts ({@code tool-node mcp --tool-suite finance},
+     * a process of its own, over stdio) and no built-in suite, so the oracle's texts, the warm-up, the evaluations and
+     * the GRPO rollouts all call the MCP server: thousands of calls, 64 at a time, over its one session, each answered.
+     */
+    @Test
+    void aFinanceJobTrainsOnTheToolsOfAnMcpServerTheToolNodeHosts(@TempDir Path dir) throws Exception {
+        List<String> server = ChildJvm.command(ToolNodeMain.class, "mcp", "--tool-suite", "finance");
+        try (JobCluster cluster = JobCluster.start(dir, """
+                toolcoach.tools {
+                  suites = []
+                  mcp.servers.finance-mcp { command = %s, args = %s }
+                }
+                """.formatted(ConfigValueFactory.fromAnyRef(server.get(0)).render(),
+                ConfigValueFactory.fromIterable(server.subList(1, server.size())).render()))) {
+            Path run = dir.resolve("runs/finance-mcp");
+            TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).withToolSuite("finance-mcp");
+            List<String> phases = new ArrayList<>();
+            TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
+
+            assertEquals(PHASES, phases);
+            assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
+            assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList(), "one GRPO step");
+            assertEquals(2 * 4, TraceJson.read(run.resolve("traces.jsonl")).items().size(), "the athletes' rollouts");
+            Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+            assertEquals("finance-mcp", config.get("tool_suite"));
+            // the tool node starts no process but its MCP server (one; a restart may briefly show the one it replaces)
+            List<ProcessHandle> started = cluster.toolNodeProcess().children().filter(ProcessHandle::isAlive).toList();
+            assertTrue(!started.isEmpty() && started.stream().allMatch(p -> p.info().command().orElse("").endsWith("java")),
+                    "the tool node runs the MCP server: " + started);
+
+            // lossless under the oracle's load: every call of the oracle's texts, run on the coach node against the
+            // tool node's only suite (the MCP server's), was answered OK
+            List<ToolResult> results = oracleResults(run);
+            String shown = results.stream().filter(r -> r.status() != ToolResult.Status.OK || !FINANCE_TOOLS.contains(r.call().name()))
+                    .map(r -> r.call().name() + " " + r.status() + " " + r.text()).limit(20).collect(Collectors.joining("\n"));
+            assertTrue(!results.isEmpty() && shown.isEmpty(), shown);
+            Map<String, Double> calls = cluster.callsByStatus("finance-mcp");
+            assertTrue(calls.getOrDefault("OK", 0.0) >= ((Number) config.get("train_examples")).doubleValue(), "calls by status: " + calls);
+            assertEquals(0.0, calls.getOrDefault("TIMEOUT", 0.0) + calls.getOrDefault("UNAVAILABLE", 0.0), "calls by status: " + calls);
+        }
+    }
 
     @Test
     void aFinanceJobTrainsOnALangChain4jToolClassTheToolNodeHostsByName(@TempDir Path dir) throws Exception {

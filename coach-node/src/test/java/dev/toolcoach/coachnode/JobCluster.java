@@ -98,6 +98,11 @@ final class JobCluster implements AutoCloseable {
         return new TaskTrainingJob.Options("finance", SharedData.require("."), run, "grpo", true, recipe, ATHLETES, 1, 5);
     }
 
+    /** The tool node's JVM (what it starts are its children). */
+    ProcessHandle toolNodeProcess() {
+        return toolNode.process().toHandle();
+    }
+
     JobNode jobNode() {
         return JobNode.attach(coach);
     }

@@ -120,7 +120,8 @@ class McpSuitesTest {
         McpServerSpec spec = stdio("memory", false, List.of(), McpServers.command("server-memory"));
         spec = new McpServerSpec(spec.name(), new McpServerSpec.Stdio("node", ((McpServerSpec.Stdio) spec.transport()).args(),
                 Map.of("MEMORY_FILE_PATH", dir.resolve("memory.jsonl").toString()), Optional.empty()), false, List.of(),
-                Duration.ofSeconds(20), FAST_RESTART);
+                // a backoff the polls below cannot miss on a loaded machine (with 200 ms the server was back before one call)
+                Duration.ofSeconds(20), new McpServerSpec.Backoff(Duration.ofSeconds(3), Duration.ofSeconds(6)));
         ToolExecutor executor = host(spec, settings(Duration.ofSeconds(15)));
         assertEquals(ToolResult.Status.OK, call(executor, "t", "read_graph", Map.of()).status());
 
