@@ -10,7 +10,7 @@ import ai.djl.ndarray.types.DataType;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.model.nn.KvCache;
+import dev.toolcoach.model.nn.KvSlots;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.model.reference.TinyHfFolders;
@@ -67,21 +67,37 @@ class HalfPrecisionTest {
         }
     }
 
+    /**
+     * Logits of every real position; a padding position's are zeroed: they are never read, and what attention returns
+     * for a query that sees no key differs by kernel and type (uniform weights in f32, other values in f16).
+     */
     private static float[] logits(Transformer model, LoraAdapter adapter) {
         try (NDManager scope = model.manager().newSubManager()) {
-            return model.forward(StepInputs.scoring(TOKENS, MASK), scope, null, adapter, false, false).toFloatArray();
+            float[] out = model.forward(StepInputs.scoring(TOKENS, MASK), scope, null, adapter, false, false).toFloatArray();
+            int len = TOKENS[0].length;
+            int vocab = out.length / (TOKENS.length * len);
+            for (int r = 0; r < TOKENS.length; r++) {
+                for (int i = 0; i < len; i++) {
+                    if (MASK[r][i] == 0) {
+                        java.util.Arrays.fill(out, (r * len + i) * vocab, (r * len + i + 1) * vocab, 0f);
+                    }
+                }
+            }
+            return out;
         }
     }
 
     /** The first row's prompt prefilled into a cache of the model's type, then 3 tokens decoded one by one. */
     private static float[] lastLogits(Transformer model) {
         int[] row = TOKENS[0];
-        try (KvCache cache = new KvCache(model.config(), model.manager(), 1, model.dtype())) {
+        try (KvSlots cache = new KvSlots(model.config(), model.manager(), 1, model.dtype())) {
             float[] last = null;
             int[][] step = {java.util.Arrays.copyOf(row, row.length - 3)};
             for (int next = row.length - 3; next <= row.length; next++) {
                 try (NDManager scope = model.manager().newSubManager()) {
-                    last = model.forward(StepInputs.cached(step, new int[] {0}, cache), scope, cache, null, false, true).toFloatArray();
+                    int start = next - step[0].length;
+                    last = model.forward(StepInputs.slotted(step, new int[] {0}, new int[] {start}), scope, cache, null, false, true)
+                            .toFloatArray();
                 }
                 if (next < row.length) {
                     step = new int[][] {{row[next]}};

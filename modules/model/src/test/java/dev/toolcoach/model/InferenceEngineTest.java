@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.generate.BatchDecoder;
+import dev.toolcoach.model.generate.DecodingPolicy;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.model.generate.DecodeRequest;
 import dev.toolcoach.model.generate.DecodedSequence;
@@ -72,16 +73,18 @@ class InferenceEngineTest {
         try (NDManager parent = root.newSubManager();
              LoraAdapter fresh = LoraAdapter.create(lc, policy.config(), root, 3L);
              LoraAdapter lora = LoraAdapter.fromWeights(TestAdapters.perturbed(fresh.snapshot(), 1L, 0.1f, false, 1), policy.config(), root);
-             BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), parent)) {
+             BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), 8, parent)) {
+            DecodingPolicy adapted = DecodingPolicy.of(policy.transformer(), lora);
             CompletableFuture<DecodedSequence> longRunning = new CompletableFuture<>();
-            decoder.admit(prompt(1), new SamplingParams(1f, 0, 1f, 120, 7L, Set.of(), List.of()), lora, longRunning);
+            decoder.admit(List.of(new DecodeRequest(null, prompt(1), new SamplingParams(1f, 0, 1f, 120, 7L, Set.of(), List.of()),
+                    longRunning)), adapted);
             int afterWarmUp = 0;
             for (int step = 0; step < 100; step++) {
                 if (step % 6 == 0) {
-                    decoder.admit(prompt(step % 5), new SamplingParams(1f, 0, 1f, 3, step, Set.of(), List.of()), lora,
-                            new CompletableFuture<>());
+                    decoder.admit(List.of(new DecodeRequest("c" + step % 3, prompt(step % 5),
+                            new SamplingParams(1f, 0, 1f, 3, step, Set.of(), List.of()), new CompletableFuture<>())), adapted);
                 }
-                decoder.step(lora);
+                decoder.step(adapted);
                 if (step == 20) afterWarmUp = parent.getManagedArrays().size();
             }
             int later = parent.getManagedArrays().size();
@@ -160,14 +163,16 @@ class InferenceEngineTest {
         LoraConfig lc = new LoraConfig(2, 4f, 0f, Set.of("o_proj"));
         CompletableFuture<DecodedSequence> a = new CompletableFuture<>();
         CompletableFuture<DecodedSequence> b = new CompletableFuture<>();
-        try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), root);
+        try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), 2, root);
              LoraAdapter fresh = LoraAdapter.create(lc, policy.config(), root, 3L);
              LoraAdapter v7 = LoraAdapter.fromWeights(TestAdapters.perturbed(fresh.snapshot(), 1L, 0.1f, false, 7), policy.config(), root)) {
-            decoder.admit(prompt(1), SamplingParams.greedy(4), null, a); // forward 1 (prefill)
-            decoder.step(null);                                                  // forward 2
-            decoder.step(v7);                                                    // forward 3
-            decoder.admit(prompt(2), SamplingParams.greedy(2), v7, b); // forward 4 (prefill)
-            decoder.step(v7);                                                    // forward 5: a ends, b ends
+            DecodingPolicy base = DecodingPolicy.of(policy.transformer(), null);
+            DecodingPolicy adapted = DecodingPolicy.of(policy.transformer(), v7);
+            decoder.admit(List.of(new DecodeRequest(null, prompt(1), SamplingParams.greedy(4), a)), base); // forward 1 (prefill)
+            decoder.step(base);                                                                           // forward 2
+            decoder.step(adapted);                                                                        // forward 3
+            decoder.admit(List.of(new DecodeRequest(null, prompt(2), SamplingParams.greedy(2), b)), adapted); // forward 4
+            decoder.step(adapted);                                                             // forward 5: a ends, b ends
             assertEquals(5, decoder.stepCount());
         }
         assertArrayEquals(new int[] {0, 0, 7, 7}, a.join().policyVersions());
@@ -185,13 +190,14 @@ class InferenceEngineTest {
             for (int j = 0; j < p.length; j++) {
                 p[j] = 3 + (i * 13 + j * 7) % 60;
             }
-            requests.add(new DecodeRequest(p, SamplingParams.greedy(3), new CompletableFuture<>()));
+            requests.add(new DecodeRequest(null, p, SamplingParams.greedy(3), new CompletableFuture<>()));
         }
-        try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), root)) {
-            decoder.admit(requests, null);
+        DecodingPolicy base = DecodingPolicy.of(policy.transformer(), null);
+        try (BatchDecoder decoder = new BatchDecoder(policy.transformer(), policy.tokenizer(), n, root)) {
+            decoder.admit(requests, base);
             assertEquals(n, decoder.activeCount());
             while (decoder.activeCount() > 0) {
-                decoder.step(null);
+                decoder.step(base);
             }
         }
         for (DecodeRequest r : requests) {

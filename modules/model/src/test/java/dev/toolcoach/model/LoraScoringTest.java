@@ -13,7 +13,7 @@ import ai.djl.training.GradientCollector;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.model.nn.KvCache;
+import dev.toolcoach.model.nn.KvSlots;
 import dev.toolcoach.model.nn.StepInputs;
 import java.util.HashMap;
 import java.util.Map;
@@ -115,11 +115,11 @@ class LoraScoringTest {
             assertEquals(batch[(len - 1) + i], leftScores[2 + i], 1e-4f, "position " + i);
         }
         // row 0 decoded token by token through the KV cache gives the same next-token log-probs
-        try (KvCache cache = new KvCache(policy.config(), root, 1)) {
+        try (KvSlots cache = new KvSlots(policy.config(), root, 1, policy.transformer().dtype())) {
             for (int i = 0; i < len - 1; i++) {
                 try (NDManager scope = root.newSubManager()) {
-                    NDArray logits = policy.transformer().forward(StepInputs.cached(new int[][] {{TOKENS[0][i]}}, new int[] {0}, cache),
-                            scope, cache, null, false, true);
+                    NDArray logits = policy.transformer().forward(StepInputs.slotted(new int[][] {{TOKENS[0][i]}}, new int[] {0},
+                            new int[] {i}), scope, cache, null, false, true);
                     float lp = logits.logSoftmax(2).toFloatArray()[TOKENS[0][i + 1]];
                     assertEquals(batch[i], lp, 1e-4f, "cached position " + i);
                 }

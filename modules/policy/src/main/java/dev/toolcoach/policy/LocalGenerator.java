@@ -30,10 +30,19 @@ public final class LocalGenerator implements Generator {
         this.stopTokenIds = Set.copyOf(stopTokenIds);
     }
 
-    /** The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings). */
+    /**
+     * The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings); the trajectory is
+     * the engine's conversation, so each turn prefills only what the engine's cache of it does not hold yet.
+     */
     @Override
     public CompletionStage<Generation> generate(GenerationRequest request) {
-        return engine.submit(request.context(), request.sampling().withStopTokenIds(stopTokenIds)).thenApply(this::toAgent);
+        return engine.submit(request.trajectoryId(), request.context(), request.sampling().withStopTokenIds(stopTokenIds))
+                .thenApply(this::toAgent);
+    }
+
+    @Override
+    public void release(String trajectoryId) {
+        engine.release(trajectoryId);
     }
 
     /** The reply's text leaves out the stop token it ended on: the action parser reads only the reply. */

@@ -54,7 +54,9 @@ class LocalGeneratorTest {
         DecodedSequence engine = policy.engine().submit(context,
                 new SamplingParams(0.8f, 50, 0.9f, 40, 5L, Set.of(TinyChatModel.IM_END), List.of())).join();
         assertArrayEquals(engine.tokens(), mine.tokenIds());
-        assertArrayEquals(engine.logProbs(), mine.logprobs());
+        // the second request reuses the first one's cached prompt keys instead of computing them in another batch shape:
+        // the same values up to float32 summation order
+        assertArrayEquals(engine.logProbs(), mine.logprobs(), 1e-5f);
         assertArrayEquals(engine.policyVersions(), mine.policyVersions());
         assertTrue(IntStream.range(0, mine.length()).allMatch(i -> mine.logprobs()[i] < 0f), "sampled tokens carry real log-probs");
     }

@@ -9,7 +9,7 @@ import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.generate.BatchDecoder;
 import dev.toolcoach.model.generate.DecodedSequence;
 import dev.toolcoach.lm.SamplingParams;
-import dev.toolcoach.model.nn.KvCache;
+import dev.toolcoach.model.nn.KvSlots;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
 import java.io.IOException;
@@ -116,21 +116,20 @@ public final class ModelBenchmark {
             tokens[i] = 3 + (i * 37) % 500;
         }
         int reps = 200;
-        try (KvCache cache = new KvCache(model.config(), model.manager(), 1)) {
+        try (KvSlots cache = new KvSlots(model.config(), model.manager(), 1, model.dtype())) {
             try (NDManager scope = model.manager().newSubManager()) {
-                model.forward(StepInputs.cached(new int[][] {Arrays.copyOf(tokens, context)}, new int[] {0}, cache),
+                model.forward(StepInputs.slotted(new int[][] {Arrays.copyOf(tokens, context)}, new int[] {0}, new int[] {0}),
                         scope, cache, null, false, true);
             }
             int[][] next = {{tokens[context]}};
             double step = 0;
             for (int pass = 0; pass < 2; pass++) { // first pass warms up
                 long t0 = System.nanoTime();
-                for (int i = 0; i < reps; i++) {
+                for (int i = 0; i < reps; i++) { // the same step again: it overwrites the same column
                     try (NDManager scope = model.manager().newSubManager()) {
-                        StepInputs in = StepInputs.cached(next, new int[] {0}, cache);
+                        StepInputs in = StepInputs.slotted(next, new int[] {0}, new int[] {context});
                         model.forward(in, scope, cache, null, false, true).toFloatArray();
                     }
-                    cache.truncate(context); // the same step again
                 }
                 step = (System.nanoTime() - t0) / 1e3 / reps;
             }

@@ -12,7 +12,6 @@ final class ActiveSequence {
     final SamplingParams params;
     final Sampler sampler;
     final CompletableFuture<DecodedSequence> future;
-    int start;
     private int[] tokens = new int[16];
     private float[] logProbs = new float[16];
     private int[] versions = new int[16];

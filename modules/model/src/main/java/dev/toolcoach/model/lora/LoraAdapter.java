@@ -143,6 +143,14 @@ public final class LoraAdapter implements AutoCloseable {
         return delta.mul(ScopedConstant.like(delta, config.scale()));
     }
 
+    /** scale * A B [in, out] of one target: what merging adds to the base projection; lives in {@code scope}. */
+    public NDArray weightDelta(int layer, String target, NDManager scope) {
+        Pair p = layers.get(layer).get(target);
+        NDArray delta = p.a().matMul(p.b());
+        delta.attach(scope); // an op's result joins its receiver's manager: the adapter's, which lives on
+        return delta.mul(ScopedConstant.like(delta, config.scale()));
+    }
+
     /** The arrays an optimiser updates, in a fixed order (layer, then canonical target, A before B). */
     public List<NDArray> parameters() {
         List<NDArray> out = new ArrayList<>();

@@ -12,9 +12,12 @@ import java.util.Arrays;
  *
  * @param keyPositions [B * T] position of each key column in its row's sequence (meaningless where the mask hides
  *                     the column), for a sliding window
+ * @param slots        for a cached forward ({@link #slotted}), the KV slot of each row; null for scoring
+ * @param writeColumns for a cached forward, [B * L] the slot column each new token's key and value go to
+ * @param lastIndex    for a cached forward, each row's last real token among its L (rows are padded on the right)
  */
 public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, long[] positions, float[] mask,
-                         long[] keyPositions) {
+                         long[] keyPositions, int[] slots, int[] writeColumns, int[] lastIndex) {
     /** Large negative rather than -inf so a fully hidden (padding) row softmaxes to uniform instead of NaN. */
     static final float HIDDEN = -1e9f;
 
@@ -59,39 +62,65 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                 }
             }
         }
-        return new StepInputs(b, l, l, ids, pos, mask, pos);
+        return new StepInputs(b, l, l, ids, pos, mask, pos, null, null, null);
     }
 
     /**
-     * New tokens appended to a cache at columns [cache.length(), cache.length() + L); row b's sequence starts at
-     * column {@code start[b]} (columns left of it belong to no one). Reserves the cache room first, since the
-     * mask spans the cache's whole capacity.
+     * New tokens appended to KV slots ({@link KvSlots}): row r's {@code tokens[r]} go to columns [starts[r],
+     * starts[r] + tokens[r].length) of slot {@code slots[r]} at positions counted from the slot's column 0, and each
+     * sees every earlier column of its own slot. Rows are padded on the right to the longest; a row with no token is
+     * idle (a slot that rides along in a decode step without decoding): it writes one unused column at its
+     * {@code starts[r]}, beyond what its slot holds, and sees only column 0. Padding and idle outputs are never used.
+     * Attention spans the longest real row's columns, never an idle row's.
      */
-    public static StepInputs cached(int[][] tokens, int[] start, KvCache cache) {
+    public static StepInputs slotted(int[][] tokens, int[] slots, int[] starts) {
         int b = tokens.length;
-        int l = tokens[0].length;
-        cache.reserve(l);
-        int t = cache.capacity();
-        int base = cache.length();
+        if (slots.length != b || starts.length != b) {
+            throw new IllegalArgumentException(b + " rows need as many slots and starts, got " + slots.length + " and " + starts.length);
+        }
+        int l = 1;
+        int t = 1;
+        for (int r = 0; r < b; r++) {
+            l = Math.max(l, tokens[r].length);
+            t = Math.max(t, starts[r] + tokens[r].length);
+        }
         int[] ids = new int[b * l];
         long[] pos = new long[b * l];
+        int[] write = new int[b * l];
+        int[] last = new int[b];
         float[] mask = new float[b * l * t];
         Arrays.fill(mask, HIDDEN);
         long[] keyPos = new long[b * t];
         for (int r = 0; r < b; r++) {
+            int n = tokens[r].length;
+            last[r] = Math.max(0, n - 1);
             for (int c = 0; c < t; c++) {
-                keyPos[r * t + c] = c - start[r];
+                keyPos[r * t + c] = c;
             }
             for (int i = 0; i < l; i++) {
-                int col = base + i;
-                ids[r * l + i] = tokens[r][i];
-                pos[r * l + i] = Math.max(0, col - start[r]);
-                if (col >= start[r]) { // a left-padding query sees nothing; its output is never used
-                    Arrays.fill(mask, (r * l + i) * t + start[r], (r * l + i) * t + col + 1, 0f);
+                int at = r * l + i;
+                write[at] = starts[r] + i;
+                int row = at * t;
+                if (i < n) {
+                    ids[at] = tokens[r][i];
+                    pos[at] = starts[r] + i;
+                    Arrays.fill(mask, row, row + starts[r] + i + 1, 0f);
+                } else {
+                    pos[at] = n == 0 ? 0 : starts[r] + n - 1; // in range: padding and idle rows are never read
+                    mask[row] = 0f;
                 }
             }
         }
-        return new StepInputs(b, l, t, ids, pos, mask, keyPos);
+        return new StepInputs(b, l, t, ids, pos, mask, keyPos, slots.clone(), write, last);
+    }
+
+    /** One past the highest slot column the step writes: what the cache must hold. */
+    public int writeColumnLimit() {
+        int most = 0;
+        for (int c : writeColumns) {
+            most = Math.max(most, c + 1);
+        }
+        return most;
     }
 
     NDArray tokenArray(NDManager m) {
@@ -103,7 +132,7 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
     }
 
     /**
-     * [B, 1, 1, L, T]: broadcast over kv heads and the query heads of each kv group. With a sliding window
+     * [B, 1, L, T]: broadcast over the heads. With a sliding window
      * ({@code window > 0}) a query also loses every key {@code window} or more positions back, as Transformers'
      * sliding-window mask ({@code kv_idx > q_idx - sliding_window}) does; the same rule holds for a cached decode
      * step, whose cache keeps the older columns but never shows them.
@@ -124,6 +153,6 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                 }
             }
         }
-        return m.create(out, new Shape(rows, 1, 1, newTokens, keyColumns));
+        return m.create(out, new Shape(rows, 1, newTokens, keyColumns));
     }
 }

@@ -14,6 +14,9 @@ import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.lora.LoraAdapter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,6 +34,9 @@ public final class Transformer implements AutoCloseable {
     private final NDArray ropeCos;
     private final NDArray ropeSin;
     private final NDArray rotateHalf;
+    /** 1/sqrt(headDim) and the norms' epsilon as arrays made once: a Java number in an op becomes a new array each call. */
+    private final NDArray attentionScale;
+    private final NDArray normEps;
     private final DataType dtype;
 
     private Transformer(ModelConfig config, NDManager manager, ModelWeights weights) {
@@ -60,6 +66,91 @@ public final class Transformer implements AutoCloseable {
             r[j * hd + j + half] = 1f;
         }
         rotateHalf = inDtype(manager.create(r, new Shape(hd, hd)));
+        attentionScale = inDtype(manager.create((float) (1.0 / Math.sqrt(hd))));
+        normEps = manager.create(config.normEps());
+    }
+
+    /** A model sharing {@code base}'s config, rotation tables and every weight not in {@code weights}' own arrays. */
+    private Transformer(Transformer base, NDManager manager, ModelWeights weights) {
+        this.config = base.config;
+        this.manager = manager;
+        this.weights = weights;
+        this.dtype = base.dtype;
+        this.ropeCos = base.ropeCos;
+        this.ropeSin = base.ropeSin;
+        this.rotateHalf = base.rotateHalf;
+        this.attentionScale = base.attentionScale;
+        this.normEps = base.normEps;
+    }
+
+    /**
+     * This model with {@code adapter} merged into the projections it targets (W + scale * A B, fused as the base fuses
+     * them), for inference: those projections are new arrays in a sub-manager of {@code parent}, which closing the
+     * result frees; every other weight, the rotation tables and the config stay this model's own, shared. A forward of
+     * the result without an adapter equals a forward of this model with it, up to float rounding.
+     */
+    public Transformer withAdapterMerged(LoraAdapter adapter, NDManager parent) {
+        NDManager own = parent.newSubManager();
+        try {
+            List<LayerWeights> merged = new ArrayList<>();
+            for (int l = 0; l < config.nLayers(); l++) {
+                LayerWeights w = weights.layers().get(l);
+                merged.add(new LayerWeights(w.attnNorm(),
+                        merge(w.wqkv(), adapter, l, own, new String[] {"q_proj", "k_proj", "v_proj"}),
+                        w.qkvBias(), w.qNorm(), w.kNorm(),
+                        merge(w.wo(), adapter, l, own, new String[] {"o_proj"}),
+                        w.oBias(), w.ffnNorm(),
+                        merge(w.wGateUp(), adapter, l, own, new String[] {"gate_proj", "up_proj"}),
+                        merge(w.wDown(), adapter, l, own, new String[] {"down_proj"})));
+            }
+            return new Transformer(this, own,
+                    new ModelWeights(weights.embedding(), List.copyOf(merged), weights.finalNorm(), weights.lmHead()));
+        } catch (RuntimeException e) {
+            own.close();
+            throw e;
+        }
+    }
+
+    /** A fused projection [in, out] plus its parts' adapter deltas, or the projection itself when none is targeted. */
+    private NDArray merge(NDArray fused, LoraAdapter adapter, int layer, NDManager own, String[] parts) {
+        if (Arrays.stream(parts).noneMatch(adapter::targets)) {
+            return fused;
+        }
+        try (NDManager scope = own.newSubManager()) {
+            NDList deltas = new NDList();
+            for (String part : parts) {
+                int out = LoraAdapter.inOut(config, part)[1];
+                deltas.add(adapter.targets(part) ? adapter.weightDelta(layer, part, scope)
+                        : scope.zeros(new Shape(fused.getShape().get(0), out)));
+            }
+            NDArray delta = deltas.size() == 1 ? deltas.get(0) : NDArrays.concat(deltas, 1);
+            NDArray fused32 = inF32(fused);
+            if (fused32 != fused) {
+                fused32.attach(scope); // a half base's f32 copy is made in the base's manager
+            }
+            NDArray sum = inDtype(delta.add(fused32)); // made from the delta: it lives in the scope until attached
+            sum.attach(own);
+            return sum;
+        }
+    }
+
+    /**
+     * Bytes the projections {@code adapter} targets take: what {@link #withAdapterMerged} allocates. An engine merges
+     * when that is affordable and applies the adapter at every step otherwise.
+     */
+    public long mergedBytes(LoraAdapter adapter) {
+        long bytes = 0;
+        for (LayerWeights w : weights.layers()) {
+            for (Object[] fused : new Object[][] {{w.wqkv(), new String[] {"q_proj", "k_proj", "v_proj"}},
+                    {w.wo(), new String[] {"o_proj"}}, {w.wGateUp(), new String[] {"gate_proj", "up_proj"}},
+                    {w.wDown(), new String[] {"down_proj"}}}) {
+                if (Arrays.stream((String[]) fused[1]).anyMatch(adapter::targets)) {
+                    NDArray a = (NDArray) fused[0];
+                    bytes += a.size() * a.getDataType().getNumOfBytes();
+                }
+            }
+        }
+        return bytes;
     }
 
     /** {@code a} in the compute type (itself for f32; a half copy, in {@code a}'s manager, for a half base). */
@@ -192,13 +283,14 @@ public final class Transformer implements AutoCloseable {
      *
      * @param step     host-side token ids, positions and mask of the new tokens
      * @param scope    per-call manager: every intermediate and the result live there; close it when done
-     * @param cache    null for a cache-free (teacher-forced) pass; otherwise the new keys/values are written into
-     *                 it and the cache is advanced
+     * @param cache    null for a cache-free (teacher-forced) pass; otherwise the step's rows are slots of it
+     *                 ({@link StepInputs#slotted}): their new keys and values are written there and attention reads
+     *                 each row's own slot
      * @param lora     null runs the base model (e.g. the KL reference); otherwise the adapter is applied
      * @param training enables LoRA dropout
      * @param lastOnly project only the last position to the vocabulary (prefill and decode)
      */
-    public NDArray forward(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+    public NDArray forward(StepInputs step, NDManager scope, KvSlots cache, LoraAdapter lora, boolean training, boolean lastOnly) {
         return head(hidden(step, scope, cache, lora, training, lastOnly));
     }
 
@@ -206,21 +298,28 @@ public final class Transformer implements AutoCloseable {
      * The final-normed hidden states [B, L or 1, dim] that {@link #forward} projects to the vocabulary; scoring projects
      * them a slice at a time ({@code TokenScores.score}) so that a long batch never holds several [B, L, vocab] arrays.
      */
-    public NDArray hidden(StepInputs step, NDManager scope, KvCache cache, LoraAdapter lora, boolean training, boolean lastOnly) {
+    public NDArray hidden(StepInputs step, NDManager scope, KvSlots cache, LoraAdapter lora, boolean training, boolean lastOnly) {
         if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)) {
             // DJL's toType drops autograd history: an adapter over a half base would silently get no gradient
             throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base (DJL's casts carry no gradient): "
                     + "load the learner's base in float32");
         }
+        KvSlots.Access slots = null;
         if (cache != null) {
-            cache.reserve(step.newTokens());
-            if (step.keyColumns() != cache.capacity()) {
-                throw new IllegalArgumentException("step inputs were built for " + step.keyColumns() + " key columns, cache has " + cache.capacity());
+            if (step.slots() == null) {
+                throw new IllegalArgumentException("a cached forward needs slotted step inputs (StepInputs.slotted)");
             }
+            cache.reserve(step.writeColumnLimit());
+            slots = cache.open(step, scope);
         }
         checkInRange(step);
         NDArray tokens = step.tokenArray(scope);
         NDArray mask = step.maskArray(scope, config.slidingWindow());
+        if (dtype != DataType.FLOAT32) {
+            // -1e4, not -1e9 (-inf in f16): a row hidden whole must stay finite after its scores are added, or its NaN
+            // output poisons every row that reads its keys with weight 0
+            mask = mask.maximum(ScopedConstant.like(mask, -1e4)).toType(dtype, false);
+        }
         NDArray cos;
         NDArray sin;
         if (ropeCos == null) {
@@ -234,16 +333,27 @@ public final class Transformer implements AutoCloseable {
         }
         NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
         for (int l = 0; l < config.nLayers(); l++) {
-            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, cache, lora, training));
+            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, slots, lora, training));
             x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm(), 2), lora, training));
         }
-        if (cache != null) {
-            cache.advance(step.newTokens());
-        }
         if (lastOnly) {
-            x = x.get(new NDIndex(":, -1:, :"));
+            x = lastPositions(step, x, scope);
         }
         return rmsNorm(x, weights.finalNorm(), 2);
+    }
+
+    /** [B, 1, dim]: each row's last real position (rows of a slotted prefill are padded on the right). */
+    private static NDArray lastPositions(StepInputs step, NDArray x, NDManager scope) {
+        if (step.lastIndex() == null || step.newTokens() == 1) {
+            return x.get(new NDIndex(":, -1:, :"));
+        }
+        long[] rows = new long[step.rows()];
+        long[] last = new long[step.rows()];
+        for (int r = 0; r < rows.length; r++) {
+            rows[r] = r;
+            last[r] = step.lastIndex()[r];
+        }
+        return x.get(new NDIndex("{}, {}", scope.create(rows), scope.create(last))).expandDims(1);
     }
 
     /** Logits [..., vocab] of final-normed hidden states; they live in the manager of {@code hidden}. */
@@ -270,7 +380,7 @@ public final class Transformer implements AutoCloseable {
         }
     }
 
-    private NDArray attention(int layer, NDArray h, NDArray cos, NDArray sin, NDArray mask, KvCache cache,
+    private NDArray attention(int layer, NDArray h, NDArray cos, NDArray sin, NDArray mask, KvSlots.Access cache,
                               LoraAdapter lora, boolean training) {
         LayerWeights w = weights.layers().get(layer);
         long b = h.getShape().get(0);
@@ -297,26 +407,29 @@ public final class Transformer implements AutoCloseable {
         }
         qk = qk.mul(cos).add(qk.matMul(rotateHalf).mul(sin));
         NDList qAndK = qk.split(new long[] {heads}, 2);
-        // q: [B, L, H, hd] -> [B, kvH, group * L, hd]: a kv head's whole query group in one plain (non-broadcast)
-        // matmul, so the keys are never expanded per query head; scaled here rather than scaling every score
-        long groupRows = (long) config.groupSize() * len;
-        NDArray q = qAndK.get(0).mul(ScopedConstant.like(qAndK.get(0), 1.0 / Math.sqrt(hd))).transpose(0, 2, 1, 3).reshape(b, kvHeads, groupRows, hd);
-        NDArray k = qAndK.get(1).transpose(0, 2, 1, 3);
-        NDArray v = qkAndV.get(1).reshape(b, len, kvHeads, hd).transpose(0, 2, 1, 3);
-        if (cache != null) {
-            cache.write(layer, k, v);
-            k = cache.keys(layer);
-            v = cache.values(layer);
+        NDArray q = qAndK.get(0).transpose(0, 2, 1, 3); // [B, H, L, hd]
+        NDArray k;
+        NDArray v;
+        if (cache == null) {
+            k = qAndK.get(1).transpose(0, 2, 1, 3);
+            v = qkAndV.get(1).reshape(b, len, kvHeads, hd).transpose(0, 2, 1, 3);
+        } else {
+            cache.write(layer, qAndK.get(1), qkAndV.get(1));
+            k = cache.keys(layer, h.getManager());
+            v = cache.values(layer, h.getManager());
         }
-        long keyColumns = k.getShape().get(2);
-        // an op's result joins its first operand's manager: cached keys live as long as their batch, so their
-        // transposed view is moved to the step's scope or every decode step would leave one behind
-        NDArray keysT = k.transpose(0, 1, 3, 2);
-        keysT.attach(q.getManager());
-        // scores viewed as [B, kvH, group, L, T] to add the [B, 1, 1, L, T] mask, then back for the value matmul
-        NDArray scores = inF32(q.matMul(keysT)).reshape(b, kvHeads, config.groupSize(), len, keyColumns).add(mask);
-        NDArray out = inDtype(scores.softmax(4)).reshape(b, kvHeads, groupRows, keyColumns).matMul(v)
-                .reshape(b, heads, len, hd).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
+        NDArray out;
+        if (len == 1) {
+            // one new token a row (a decode step): a kv head's whole query group in one plain matmul, [group, hd] x
+            // [hd, T]; the fused kernel would take each head's single query as a matrix-vector product, one BLAS call
+            // per row and head, which is what a decode step's attention then costs
+            NDArray grouped = q.reshape(b, kvHeads, config.groupSize(), hd).mul(attentionScale);
+            NDArray keysT = k.transpose(0, 1, 3, 2);
+            NDArray scores = inF32(grouped.matMul(keysT)).add(mask); // [B, kvH, group, T] + [B, 1, 1, T]
+            out = inDtype(scores.softmax(3)).matMul(v).reshape(b, 1, config.qDim());
+        } else {
+            out = ScriptedOps.attention(q, k, v, mask).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
+        }
         NDArray o = out.matMul(w.wo());
         if (w.oBias() != null) {
             o = o.add(w.oBias());
@@ -362,10 +475,10 @@ public final class Transformer implements AutoCloseable {
     private NDArray rmsNorm(NDArray x, NDArray weight, int axis) {
         if (dtype != DataType.FLOAT32) {
             NDArray x32 = inF32(x);
-            return inDtype(x32.div(x32.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt())).mul(weight);
+            return inDtype(x32.div(x32.square().mean(new int[] {axis}, true).add(normEps).sqrt())).mul(weight);
         }
         // dividing by a square root, not pow(-0.5): pow would save its scalar exponent for backward (see ScopedConstant)
-        return x.div(x.square().mean(new int[] {axis}, true).add(config.normEps()).sqrt()).mul(weight);
+        return x.div(x.square().mean(new int[] {axis}, true).add(normEps).sqrt()).mul(weight);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.toolcoach.model.nn;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every family's production forward (DJL, f32) against the plain float64 reference that follows Transformers'
  * modeling code, on tiny random Hugging Face folders written by the reference's {@link TinyHfFolders}: the logits of
- * a whole-prompt forward, and of a prefill followed by cached one-token decode steps (alone and batched with a
- * left-padded row), agree to 1e-4 of the logits' scale.
+ * a whole-prompt forward, and of a prefill followed by cached one-token decode steps (alone and batched with other
+ * rows in other KV slots), agree to 1e-4 of the logits' scale.
  */
 class FamilyReferenceTest {
     private static final int LEN = TinyHfFolders.LONG_SEQUENCE;
@@ -78,6 +77,25 @@ class FamilyReferenceTest {
         assertTrue(worst <= TOLERANCE * scale, what + ": max |reference - production| = " + worst + " (logit scale " + scale + ")");
     }
 
+    /**
+     * A row decoded alone and in a batch agrees to 1e-5 of the logits' scale (at least 1), not bit for bit: PyTorch's
+     * float32 kernels pick their blocking and vector width by the batch's shape and the CPU (an AVX-512 machine showed
+     * 1.3e-5 absolute on a logit of -0.99, the whole vector's scale being larger), so the same row is summed in another
+     * order. Each logit here is a few hundred float32 products deep through four layers: reordering moves it by a
+     * few ulps of its inputs' scale, about 1e-6 relative, while a row that saw another row's keys moves by 1e-1.
+     */
+    private static void assertBatchInvariant(String what, float[] alone, float[] batched) {
+        double scale = 1;
+        for (float v : alone) {
+            scale = Math.max(scale, Math.abs(v));
+        }
+        double worst = 0;
+        for (int i = 0; i < alone.length; i++) {
+            worst = Math.max(worst, Math.abs(alone[i] - batched[i]));
+        }
+        assertTrue(worst <= 1e-5 * scale, what + ": a row alone and in a batch differ by " + worst + " (logit scale " + scale + ")");
+    }
+
     /** Whole-prompt forward without a cache (as training scores sequences) against the reference, every position. */
     private static void fullForward(Pair p, int len) {
         int[] t = tokens(len, p.model().config().vocabSize(), 0);
@@ -95,47 +113,68 @@ class FamilyReferenceTest {
     }
 
     /**
-     * Rows of different prompt lengths (the shorter left-padded) prefilled together into one cache, then decoded one
-     * token per step to {@code len}; each row's logits at every step against the reference's forward over that row's
-     * tokens so far.
+     * Rows of different prompt lengths, each in its own KV slot, prefilled together in one forward, then decoded one
+     * token per step until every row's sequence is complete (row r's sequence is {@code len - (longest - its prompt)}
+     * tokens long); each row's logits at every step against the reference's forward over that row's tokens so far.
      */
     private static void cachedDecode(Pair p, int len, int... promptLengths) {
         int vocab = p.model().config().vocabSize();
         int rows = promptLengths.length;
         int longest = Arrays.stream(promptLengths).max().orElseThrow();
         int[][] seqs = new int[rows][];
-        int[] start = new int[rows];
-        int[][] prefill = new int[rows][longest];
         for (int r = 0; r < rows; r++) {
-            start[r] = longest - promptLengths[r];
-            seqs[r] = tokens(len - start[r], vocab, 3 * r);
-            System.arraycopy(seqs[r], 0, prefill[r], start[r], promptLengths[r]);
+            seqs[r] = tokens(len - (longest - promptLengths[r]), vocab, 3 * r);
         }
-        double[][][] whole = new double[rows][][];
+        float[][] logits = slotDecode(p.model(), seqs, promptLengths);
         for (int r = 0; r < rows; r++) {
-            whole[r] = p.reference().logits(seqs[r]);
+            double[][] whole = p.reference().logits(seqs[r]);
+            for (int seen = promptLengths[r]; seen <= seqs[r].length; seen++) {
+                // a causal model's prefix logits are rows of the whole forward, unless the rope depends on the length
+                double[][] ref = p.model().config().rope().lengthDependent()
+                        ? p.reference().logits(Arrays.copyOf(seqs[r], seen)) : whole;
+                assertClose(p.name() + " cached decode, row " + r + " of " + rows + ", " + seen + " tokens", ref[seen - 1],
+                        logits[r], (seen - promptLengths[r]) * vocab);
+            }
         }
-        try (KvCache cache = new KvCache(p.model().config(), root, rows)) {
-            int[][] step = prefill;
-            for (int col = longest; col <= len; col++) {
+    }
+
+    /**
+     * Logits of every step of each row: the rows' prompts ({@code promptLengths[r]} tokens of {@code seqs[r]}) prefilled
+     * into slots 0..rows-1 in one forward, then one token per step, every row in every step, until the longest row is
+     * complete (a row already complete rides along idle).
+     */
+    static float[][] slotDecode(Transformer model, int[][] seqs, int... promptLengths) {
+        int rows = seqs.length;
+        int vocab = model.config().vocabSize();
+        int steps = 0;
+        for (int r = 0; r < rows; r++) {
+            steps = Math.max(steps, seqs[r].length - promptLengths[r]);
+        }
+        float[][] out = new float[rows][(steps + 1) * vocab];
+        int[] slots = new int[rows];
+        int[] starts = new int[rows];
+        int[][] step = new int[rows][];
+        for (int r = 0; r < rows; r++) {
+            slots[r] = r;
+            step[r] = Arrays.copyOf(seqs[r], promptLengths[r]);
+        }
+        try (KvSlots cache = new KvSlots(model.config(), root, rows, model.dtype())) {
+            for (int s = 0; s <= steps; s++) {
                 try (NDManager scope = root.newSubManager()) {
-                    float[] logits = p.model().forward(StepInputs.cached(step, start, cache), scope, cache, null, false, true).toFloatArray();
+                    float[] logits = model.forward(StepInputs.slotted(step, slots, starts), scope, cache, null, false, true).toFloatArray();
                     for (int r = 0; r < rows; r++) {
-                        int seen = col - start[r];
-                        // a causal model's prefix logits are rows of the whole forward, unless the rope depends on the length
-                        double[][] ref = p.model().config().rope().lengthDependent()
-                                ? p.reference().logits(Arrays.copyOf(seqs[r], seen)) : whole[r];
-                        assertClose(p.name() + " cached decode, row " + r + " of " + rows + ", " + seen + " tokens", ref[seen - 1], logits, r * vocab);
+                        if (step[r].length > 0) {
+                            System.arraycopy(logits, r * vocab, out[r], s * vocab, vocab);
+                        }
                     }
                 }
-                if (col < len) {
-                    step = new int[rows][1];
-                    for (int r = 0; r < rows; r++) {
-                        step[r][0] = seqs[r][col - start[r]];
-                    }
+                for (int r = 0; r < rows; r++) {
+                    starts[r] += step[r].length;
+                    step[r] = starts[r] < seqs[r].length ? new int[] {seqs[r][starts[r]]} : new int[0];
                 }
             }
         }
+        return out;
     }
 
     @Test
@@ -181,35 +220,6 @@ class FamilyReferenceTest {
         }
     }
 
-    /** Logits of every decode step of each row, prefilled together (left-padded) then one token per step. */
-    private static float[][] decodeLogits(Transformer model, int len, int[][] seqs, int... promptLengths) {
-        int rows = promptLengths.length;
-        int vocab = model.config().vocabSize();
-        int longest = Arrays.stream(promptLengths).max().orElseThrow();
-        int[] start = new int[rows];
-        int[][] step = new int[rows][longest];
-        for (int r = 0; r < rows; r++) {
-            start[r] = longest - promptLengths[r];
-            System.arraycopy(seqs[r], 0, step[r], start[r], promptLengths[r]);
-        }
-        float[][] out = new float[rows][(len - longest + 1) * vocab];
-        try (KvCache cache = new KvCache(model.config(), root, rows)) {
-            for (int col = longest; col <= len; col++) {
-                try (NDManager scope = root.newSubManager()) {
-                    float[] logits = model.forward(StepInputs.cached(step, start, cache), scope, cache, null, false, true).toFloatArray();
-                    for (int r = 0; r < rows; r++) {
-                        System.arraycopy(logits, r * vocab, out[r], (col - longest) * vocab, vocab);
-                    }
-                }
-                step = new int[rows][1];
-                for (int r = 0; r < rows && col < len; r++) {
-                    step[r][0] = seqs[r][col - start[r]];
-                }
-            }
-        }
-        return out;
-    }
-
     @Test
     void lengthDependentRopeDecodesARowAloneAsInABatch() throws Exception {
         // longrope past original_max_position_embeddings (16) and dynamic past max_position_embeddings (16), where the
@@ -219,9 +229,9 @@ class FamilyReferenceTest {
                 int vocab = p.model().config().vocabSize();
                 int[] a = tokens(LEN, vocab, 1);
                 int[] b = tokens(LEN, vocab, 2);
-                float[] alone = decodeLogits(p.model(), LEN, new int[][] {a}, 12)[0];
-                float[][] batched = decodeLogits(p.model(), LEN, new int[][] {b, a}, 12, 12);
-                assertArrayEquals(alone, batched[1], 1e-5f, p.name());
+                float[] alone = slotDecode(p.model(), new int[][] {a}, 12)[0];
+                float[][] batched = slotDecode(p.model(), new int[][] {b, a}, 12, 12);
+                assertBatchInvariant(p.name(), alone, batched[1]);
                 if (c[1] == Rope.LONGROPE) {
                     // a 20-token prompt (long factors throughout) then steps equal the whole forward of every prefix;
                     // dynamic frequencies change at every step, so there only Transformers' own decode would agree
