@@ -131,6 +131,21 @@ class DatasetLoadersTest {
     }
 
     @Test
+    void aJavaQuestionWithATypeBfclCannotConvertIsFilteredWithTheReason() throws Exception {
+        String question = "{\"id\": \"java_%d\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": "
+                + "[{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": %s}, \"required\": [\"x\"]}}]}";
+        Path q = Files.write(dir.resolve("questions.json"), List.of(question.formatted(0, "{\"type\": \"Set\"}"),
+                question.formatted(1, "{\"type\": \"Array\"}"), question.formatted(2, "{\"type\": \"Array\", \"items\": {\"type\": \"char\"}}")));
+        Path a = Files.write(dir.resolve("answers.json"), List.of("{\"id\": \"java_0\", \"ground_truth\": [{\"f\": {\"x\": [\"s\"]}}]}",
+                "{\"id\": \"java_1\", \"ground_truth\": [{\"f\": {\"x\": [[1]]}}]}",
+                "{\"id\": \"java_2\", \"ground_truth\": [{\"f\": {\"x\": [[\"c\"]]}}]}"));
+        LoadResult<CallingExample> r = new BfclLoader().load(q, a);
+        assertEquals(List.of("java_2"), r.items().stream().map(CallingExample::id).toList());
+        assertEquals(List.of("parameter x of f: BFCL does not convert the Java type 'Set'", "parameter x of f: the Array declares no item type"),
+                r.filtered().stream().map(DatasetIssue::reason).toList());
+    }
+
+    @Test
     void aMissingFileIsAClearError() {
         DatasetException e = assertThrows(DatasetException.class, () -> new XlamLoader().load(dir.resolve("none.json"), "x"));
         assertTrue(e.getMessage().endsWith("none.json: no such file"), e.getMessage());
