@@ -1,20 +1,11 @@
 package dev.toolcoach.tasks.calling;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.CharacterEscapes;
-import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolcoach.agent.TemplateJson;
 import dev.toolcoach.trace.ToolCall;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -28,38 +19,6 @@ public enum SourceLanguage {
     PYTHON("Python 3", "Python 3 syntax"),
     JAVA("Java", "Java 8 SDK syntax"),
     JAVASCRIPT("JavaScript", "JavaScript syntax");
-
-    /** Python's {@code json.dumps}: ", " and ": " between items, non-ASCII as lower-case \\u escapes, as BFCL writes hints. */
-    private static final ObjectWriter PY_JSON = JsonMapper.builder().build()
-            .writer(new CharacterEscapes() {
-                private final int[] ascii = standardAsciiEscapesForJSON();
-
-                @Override
-                public int[] getEscapeCodesForAscii() {
-                    return ascii;
-                }
-
-                @Override
-                public SerializableString getEscapeSequence(int ch) {
-                    return ch < 128 ? null : new SerializedString(String.format("\\u%04x", ch));
-                }
-            })
-            .with(new MinimalPrettyPrinter() {
-                @Override
-                public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
-                    g.writeRaw(": ");
-                }
-
-                @Override
-                public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
-                    g.writeRaw(", ");
-                }
-
-                @Override
-                public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
-                    g.writeRaw(", ");
-                }
-            });
 
     private final String displayName;
     private final String syntax;
@@ -140,7 +99,7 @@ public enum SourceLanguage {
             }
             if (this == JAVASCRIPT && type.equals("dict") && p.has("properties")) {
                 note.append(" The dictionary entries have the following schema; they are not in string representation. ")
-                        .append(pyJson(p.remove("properties")));
+                        .append(TemplateJson.dumps(p.remove("properties")));
             }
             p.put("description", note.toString());
             p.put("type", "string");
@@ -148,13 +107,5 @@ public enum SourceLanguage {
         });
         return new FunctionDoc(doc.name(), doc.description() + " Note that the provided function is in " + syntax + ".",
                 properties, doc.required());
-    }
-
-    private static String pyJson(JsonNode node) {
-        try {
-            return PY_JSON.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
