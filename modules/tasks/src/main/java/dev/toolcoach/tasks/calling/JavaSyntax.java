@@ -121,13 +121,13 @@ final class JavaSyntax {
     /** A JSON value written as Java source text for a parameter of the declared type, the way BFCL's converter reads it. */
     static String write(Object value, String type, String itemType) {
         if (value instanceof String s) return s;
-        if (value instanceof List<?> items && type.equals("Array")) {
+        if (value instanceof List<?> items && "Array".equals(type)) {
             return "new " + elementType(itemType) + "[]{" + join(items, itemType) + "}";
         }
-        if (value instanceof List<?> items && type.equals("ArrayList")) {
+        if (value instanceof List<?> items && "ArrayList".equals(type)) {
             return items.isEmpty() ? "new ArrayList<>()" : "new ArrayList<>(Arrays.asList(" + join(items, itemType) + "))";
         }
-        if (value instanceof Map<?, ?> entries && type.equals("HashMap")) {
+        if (value instanceof Map<?, ?> entries && "HashMap".equals(type)) {
             if (entries.isEmpty()) return "new HashMap<>()";
             StringBuilder out = new StringBuilder("new HashMap<String, Object>() {{ ");
             entries.forEach((k, v) -> out.append("put(\"").append(k).append("\", ").append(literal(v, null)).append("); "));

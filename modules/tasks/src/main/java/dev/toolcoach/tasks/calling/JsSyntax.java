@@ -115,8 +115,8 @@ final class JsSyntax {
 
     /** A JSON value written as JavaScript source text for a parameter of the declared type, the way BFCL's converter reads it. */
     static String write(Object value, String type, String itemType) {
-        if (value instanceof String s) return type.equals("String") ? "\"" + s + "\"" : s;
-        if (type.equals("Bigint") && value instanceof Number n && JsonKind.of(n) == JsonKind.INTEGER) return n + "n";
+        if (value instanceof String s) return "String".equals(type) ? "\"" + s + "\"" : s;
+        if ("Bigint".equals(type) && value instanceof Number n && JsonKind.of(n) == JsonKind.INTEGER) return n + "n";
         return literal(value);
     }
 
