@@ -17,7 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A local model's answers to BFCL questions: each question's functions offered as tools, the conversation rendered
+ * A local model's answers to BFCL questions: each question's functions offered as tools (in the Java and JavaScript
+ * categories as BFCL offers them there, every parameter a string of source text), the conversation rendered
  * by the model's chat template in its action format (as {@code serve} does it), one greedy reply each. Up to
  * {@code parallel} questions are in the engine at once, so its continuous batching is used.
  */
@@ -39,7 +40,7 @@ final class BfclAnswers {
         try {
             Map<String, CompletableFuture<String>> pending = new LinkedHashMap<>();
             for (CallingExample q : questions) {
-                List<ToolDefinition> tools = q.functions().stream().map(BfclAnswers::tool).toList();
+                List<ToolDefinition> tools = q.functions().stream().map(f -> tool(q.category().language().forPrompt(f))).toList();
                 BackendRequest request = new BackendRequest(q.messages(), tools, greedy, false);
                 pending.put(q.id(), CompletableFuture.supplyAsync(() -> backend.generate(request, text -> { }).text(), pool));
             }

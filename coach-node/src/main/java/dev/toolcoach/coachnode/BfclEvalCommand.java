@@ -36,8 +36,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code bfcl-eval}: scores a BFCL category with the AST call checker and prints a JSON summary (total, correct,
- * accuracy, counts per error kind, the questions whose gold answer breaks its own schema, and every record it could
- * not use). The outputs are either given ({@code --predictions}) or generated here by a local model ({@code --model}
+ * accuracy, counts per error kind, the questions whose own gold answer BFCL scores wrong, and every record it could
+ * not use); a questions file that loads no question is an input error. The outputs are either given ({@code --predictions}) or generated here by a local model ({@code --model}
  * [{@code --adapter}]) in its native tool-call format; {@code --data DIR} scores every category in a BFCL folder.
  */
 @Command(name = "bfcl-eval", mixinStandardHelpOptions = true,
@@ -102,10 +102,12 @@ public final class BfclEvalCommand implements Callable<Integer> {
     public Integer call() throws JsonProcessingException {
         List<Category> categories;
         ActionFormat format;
+        List<LoadResult<CallingExample>> loads;
         try {
             categories = categories();
             format = format();
-        } catch (UsageException e) {
+            loads = load(categories);
+        } catch (UsageException | DatasetException | IllegalArgumentException e) {
             return inputError(e.getMessage());
         }
         boolean generate = predictions == null;
@@ -117,8 +119,9 @@ public final class BfclEvalCommand implements Callable<Integer> {
         int total = 0;
         int correct = 0;
         try (LocalPolicy policy = generate ? LocalPolicy.load(model, null, adapter, batch) : null) {
-            for (Category c : categories) {
-                LoadResult<CallingExample> loaded = new BfclLoader().load(c.questions(), c.answers());
+            for (int i = 0; i < categories.size(); i++) {
+                Category c = categories.get(i);
+                LoadResult<CallingExample> loaded = loads.get(i);
                 List<CallingExample> items = limit == null ? loaded.items()
                         : loaded.items().subList(0, Math.min(limit, loaded.items().size()));
                 Map<String, String> outputs;
@@ -134,7 +137,7 @@ public final class BfclEvalCommand implements Callable<Integer> {
                 CallEvaluation evaluation = new CallEvaluation(format, requireThink);
                 CallEvaluation.Summary s = evaluation.evaluate(items, outputs);
                 summarise(summary, c, s, loaded, malformedOutputs);
-                goldFailures(summary, evaluation, items, outputs);
+                goldRejected(summary, evaluation, items, outputs);
                 total += s.total();
                 correct += s.correct();
             }
@@ -181,6 +184,17 @@ public final class BfclEvalCommand implements Callable<Integer> {
         return found;
     }
 
+    /** Every category's questions, before any model is loaded: a file that loads no question is an input error. */
+    private static List<LoadResult<CallingExample>> load(List<Category> categories) {
+        List<LoadResult<CallingExample>> loads = new ArrayList<>();
+        for (Category c : categories) {
+            LoadResult<CallingExample> loaded = new BfclLoader().load(c.questions(), c.answers());
+            if (loaded.items().isEmpty()) throw new UsageException(noQuestion(c, loaded));
+            loads.add(loaded);
+        }
+        return loads;
+    }
+
     private ActionFormat format() {
         try {
             if (actionFormat != null) return ActionFormat.named(actionFormat);
@@ -215,15 +229,27 @@ public final class BfclEvalCommand implements Callable<Integer> {
         issues(out, "malformed_predictions", malformedOutputs);
     }
 
-    /** BFCL counts the questions whose gold breaks its own schema like any other; they are also shown on their own. */
-    private static void goldFailures(ObjectNode out, CallEvaluation evaluation, List<CallingExample> items, Map<String, String> outputs) {
-        List<DatasetIssue> failures = BfclLoader.goldSchemaFailures(items);
+    /**
+     * The questions whose own gold answer BFCL scores wrong, and how many of them the outputs got right: they count
+     * like any other, as BFCL counts them, and bound the accuracy an answer in the gold's form can reach.
+     */
+    private static void goldRejected(ObjectNode out, CallEvaluation evaluation, List<CallingExample> items, Map<String, String> outputs) {
+        List<DatasetIssue> rejected = BfclLoader.goldRejected(items);
         Set<String> ids = new HashSet<>();
-        failures.forEach(f -> ids.add(f.location()));
-        ObjectNode node = out.putObject("gold_fails_schema");
-        node.put("count", failures.size());
+        rejected.forEach(f -> ids.add(f.location()));
+        ObjectNode node = out.putObject("gold_rejected");
+        node.put("count", rejected.size());
         node.put("correct", evaluation.evaluate(items.stream().filter(ex -> ids.contains(ex.id())).toList(), outputs).correct());
-        issues(node, "questions", failures);
+        issues(node, "questions", rejected);
+    }
+
+    /** One line: the questions file that loaded no question, and the first reason a question was not taken. */
+    private static String noQuestion(Category c, LoadResult<CallingExample> loaded) {
+        List<DatasetIssue> skipped = new ArrayList<>(loaded.malformed());
+        skipped.addAll(loaded.filtered());
+        String first = skipped.isEmpty() ? "" : "; first: " + skipped.get(0).toString().replaceAll("\\s*\\R\\s*", " ");
+        return c.questions() + " loads no question (" + loaded.malformed().size() + " malformed, " + loaded.filtered().size()
+                + " filtered" + first + ")";
     }
 
     private static void issues(ObjectNode out, String field, List<DatasetIssue> issues) {

@@ -145,7 +145,7 @@ class BfclEvalCommandTest {
         assertEquals(1, summary.at("/categories/simple/correct").asInt());
         assertEquals(2, summary.at("/categories/simple/errors/wrong_func_name").asInt(), summary.toString());
         assertEquals(0, summary.at("/categories/multiple/correct").asInt());
-        assertEquals(0, summary.at("/categories/multiple/gold_fails_schema/count").asInt());
+        assertEquals(0, summary.at("/categories/multiple/gold_rejected/count").asInt());
 
         out.getBuffer().setLength(0);
         assertEquals(0, run("--model", model.toString(), "--questions", dir.resolve("bfcl/BFCL_v3_simple.json").toString(),
@@ -153,6 +153,57 @@ class BfclEvalCommandTest {
         JsonNode one = JSON.readTree(out.toString());
         assertEquals(1, one.get("total").asInt());
         assertEquals(1.0, one.get("accuracy").asDouble(), one.toString());
+    }
+
+    /** Java answers are source text: JSON values are type errors, and BFCL's own quirks count (its Array of String). */
+    @Test
+    void javaAnswersAreScoredAsSourceTextAsBfclScoresThem() throws Exception {
+        String question = "{\"id\": \"java_%d\", \"question\": [[{\"role\": \"user\", \"content\": \"q\"}]], \"function\": [{\"name\": \"%s\", "
+                + "\"description\": \"d\", \"parameters\": {\"type\": \"dict\", \"properties\": {%s}, \"required\": []}}]}";
+        Path questions = Files.write(dir.resolve("BFCL_v3_java.json"), List.of(
+                question.formatted(0, "f", "\"flag\": {\"type\": \"boolean\"}, \"params\": {\"type\": \"HashMap\"}"),
+                question.formatted(1, "g", "\"keys\": {\"type\": \"Array\", \"items\": {\"type\": \"String\"}}"),
+                question.formatted(2, "h", "\"n\": {\"type\": \"long\"}")));
+        Path answers = Files.write(dir.resolve("answers.json"), List.of(
+                "{\"id\": \"java_0\", \"ground_truth\": [{\"f\": {\"flag\": [true], \"params\": [{\"limit\": [50]}]}}]}",
+                "{\"id\": \"java_1\", \"ground_truth\": [{\"g\": {\"keys\": [[\"a\", \"b\"]]}}]}",
+                "{\"id\": \"java_2\", \"ground_truth\": [{\"h\": {\"n\": [5]}}]}"));
+        List<CallingExample> items = new BfclLoader().load(questions, answers).items();
+        List<String> lines = new ArrayList<>();
+        for (CallingExample ex : items) {
+            List<ToolCall> calls = ex.id().equals("java_2") ? List.of(new ToolCall("h", Map.of("n", 5))) : ex.oracleCalls();
+            lines.add(JSON.writeValueAsString(Map.of("id", ex.id(), "output", ActionFormat.TOOL_N1.codec().writeCalls(calls))));
+        }
+        assertEquals("new HashMap<String, Object>() {{ put(\"limit\", 50); }}", items.get(0).oracleCalls().get(0).arguments().get("params"));
+        Path predictions = Files.write(dir.resolve("pred.jsonl"), lines);
+
+        assertEquals(0, run("--questions", questions.toString(), "--answers", answers.toString(), "--predictions", predictions.toString()),
+                err.toString());
+        JsonNode summary = JSON.readTree(out.toString());
+        assertEquals(3, summary.get("total").asInt(), summary.toString());
+        assertEquals(1, summary.get("correct").asInt(), summary.toString());
+        assertEquals(1, summary.at("/errors/java_type_error").asInt(), summary.toString());
+        assertEquals(1, summary.at("/errors/list_value").asInt(), summary.toString());
+        assertEquals(1, summary.at("/gold_rejected/count").asInt(), summary.toString());
+        assertTrue(summary.at("/gold_rejected/questions/0").asText().startsWith("java_1: BFCL scores the gold answer wrong: LIST_VALUE"),
+                summary.toString());
+    }
+
+    @Test
+    void aQuestionsFileThatLoadsNoQuestionIsAOneLineError() throws Exception {
+        Path bfcl = SharedData.require("bfcl");
+        Path questions = Files.write(dir.resolve("BFCL_v3_unknown.json"), Files.readAllLines(bfcl.resolve("BFCL_v3_simple.json"))
+                .stream().map(l -> l.replace("\"simple_", "\"other_")).toList());
+        Path predictions = Files.write(dir.resolve("pred.jsonl"), List.of("{\"id\": \"other_0\", \"output\": \"x\"}"));
+        int code = run("--questions", questions.toString(), "--answers", bfcl.resolve("possible_answer/BFCL_v3_simple.json").toString(),
+                "--predictions", predictions.toString());
+        assertEquals(BfclEvalCommand.INPUT_ERROR, code);
+        String message = err.toString().strip();
+        assertEquals(1, message.lines().count(), message);
+        // no category in the name or the ids: every question is malformed, and every answer then lacks its question
+        assertEquals("bfcl-eval: " + questions + " loads no question (800 malformed, 0 filtered; first: BFCL_v3_unknown.json line 1: "
+                + "cannot tell the category of other_0)", message);
+        assertEquals("", out.toString());
     }
 
     @Test

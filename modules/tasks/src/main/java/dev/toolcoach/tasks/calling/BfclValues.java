@@ -41,7 +41,11 @@ final class BfclValues {
         JsonKind ka = JsonKind.of(a);
         JsonKind kb = JsonKind.of(b);
         if (ka == JsonKind.BOOLEAN && kb == JsonKind.BOOLEAN) return a.equals(b);
-        if (isNumber(ka) && isNumber(kb)) return decimal(a).compareTo(decimal(b)) == 0;
+        if (isNumber(ka) && isNumber(kb)) {
+            // inf and nan (a converter reads them from "Infinity" or "nan") compare as Python floats do
+            if (!finite(a) || !finite(b)) return asDouble(a) == asDouble(b);
+            return decimal(a).compareTo(decimal(b)) == 0;
+        }
         if (ka != kb) return false;
         if (a instanceof List<?> la && b instanceof List<?> lb) {
             if (la.size() != lb.size()) return false;
@@ -64,6 +68,14 @@ final class BfclValues {
 
     private static boolean isNumber(JsonKind kind) {
         return kind == JsonKind.INTEGER || kind == JsonKind.FLOAT || kind == JsonKind.BOOLEAN;
+    }
+
+    private static boolean finite(Object n) {
+        return !(n instanceof Double d) || Double.isFinite(d);
+    }
+
+    private static double asDouble(Object n) {
+        return n instanceof Boolean b ? (b ? 1 : 0) : ((Number) n).doubleValue();
     }
 
     private static BigDecimal decimal(Object n) {

@@ -3,6 +3,7 @@ package dev.toolcoach.tasks.calling;
 import dev.toolcoach.trace.ToolCall;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,7 +24,9 @@ import static dev.toolcoach.tasks.calling.BfclValues.standardizeIfString;
  * standardisation, lists element-wise, dicts key by key and lists of dicts in order; an optional parameter
  * may be left out only when {@code ""} is among its possible answers. Simple examples take exactly one call,
  * multiple ones as many calls as possible answers with the first checked; parallel calls are matched in any
- * order by BFCL's greedy pass (each possible answer, in order, takes the first model call left that fits).
+ * order by BFCL's greedy pass (each possible answer, in order, takes the first model call left that fits). In the
+ * Java and JavaScript categories every argument value must be a string of source text, which is read as BFCL's
+ * type converters read it ({@link SourceLanguage}) and then checked by the same rules.
  *
  * <p>{@link #schemaStrict()} drops the variable rule and checks every item type: the gate that keeps a
  * training dataset's gold calls honest against their own schemas.
@@ -48,7 +51,7 @@ public final class CallChecker {
 
     public CheckResult check(CallingExample example, List<ToolCall> calls) {
         List<PossibleCall> expected = example.expected();
-        int wanted = example.category() == CallCategory.SIMPLE ? 1 : expected.size();
+        int wanted = example.category().singleCall() ? 1 : expected.size();
         if (calls.size() != wanted) {
             return CheckResult.fail(CheckError.WRONG_COUNT, "expected " + wanted + " call(s), got " + calls.size());
         }
@@ -69,12 +72,21 @@ public final class CallChecker {
                 return CheckResult.fail(CheckError.MISSING_REQUIRED, "missing required parameter '" + param + "'");
             }
         }
+        SourceLanguage language = example.category().language();
         for (Map.Entry<String, Object> arg : call.arguments().entrySet()) {
             String param = arg.getKey();
             if (!doc.properties().containsKey(param) || !expected.allowed().containsKey(param)) {
                 return CheckResult.fail(CheckError.UNEXPECTED_PARAM, "unexpected parameter '" + param + "'");
             }
-            CheckResult r = checkValue(param, arg.getValue(), doc.typeOf(param), doc.itemTypeOf(param),
+            Object value = arg.getValue();
+            if (language != SourceLanguage.PYTHON) {
+                if (!(value instanceof String source)) {
+                    return CheckResult.fail(language.notSourceText(), "parameter '" + param + "' should be a string of "
+                            + language.displayName() + " source text, got " + kindName(value) + " " + value);
+                }
+                value = language.read(source, doc.declaredType(param), doc.declaredItemType(param));
+            }
+            CheckResult r = checkValue(param, value, language, doc.typeOf(param), doc.itemTypeOf(param),
                     expected.allowed().get(param));
             if (!r.isCorrect()) return r;
         }
@@ -87,8 +99,12 @@ public final class CallChecker {
         return CheckResult.correct();
     }
 
-    private CheckResult checkValue(String param, Object value, ParamType type, ParamType itemType, List<Object> allowed) {
-        if (type == ParamType.FLOAT && JsonKind.of(value) == JsonKind.INTEGER) value = ((Number) value).doubleValue();
+    private CheckResult checkValue(String param, Object value, SourceLanguage language, ParamType type, ParamType itemType,
+                                   List<Object> allowed) {
+        // Python's int is taken for a float; the converters of the other languages make floats themselves
+        if (language == SourceLanguage.PYTHON && type == ParamType.FLOAT && JsonKind.of(value) == JsonKind.INTEGER) {
+            value = ((Number) value).doubleValue();
+        }
         JsonKind kind = JsonKind.of(value);
         JsonKind answerKind = answerKind(allowed);
         // BFCL: possible answers of another type than the schema's mean the answer is a "variable"
@@ -102,7 +118,7 @@ public final class CallChecker {
             variable = true;
         } else {
             return CheckResult.fail(CheckError.TYPE_ERROR, "parameter '" + param + "' should be " + type.schemaName()
-                    + ", got " + kind.name().toLowerCase(Locale.ROOT) + " " + value);
+                    + ", got " + kindName(value) + " " + value);
         }
         // a variable is compared as it is; dicts are compared key by key only where the schema declares them
         if (variable) return membership(param, value, allowed);
@@ -113,6 +129,10 @@ public final class CallChecker {
             case ARRAY -> checkList(param, (List<?>) value, allowed);
             default -> membership(param, value, allowed);
         };
+    }
+
+    private static String kindName(Object value) {
+        return JsonKind.of(value).name().toLowerCase(Locale.ROOT);
     }
 
     /** The kind of the first possible answer that is not the omission marker, or null when there is none. */
@@ -184,7 +204,7 @@ public final class CallChecker {
             if (!answer.containsKey(e.getKey())) {
                 return CheckResult.fail(CheckError.DICT_KEY, "parameter '" + param + "': unexpected key '" + e.getKey() + "'");
             }
-            List<Object> allowedForKey = allowedList(answer.get(e.getKey()));
+            List<Object> allowedForKey = allowedValues(answer.get(e.getKey()));
             List<Object> standardAllowed = new ArrayList<>();
             for (Object v : allowedForKey) standardAllowed.add(standardizeIfString(v));
             if (!pyIn(standardizeIfString(e.getValue()), standardAllowed)) {
@@ -193,7 +213,7 @@ public final class CallChecker {
             }
         }
         for (Map.Entry<?, ?> e : answer.entrySet()) {
-            if (!value.containsKey(e.getKey()) && !PossibleCall.mayOmit(allowedList(e.getValue()))) {
+            if (!value.containsKey(e.getKey()) && !omittable(e.getValue())) {
                 return CheckResult.fail(CheckError.DICT_KEY, "parameter '" + param + "': missing key '" + e.getKey() + "'");
             }
         }
@@ -223,8 +243,19 @@ public final class CallChecker {
         return last;
     }
 
-    private static List<Object> allowedList(Object answerValue) {
-        return answerValue instanceof List<?> l ? new ArrayList<>(l) : List.of(answerValue);
+    /**
+     * The values a dict key allows. BFCL iterates the answer's value as it is: a list gives its items, a string its
+     * characters (BFCL's Java gold has such keys, so only a one-letter value can match them).
+     */
+    private static List<Object> allowedValues(Object answerValue) {
+        if (answerValue instanceof List<?> l) return new ArrayList<>(l);
+        if (answerValue instanceof String s) return new ArrayList<>(s.codePoints().mapToObj(Character::toString).toList());
+        return Collections.singletonList(answerValue);
+    }
+
+    /** Whether a dict key may be left out: Python's {@code "" in value}, true of every string. */
+    private static boolean omittable(Object answerValue) {
+        return answerValue instanceof List<?> l ? l.contains(PossibleCall.OMITTABLE) : answerValue instanceof String;
     }
 
     /** Parallel: each expected call, in order, takes the first model call left that fits it (BFCL's greedy pass). */

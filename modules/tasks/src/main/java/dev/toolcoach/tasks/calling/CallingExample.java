@@ -32,10 +32,16 @@ public record CallingExample(String id, CallCategory category, List<Message> mes
         return functions.stream().filter(f -> f.name().equals(name)).findFirst();
     }
 
-    /** The calls a perfect model makes here (each expected call's first allowed values): the oracle's answer. */
+    /**
+     * The calls a perfect model makes here (each expected call's first allowed values, written in the category's
+     * language): the oracle's answer.
+     */
     public List<ToolCall> oracleCalls() {
-        return expected.stream().map(p -> p.firstChoice(function(p.name()).orElseThrow(() -> new IllegalStateException(
-                "example " + id + " expects " + p.name() + ", which it does not offer")))).toList();
+        return expected.stream().map(p -> {
+            FunctionDoc doc = function(p.name()).orElseThrow(() -> new IllegalStateException(
+                    "example " + id + " expects " + p.name() + ", which it does not offer"));
+            return category.language().inSource(p.firstChoice(doc), doc);
+        }).toList();
     }
 
     /** The text of the last user message (the query of a single-turn example). */

@@ -13,6 +13,10 @@ public enum CheckError {
     MISSING_OPTIONAL("simple_function_checker:missing_optional"),
     TYPE_ERROR("type_error:simple"),
     NESTED_TYPE_ERROR("type_error:nested"),
+    /** A Java category's argument value that is not a string of Java source text. */
+    JAVA_TYPE_ERROR("type_error:java"),
+    /** A JavaScript category's argument value that is not a string of JavaScript source text. */
+    JS_TYPE_ERROR("type_error:js"),
     STRING_VALUE("value_error:string"),
     LIST_VALUE("value_error:list/tuple"),
     DICT_KEY("value_error:dict_key"),

@@ -74,14 +74,25 @@ public record FunctionDoc(String name, String description, Map<String, JsonNode>
 
     /** The declared type of a parameter (ANY when it declares none). */
     public ParamType typeOf(String param) {
-        JsonNode schema = properties.get(param);
-        return schema == null ? ParamType.ANY : ParamType.of(schema.path("type").asText(null));
+        return ParamType.of(declaredType(param));
     }
 
     /** The declared item type of a list-shaped parameter, or null when it declares none. */
     public ParamType itemTypeOf(String param) {
+        String itemType = declaredItemType(param);
+        return itemType == null ? null : ParamType.of(itemType);
+    }
+
+    /** The type name a parameter declares, as written ({@code "HashMap"}), or null when it declares none. */
+    public String declaredType(String param) {
+        JsonNode schema = properties.get(param);
+        return schema == null ? null : schema.path("type").asText(null);
+    }
+
+    /** The item type name a parameter declares, as written, or null when it declares none. */
+    public String declaredItemType(String param) {
         JsonNode items = properties.containsKey(param) ? properties.get(param).path("items") : null;
-        return items == null || !items.has("type") ? null : ParamType.of(items.get("type").asText());
+        return items == null || !items.has("type") ? null : items.get("type").asText();
     }
 
     /** This function as a JSON Schema function description ({@code name, description, parameters}). */

@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * The declared type of a function parameter, covering BFCL's Python-style names ("dict", "float",
- * "tuple", "any", ...) and their JSON Schema equivalents ("object", "number").
+ * "tuple", "any", ...), its Java and JavaScript names ("HashMap", "ArrayList", "char", "Bigint", ...) mapped as
+ * BFCL maps them, and their JSON Schema equivalents ("object", "number").
  */
 public enum ParamType {
     STRING, INTEGER, FLOAT, BOOLEAN, ARRAY, TUPLE, DICT, ANY;
@@ -13,13 +14,13 @@ public enum ParamType {
     public static ParamType of(String name) {
         if (name == null) return ANY;
         return switch (name.toLowerCase(Locale.ROOT)) {
-            case "string", "str" -> STRING;
-            case "integer", "int", "long" -> INTEGER;
+            case "string", "str", "char" -> STRING;
+            case "integer", "int", "long", "byte", "short", "bigint" -> INTEGER;
             case "float", "number", "double" -> FLOAT;
             case "boolean", "bool" -> BOOLEAN;
-            case "array", "list" -> ARRAY;
+            case "array", "list", "arraylist", "queue", "stack" -> ARRAY;
             case "tuple" -> TUPLE;
-            case "dict", "object" -> DICT;
+            case "dict", "object", "hashmap", "hashtable" -> DICT;
             default -> ANY;
         };
     }

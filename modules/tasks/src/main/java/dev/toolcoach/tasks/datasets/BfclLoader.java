@@ -2,7 +2,9 @@ package dev.toolcoach.tasks.datasets;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolcoach.tasks.calling.CallCategory;
+import dev.toolcoach.tasks.calling.CallChecker;
 import dev.toolcoach.tasks.calling.CallingExample;
+import dev.toolcoach.tasks.calling.CheckResult;
 import dev.toolcoach.tasks.calling.FunctionDoc;
 import dev.toolcoach.tasks.calling.PossibleCall;
 import dev.toolcoach.trace.Message;
@@ -22,9 +24,11 @@ import java.util.Map;
  * <p>BFCL's simple checker takes the function name from the question's only function and ignores
  * the ground truth's key, so where a simple item's ground truth names a function that is not offered
  * (BFCL v3 simple_363 says {@code find_closest} for {@code restaurant_search.find_closest}) the
- * offered name is used, as BFCL scores it. A question whose gold answer breaks its own schema is kept and
- * scored as BFCL scores it ({@link #goldSchemaFailures} names them); one that calls a function it does not
- * offer cannot be scored and is filtered.
+ * offered name is used, as BFCL scores it. The category comes from the file name, else from each id
+ * ({@code java_0}); in the Java and JavaScript categories the answers are checked as source text
+ * ({@link dev.toolcoach.tasks.calling.SourceLanguage}). Every question BFCL can score is kept, even one whose own
+ * gold answer BFCL scores wrong ({@link #goldRejected} names them); one it cannot score (a call to a function it
+ * does not offer, a Java or JavaScript type its converter does not take) is filtered.
  */
 public final class BfclLoader {
 
@@ -52,11 +56,17 @@ public final class BfclLoader {
         return new LoadResult<>(questions.getFileName().toString(), items, malformed, filtered);
     }
 
-    /** The loaded questions whose gold calls break their own schemas (BFCL scores them all the same). */
-    public static List<DatasetIssue> goldSchemaFailures(List<CallingExample> items) {
+    /**
+     * The loaded questions whose own gold answer BFCL's checker scores wrong: the first possible answer of each
+     * parameter, written as the category expects it (in Java or JavaScript, in that language's syntax). A model that
+     * answers them as the gold does is scored wrong, as BFCL scores it.
+     */
+    public static List<DatasetIssue> goldRejected(List<CallingExample> items) {
+        CallChecker checker = new CallChecker();
         List<DatasetIssue> out = new ArrayList<>();
         for (CallingExample ex : items) {
-            GoldCallValidator.schemaProblem(ex).ifPresent(why -> out.add(new DatasetIssue(ex.id(), why)));
+            CheckResult r = checker.check(ex, ex.oracleCalls());
+            if (!r.isCorrect()) out.add(new DatasetIssue(ex.id(), "BFCL scores the gold answer wrong: " + r));
         }
         return out;
     }
@@ -95,7 +105,7 @@ public final class BfclLoader {
     }
 
     private static List<PossibleCall> resolveSimpleName(CallCategory category, List<FunctionDoc> functions, List<PossibleCall> expected) {
-        if (category != CallCategory.SIMPLE || functions.size() != 1 || expected.size() != 1) return expected;
+        if (!category.singleCall() || functions.size() != 1 || expected.size() != 1) return expected;
         PossibleCall only = expected.get(0);
         String offered = functions.get(0).name();
         return only.name().equals(offered) ? expected : List.of(new PossibleCall(offered, only.allowed()));

@@ -41,7 +41,7 @@ class BfclFilesTest {
         LoadResult<CallingExample> data = load(category);
         assertEquals(List.of(), data.malformed(), "malformed records");
         assertEquals(List.of(), data.filtered(), "filtered records");
-        assertEquals(List.of(), BfclLoader.goldSchemaFailures(data.items()), "gold answers that break their own schema");
+        assertEquals(List.of(), BfclLoader.goldRejected(data.items()), "gold answers BFCL scores wrong");
         assertEquals(category.equals("simple") ? 400 : 200, data.items().size());
         for (CallingExample ex : data.items()) {
             String output = "<think>the user wants this</think>" + ActionFormat.TOOL_N1.codec().writeCalls(ex.oracleCalls());

@@ -6,6 +6,7 @@ import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ToolCall;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -193,6 +194,77 @@ class CallCheckerTest {
         Map<String, List<Object>> allowed = Map.of("city", List.of("Oslo"), "filter", List.of(Map.of("kind", List.of("Train"), "max", List.of(1))));
         assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "max", true))).isCorrect(), "True == 1");
         assertTrue(check(allowed, Map.of("city", "Oslo", "filter", Map.of("kind", "train", "max", 1.0))).isCorrect(), "1.0 == 1");
+    }
+
+    private static final String JAVA_DOC = """
+            {"name": "propose", "parameters": {"type": "dict", "properties": {
+               "useShortName": {"type": "boolean"}, "params": {"type": "HashMap"}, "values": {"type": "HashMap"},
+               "keys": {"type": "Array", "items": {"type": "String"}}, "names": {"type": "ArrayList", "items": {"type": "String"}},
+               "parts": {"type": "ArrayList", "items": {"type": "any"}}, "letter": {"type": "char"}}, "required": []}}""";
+
+    private CheckResult checkIn(CallCategory category, String schema, Map<String, List<Object>> allowed, Map<String, Object> args)
+            throws Exception {
+        FunctionDoc doc = doc(schema);
+        CallingExample ex = new CallingExample("t", category, List.of(Message.user("q")), List.of(doc),
+                List.of(new PossibleCall(doc.name(), allowed)));
+        return checker.check(ex, List.of(new ToolCall(doc.name(), args)));
+    }
+
+    /** (A): in the Java and JavaScript categories a value is source text in a string, never a JSON value. */
+    @Test
+    void javaValuesAreSourceTextNotJson() throws Exception {
+        Map<String, List<Object>> allowed = Map.of("useShortName", List.of(true));
+        assertEquals(CheckError.JAVA_TYPE_ERROR, checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("useShortName", true)).error());
+        assertEquals("type_error:java", CheckError.JAVA_TYPE_ERROR.bfclLabel());
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("useShortName", "true")).isCorrect());
+        assertEquals(CheckError.TYPE_ERROR, checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("useShortName", "True")).error());
+        // the same question as a Python category takes the JSON value and not the text
+        assertTrue(checkIn(CallCategory.SIMPLE, JAVA_DOC, allowed, Map.of("useShortName", true)).isCorrect());
+        assertEquals(CheckError.TYPE_ERROR, checkIn(CallCategory.SIMPLE, JAVA_DOC, allowed, Map.of("useShortName", "true")).error());
+        String jsDoc = """
+                {"name": "f", "parameters": {"type": "dict", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}""";
+        assertEquals(CheckError.JS_TYPE_ERROR, checkIn(CallCategory.JAVASCRIPT, jsDoc, Map.of("n", List.of(3)), Map.of("n", 3)).error());
+        assertTrue(checkIn(CallCategory.JAVASCRIPT, jsDoc, Map.of("n", List.of(3)), Map.of("n", "3")).isCorrect());
+    }
+
+    /** (B): Java's HashMap is a dict, its ArrayList a list and its char a string, as BFCL maps them. */
+    @Test
+    void javaTypeNamesMapAsBfclMapsThem() throws Exception {
+        assertEquals(ParamType.DICT, ParamType.of("HashMap"));
+        assertEquals(ParamType.ARRAY, ParamType.of("ArrayList"));
+        assertEquals(ParamType.STRING, ParamType.of("char"));
+        assertEquals(ParamType.INTEGER, ParamType.of("Bigint"));
+        Map<String, List<Object>> allowed = Map.of("params", List.of(Map.of("limit", List.of(50), "schemaFilter", List.of("public"))));
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("params",
+                "new HashMap<String, Object>() {{ put(\"limit\", 50); put(\"schemaFilter\", \"Public\"); }}")).isCorrect());
+        assertEquals(CheckError.DICT_VALUE, checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("params",
+                "new HashMap<String, Object>() {{ put(\"limit\", 51); put(\"schemaFilter\", \"public\"); }}")).error());
+        assertEquals(CheckError.TYPE_ERROR, checkIn(CallCategory.JAVA, JAVA_DOC, allowed, Map.of("params", "limit=50")).error());
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, Map.of("letter", List.of("a")), Map.of("letter", "A")).isCorrect());
+    }
+
+    /** (C): BFCL's JavaScript converter strips a collection's text before it falls back to it as a variable; Java's does not. */
+    @Test
+    void aPaddedVariableMatchesInJavaScriptButNotInJava() throws Exception {
+        String jsDoc = """
+                {"name": "f", "parameters": {"type": "dict", "properties": {"config": {"type": "dict"}}, "required": []}}""";
+        assertTrue(checkIn(CallCategory.JAVASCRIPT, jsDoc, Map.of("config", List.of("configObject")), Map.of("config", " configObject ")).isCorrect());
+        assertEquals(CheckError.VALUE, checkIn(CallCategory.JAVA, JAVA_DOC, Map.of("values", List.of("userProfile")),
+                Map.of("values", " userProfile ")).error());
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, Map.of("values", List.of("userProfile")), Map.of("values", "userProfile")).isCorrect());
+    }
+
+    /** (D): an Array of String keeps its items' quotes, an ArrayList of any keeps its items as text; BFCL scores them so. */
+    @Test
+    void javaCollectionQuirksCountAsTheyCountInBfcl() throws Exception {
+        Map<String, List<Object>> keys = Map.of("keys", List.of(List.of("today", "yesterday")));
+        assertEquals(CheckError.LIST_VALUE, checkIn(CallCategory.JAVA, JAVA_DOC, keys, Map.of("keys", "new String[]{\"today\", \"yesterday\"}")).error());
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, keys, Map.of("keys", "new String[]{today, yesterday}")).isCorrect());
+        Map<String, List<Object>> names = Map.of("names", List.of(List.of("today", "yesterday")));
+        assertTrue(checkIn(CallCategory.JAVA, JAVA_DOC, names, Map.of("names", "new ArrayList<>(Arrays.asList(\"today\", \"yesterday\"))")).isCorrect());
+        Map<String, List<Object>> parts = Map.of("parts", List.of(Arrays.asList("userID", 42, true)));
+        assertEquals(CheckError.LIST_VALUE, checkIn(CallCategory.JAVA, JAVA_DOC, parts,
+                Map.of("parts", "new ArrayList<>(Arrays.asList(\"userID\", 42, true))")).error());
     }
 
     @Test

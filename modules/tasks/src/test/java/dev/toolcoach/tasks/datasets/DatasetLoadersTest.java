@@ -108,23 +108,41 @@ class DatasetLoadersTest {
     }
 
     @Test
-    void aBfclQuestionWhoseGoldBreaksItsSchemaIsKeptAndNamedAsBfclScoresIt() throws Exception {
-        Path q = Files.write(dir.resolve("BFCL_v3_multiple.json"), List.of(
-                "{\"id\": \"multiple_0\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}",
-                "{\"id\": \"multiple_1\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}",
-                "{\"id\": \"multiple_2\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}"));
+    void aBfclQuestionWhoseGoldBfclScoresWrongIsKeptAndNamed() throws Exception {
+        String question = "{\"id\": \"multiple_%d\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": "
+                + "[{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": {\"type\": \"integer\"}}, \"required\": [\"x\"]}}]}";
+        Path q = Files.write(dir.resolve("BFCL_v3_multiple.json"),
+                List.of(question.formatted(0), question.formatted(1), question.formatted(2), question.formatted(3)));
         Path a = Files.write(dir.resolve("answers.json"), List.of(
                 "{\"id\": \"multiple_0\", \"ground_truth\": [{\"f\": {\"x\": [1]}}]}",
                 "{\"id\": \"multiple_1\", \"ground_truth\": [{\"f\": {\"x\": [\"n\"]}}]}",
-                "{\"id\": \"multiple_2\", \"ground_truth\": [{\"g\": {\"x\": [1]}}]}"));
+                "{\"id\": \"multiple_2\", \"ground_truth\": [{\"g\": {\"x\": [1]}}]}",
+                "{\"id\": \"multiple_3\", \"ground_truth\": [{\"f\": {\"x\": [\"\"]}}]}"));
         LoadResult<CallingExample> r = new BfclLoader().load(q, a);
-        assertEquals(List.of("multiple_0", "multiple_1"), r.items().stream().map(CallingExample::id).toList());
+        assertEquals(List.of("multiple_0", "multiple_1", "multiple_3"), r.items().stream().map(CallingExample::id).toList());
         assertEquals(List.of("calls undeclared function g"), r.filtered().stream().map(DatasetIssue::reason).toList());
-        List<DatasetIssue> broken = BfclLoader.goldSchemaFailures(r.items());
-        assertEquals(List.of("multiple_1"), broken.stream().map(DatasetIssue::location).toList());
-        assertTrue(broken.get(0).reason().contains("TYPE_ERROR"), broken.toString());
+        // a string where an integer is declared breaks the schema, but BFCL takes it as a variable
         CallingExample variable = r.items().get(1);
         assertTrue(checker.check(variable, variable.oracleCalls()).isCorrect(), "BFCL takes the gold string as a variable");
+        // a required parameter whose only answer is "" leaves the gold without it
+        List<DatasetIssue> rejected = BfclLoader.goldRejected(r.items());
+        assertEquals(List.of("multiple_3"), rejected.stream().map(DatasetIssue::location).toList());
+        assertTrue(rejected.get(0).reason().contains("MISSING_REQUIRED"), rejected.toString());
+    }
+
+    @Test
+    void aJavaQuestionWithATypeBfclCannotConvertIsFilteredWithTheReason() throws Exception {
+        String question = "{\"id\": \"java_%d\", \"question\": [[{\"role\": \"user\", \"content\": \"hi\"}]], \"function\": "
+                + "[{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": {\"x\": %s}, \"required\": [\"x\"]}}]}";
+        Path q = Files.write(dir.resolve("questions.json"), List.of(question.formatted(0, "{\"type\": \"Set\"}"),
+                question.formatted(1, "{\"type\": \"Array\"}"), question.formatted(2, "{\"type\": \"Array\", \"items\": {\"type\": \"char\"}}")));
+        Path a = Files.write(dir.resolve("answers.json"), List.of("{\"id\": \"java_0\", \"ground_truth\": [{\"f\": {\"x\": [\"s\"]}}]}",
+                "{\"id\": \"java_1\", \"ground_truth\": [{\"f\": {\"x\": [[1]]}}]}",
+                "{\"id\": \"java_2\", \"ground_truth\": [{\"f\": {\"x\": [[\"c\"]]}}]}"));
+        LoadResult<CallingExample> r = new BfclLoader().load(q, a);
+        assertEquals(List.of("java_2"), r.items().stream().map(CallingExample::id).toList());
+        assertEquals(List.of("parameter x of f: BFCL does not convert the Java type 'Set'", "parameter x of f: the Array declares no item type"),
+                r.filtered().stream().map(DatasetIssue::reason).toList());
     }
 
     @Test
