@@ -49,7 +49,8 @@ if [[ -z "$TORCH" ]]; then
     || die "'$PYTHON' cannot look for torch"
   [[ -n "$TORCH" ]] || die "'$PYTHON' has no torch installed (pip install torch, or give --torch DIR)"
 fi
-TORCH="$(cd "$TORCH" 2>/dev/null && pwd)" || die "--torch: no folder '$TORCH'"
+[[ -d "$TORCH" ]] || die "--torch: no folder '$TORCH'"
+TORCH="$(cd "$TORCH" && pwd)"
 [[ -f "$TORCH/lib/libtorch.so" ]] || die "$TORCH is not a torch folder: no lib/libtorch.so"
 [[ -d "$TORCH/include/torch" ]] || die "$TORCH has no C++ headers (include/torch): a pip wheel or libtorch has them"
 if [[ -f "$TORCH/version.py" ]]; then # pip: __version__ = '2.11.0+cu130', cuda = '13.0'
