@@ -53,7 +53,8 @@ say() { echo "[gpu-check +$(( $(date +%s) - T_START ))s] $*" | tee -a "$SUMMARY"
 left() { echo $(( DEADLINE_S - ($(date +%s) - T_START) )); }
 wanted() { [[ "$STEPS" == *",$1,"* ]]; }
 
-# step NAME LOG CAP cmd...: cmd (output appended to LOG) under timeout min(CAP, time left); prints status, wall time and
+# step NAME LOG CAP cmd...: cmd (output appended to LOG) under timeout min(CAP, time left) (a shell function gets it as
+# STEP_T and keeps to it itself); prints status, wall time and
 # the GPU's peak memory and utilisation meanwhile; returns cmd's rc (124 timed out, 125 skipped for lack of time)
 step() {
   local name="$1" log="$2" cap="$3"; shift 3
@@ -62,7 +63,7 @@ step() {
   local t=$(( cap < remain ? cap : remain )) n0=0 s0; s0=$(date +%s%N)
   [[ -f "$SMILOG" ]] && n0=$(wc -l < "$SMILOG")
   printf '\n===== %s (cap %ss): %s\n' "$name" "$t" "$*" >> "$log"
-  timeout --kill-after=10 "$t" "$@" >> "$log" 2>&1
+  if declare -F "$1" > /dev/null; then STEP_T="$t" "$@" >> "$log" 2>&1; else timeout --kill-after=10 "$t" "$@" >> "$log" 2>&1; fi
   local rc=$? gpu="" wall
   wall=$(awk -v a="$s0" -v b="$(date +%s%N)" 'BEGIN {printf "%.1f", (b - a) / 1e9}')
   [[ -s "$SMILOG" ]] && gpu=$(tail -n +"$((n0 + 1))" "$SMILOG" | awk -F', *' '{u=$2+0; m=$3+0; if (u>mu) mu=u; if (m>mm) mm=m} END {if (NR) printf "; GPU peak %d MiB, util %d%%", mm, mu}')
@@ -108,8 +109,10 @@ source "$ENV_FILE"
 JRE="$WORK/jre"
 [[ -x "$JRE/bin/java" ]] || { mkdir -p "$WORK" && tar -xJf "$KIT/jre.tar.xz" -C "$WORK" 2>/dev/null \
   || "$TORCH_PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$KIT/jre.tar.xz" "$WORK"; }
+[[ -d "$WORK/lib" ]] || tar -xJf "$KIT/lib.tar.xz" -C "$WORK" 2>/dev/null \
+  || "$TORCH_PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$KIT/lib.tar.xz" "$WORK"
 export PATH="$JRE/bin:$PATH"
-CP="$KIT/lib/*"
+CP="$WORK/lib/*"
 JAVA=(java -XX:+UseParallelGC -DDJL_OFFLINE=true -DOPT_OUT_TRACKING=true -cp "$CP")
 COACH=("${JAVA[@]}" -Xmx6g dev.toolcoach.coachnode.CoachNodeMain)
 QB=("${JAVA[@]}" -Xmx4g dev.toolcoach.bench.model.QwenShapeBench)
@@ -124,7 +127,7 @@ if wanted doctor; then
 fi
 
 # ---------------------------------------------------------------- shapes, the anchor
-if (( SMALL )); then SHAPE05=tiny; ROWS=2; TOKENS=48; MICROS=1,2; DECODE=1,4; NEW=8; else SHAPE05=0.5b; ROWS=8; TOKENS=512; MICROS=1,4,8; DECODE=1,8,64; NEW=32; fi
+if (( SMALL )); then SHAPE05=tiny; ROWS=2; TOKENS=96; MICROS=1,2; DECODE=1,4; NEW=8; else SHAPE05=0.5b; ROWS=8; TOKENS=512; MICROS=1,4,8; DECODE=1,8,64; NEW=32; fi
 BENCHLOG="$OUT/05-bench.log"
 HFLOG="$OUT/06-hf-anchor.log"
 HAVE_HF=0; grep -q "^transformers " "$ENVLOG" && HAVE_HF=1
@@ -154,7 +157,7 @@ fi
 # ---------------------------------------------------------------- 6 train, 7 serve
 RUNS="$WORK/runs"
 TRAINLOG="$OUT/07-train.log"
-TRAIN_ARGS=(--task finance); (( SMALL )) && TRAIN_ARGS=(--task arithmetic --steps 2 --warmup-traces 16)
+TRAIN_ARGS=(--task finance); (( SMALL )) && TRAIN_ARGS=(--task arithmetic --steps 2 --warmup-traces 240)
 if wanted train; then
   rm -rf "$RUNS/gpu-train"
   step "train ${TRAIN_ARGS[*]} --device $DEVICE (the main job)" "$TRAINLOG" "$TRAIN_CAP" "${COACH[@]}" train "${TRAIN_ARGS[@]}" \
@@ -170,7 +173,7 @@ if wanted serve; then
       local port=18765 pid rc=1
       "${COACH[@]}" serve --model "$MODEL" "${ADAPTER[@]}" --device "$DEVICE" --port $port &
       pid=$!; NODE_PIDS+=("$pid")
-      "$TORCH_PY" "$REPO/deploy/gpu/gpu_cluster.py" serve-request --port $port --timeout 120 && rc=0
+      "$TORCH_PY" "$REPO/deploy/gpu/gpu_cluster.py" serve-request --port $port --timeout $(( STEP_T - 15 )) && rc=0
       kill "$pid"; wait "$pid" 2>/dev/null
       return $rc
     }
@@ -184,8 +187,9 @@ fi
 # ---------------------------------------------------------------- 8 cluster
 if wanted cluster; then
   CLUSTERLOG="$OUT/09-cluster.log"
-  JOB_ARGS='{"task": "finance", "steps": 3, "warmup_traces": 64, "name": "gpu-cluster"}'
-  (( SMALL )) && JOB_ARGS='{"task": "arithmetic", "steps": 1, "warmup_traces": 16, "name": "gpu-cluster"}'
+  # the warm-up holds 100 traces out: 240 leave 140 to learn from
+  JOB_ARGS='{"task": "finance", "steps": 3, "warmup_traces": 240, "name": "gpu-cluster"}'
+  (( SMALL )) && JOB_ARGS='{"task": "arithmetic", "steps": 1, "warmup_traces": 240, "name": "gpu-cluster"}'
   rm -rf "$WORK/cluster-runs"
   step "cluster: coach + athlete on $DEVICE, tool node, a short job" "$CLUSTERLOG" 240 "$TORCH_PY" "$REPO/deploy/gpu/gpu_cluster.py" cluster \
     --java "$JRE/bin/java" --classpath "$CP" --device "$DEVICE" --runs "$WORK/cluster-runs" --logs "$OUT" --job "$JOB_ARGS" --timeout 220

@@ -223,8 +223,9 @@ public final class QwenShapeBench {
         HfModelFolder.Located located = HfModelFolder.locate(dir);
         Transformer model = Transformer.load(located.config(), located.tensors(), root, precision.dataType());
         long params = located.tensors().values().stream().mapToLong(StoredTensor::numel).sum();
-        System.out.printf("load: %,d parameters (f32 on the device: %.0f MiB) in %.1f s; RSS now %.0f MiB, peak %.0f MiB (%.2f x f32 bytes); "
-                        + "peak heap %.0f MiB%n", params, params * 4 / 1048576.0, (System.nanoTime() - t0) / 1e9,
+        System.out.printf("load: %,d parameters (%s on the device: %.0f MiB) in %.1f s; RSS now %.0f MiB, peak %.0f MiB (%.2f x f32 bytes); "
+                        + "peak heap %.0f MiB%n", params, precision, params * (precision == Precision.F32 ? 4 : 2) / 1048576.0,
+                (System.nanoTime() - t0) / 1e9,
                 Memory.rssKib() / 1024.0, Memory.peakRssKib() / 1024.0, Memory.peakRssKib() * 1024.0 / (params * 4.0),
                 Memory.peakHeap() / 1048576.0);
         return model;
