@@ -270,7 +270,8 @@ public final class TorchDoctor {
         return worst;
     }
 
-    private static double cosine(double[] a, double[] b) {
+    /** Cosine similarity of two vectors (0 when either is zero). */
+    static double cosine(double[] a, double[] b) {
         double ab = 0, aa = 0, bb = 0;
         for (int i = 0; i < a.length; i++) {
             ab += a[i] * b[i];

@@ -60,7 +60,7 @@ class SourceJniPrecisionTest {
                         adapter.setTrainable(true);
                         double[] expected = gradient(full, adapter);
                         double[] actual = gradient(half, adapter);
-                        double cosine = cosine(expected, actual);
+                        double cosine = TorchDoctor.cosine(expected, actual);
                         assertTrue(cosine > 0.98, family + " " + precision + ": gradient cosine " + cosine);
                     }
                 }
@@ -86,15 +86,5 @@ class SourceJniPrecisionTest {
             assertTrue(g.stream().anyMatch(v -> v != 0), "the adapter got no gradient through a " + model.dtype() + " base");
             return g.stream().mapToDouble(Double::doubleValue).toArray();
         }
-    }
-
-    private static double cosine(double[] a, double[] b) {
-        double ab = 0, aa = 0, bb = 0;
-        for (int i = 0; i < a.length; i++) {
-            ab += a[i] * b[i];
-            aa += a[i] * a[i];
-            bb += b[i] * b[i];
-        }
-        return ab / Math.sqrt(aa * bb);
     }
 }
