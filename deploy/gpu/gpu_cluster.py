@@ -43,8 +43,9 @@ def serve_request(a):
     if not wait_until(deadline, lambda: http("GET", base + "/v1/models")[0] == 200):
         print(f"serve-request: no answer on {base}/v1/models in {a.timeout} s")
         return 1
+    model = json.loads(http("GET", base + "/v1/models")[1])["data"][0]["id"]  # the id the server serves under
     t = time.time()
-    status, text = http("POST", base + "/v1/chat/completions", {"model": "served", "max_tokens": 24, "temperature": 0,
+    status, text = http("POST", base + "/v1/chat/completions", {"model": model, "max_tokens": 24, "temperature": 0,
                         "messages": [{"role": "user", "content": "What is 12 times 7?"}]}, timeout=max(5, deadline - time.time()))
     reply = json.loads(text)["choices"][0]["message"]
     print(f"serve-request: HTTP {status} in {time.time() - t:.2f} s: {json.dumps(reply)[:300]}")
