@@ -22,7 +22,9 @@
 # there wins over the sizing), TOOLCOACH_READY_TIMEOUT (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds,
 # default 60), TOOLCOACH_BASE_PORT (first cluster port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first
 # management port tried, default 8558),
-# TOOLCOACH_JOBS_TOKEN (the coach requires it on POST /jobs and train sends it; optional on loopback).
+# TOOLCOACH_JOBS_TOKEN (the coach requires it on POST /jobs and train sends it; optional on loopback),
+# TOOLCOACH_TORCH_ENV (the environment file of deploy/gpu/install-torch-jni.sh: every node runs on that installed
+# PyTorch), TOOLCOACH_DEVICE and TOOLCOACH_PRECISION (every node's --device and --precision).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -42,6 +44,11 @@ for tool in java curl jq; do
   command -v "$tool" > /dev/null || die "$tool is not installed (on Debian: apt-get install $tool; java: openjdk-17-jre-headless)"
 done
 usage() { sed -n "2,18p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+if [[ -n "${TOOLCOACH_TORCH_ENV:-}" ]]; then # the nodes inherit it: DJL loads the installed torch and its JNI
+  [[ -r "$TOOLCOACH_TORCH_ENV" ]] || die "TOOLCOACH_TORCH_ENV=$TOOLCOACH_TORCH_ENV is not a readable file (deploy/gpu/install-torch-jni.sh writes it)"
+  # shellcheck disable=SC1090
+  source "$TOOLCOACH_TORCH_ENV"
+fi
 
 jar_of() { # node kind -> its shaded jar
   local jar="$REPO/$1-node/target/$1-node.jar"

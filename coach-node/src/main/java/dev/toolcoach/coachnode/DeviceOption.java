@@ -1,17 +1,21 @@
 package dev.toolcoach.coachnode;
 
 import dev.toolcoach.model.ComputeDevice;
+import dev.toolcoach.model.Precision;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code --device}: where a command's models compute (a mixin of every command that loads a model). The device is
- * chosen while the command line is parsed, so an unknown or missing device is a usage error (one line, exit 2)
- * before any model is read.
+ * {@code --device} and {@code --precision}: where and in which type a command's models compute (a mixin of every command
+ * that loads a model). Both are chosen while the command line is parsed, so an unknown or missing device, or a precision
+ * the JNI cannot train in, is a usage error (one line, exit 2) before any model is read.
  */
 public final class DeviceOption {
+
+    /** {@code --precision}'s default: the system property, else the environment variable, else auto. */
+    static final String PRECISION_DEFAULT = "${sys:toolcoach.precision:-${env:TOOLCOACH_PRECISION:-auto}}";
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -24,6 +28,18 @@ public final class DeviceOption {
             ComputeDevice.select(name);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--device: " + e.getMessage());
+        }
+    }
+
+    @Option(names = "--precision", paramLabel = "P", defaultValue = PRECISION_DEFAULT,
+            description = "the type a frozen base computes in: auto (f32 on the CPU; bf16 on a GPU with ToolCoach's JNI build, "
+                    + "else f32), f32, f16 or bf16; adapters, optimiser state, norms, softmax and the loss stay f32 (default: system "
+                    + "property toolcoach.precision, else env TOOLCOACH_PRECISION, else auto)")
+    void precision(String name) {
+        try {
+            Precision.select(name);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--precision: " + e.getMessage());
         }
     }
 }

@@ -52,13 +52,14 @@ public final class ComputeDevice {
     public static Device select(String name) {
         Device device = parse(name);
         useBuildFlavor();
+        TorchRuntime.current().prepareCudaRuntime();
         if (device.isGpu()) {
             // without a CUDA runtime there is nothing to ask the engine (whose start would only add log lines)
             int gpus = CudaUtils.getGpuCount() == 0 ? 0 : Engine.getEngine("PyTorch").getGpuCount();
             if (device.getDeviceId() >= gpus) {
                 throw new IllegalArgumentException("device '" + name.trim() + "' is not available: PyTorch sees "
-                        + gpus + " CUDA device(s)" + (gpus == 0 ? " (a CPU build or no GPU; build with -Pcuda on a"
-                        + " machine with CUDA)" : ""));
+                        + gpus + " CUDA device(s)" + (gpus == 0 ? " (a CPU build or no GPU: build with -Pcuda, or run"
+                        + " deploy/gpu/install-torch-jni.sh for an installed CUDA PyTorch; `coach-node doctor` tells more)" : ""));
             }
         }
         selected = device;
@@ -87,6 +88,11 @@ public final class ComputeDevice {
         if (System.getenv("PYTORCH_VERSION") == null && System.getProperty("PYTORCH_VERSION") == null) {
             System.setProperty("PYTORCH_VERSION", build.getProperty("pytorch.version"));
         }
+    }
+
+    /** A device's name as {@link #parse} reads it: {@code cpu} or {@code cuda:N}. */
+    public static String name(Device device) {
+        return device.isGpu() ? "cuda:" + device.getDeviceId() : "cpu";
     }
 
     /** The device chosen for this process (the CPU unless {@link #select} chose another). */

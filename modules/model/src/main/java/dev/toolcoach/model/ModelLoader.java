@@ -44,20 +44,18 @@ public final class ModelLoader {
     }
 
     /**
-     * As {@link #load}, on this JVM's {@link ComputeDevice}, in f32, with the base transformer shared by every holder of
-     * the same checkpoint in this JVM (see {@link SharedBases}): an embedded run's learner and its engine hold one copy
-     * of the weights. The model's own
-     * adapter goes on top; closing the model releases its hold on the base. A shared base stays frozen:
-     * {@link PolicyModel#trainAllParameters} refuses it.
+     * As {@link #load}, on this JVM's {@link ComputeDevice} in its {@link Precision}, with the base transformer shared by
+     * every holder of the same checkpoint in this JVM (see {@link SharedBases}): an embedded run's learner and its engine
+     * hold one copy of the weights. The model's own adapter goes on top; closing the model releases its hold on the base.
+     * A shared base stays frozen: {@link PolicyModel#trainAllParameters} refuses it.
      */
     public static PolicyModel shared(Path model, Path tokenizer) {
-        return shared(model, tokenizer, ComputeDevice.selected(), DataType.FLOAT32);
+        return shared(model, tokenizer, ComputeDevice.selected(), Precision.selected().dataType());
     }
 
     /**
-     * As {@link #shared(Path, Path)}, with the base on {@code device} in {@code dtype} (f32 for a learner; an
-     * inference-only holder may take {@code Transformer.inferenceType(device)}); holders share a base only when both
-     * agree.
+     * As {@link #shared(Path, Path)}, with the base on {@code device} in {@code dtype}; holders share a base only when
+     * both agree.
      */
     public static PolicyModel shared(Path model, Path tokenizer, Device device, DataType dtype) {
         Checkpoint ck = Checkpoint.open(model, tokenizer);

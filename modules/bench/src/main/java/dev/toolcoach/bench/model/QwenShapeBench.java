@@ -11,6 +11,7 @@ import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.model.OpThreads;
+import dev.toolcoach.model.Precision;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.generate.DecodedSequence;
@@ -37,17 +38,20 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Real-checkpoint shapes on this machine: a random model with the exact shapes of Qwen2.5-0.5B-Instruct (or -1.5B) in a
+ * Real-checkpoint shapes on this machine: a random model with the exact shapes of Qwen2.5-0.5B-Instruct (or -1.5B, -7B;
+ * or a tiny one of the same layout, for rehearsals) in a
  * real safetensors folder written in bf16, then, each phase in a JVM of its own so each peak is its own:
  * <ul>
  *   <li>{@code write DIR [0.5b|1.5b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1);</li>
  *   <li>{@code load DIR}: locate and stream the weights to the device: time, peak RSS, peak heap, against the f32 bytes;</li>
- *   <li>{@code generate DIR [newTokens]}: greedy tokens/s at batch 1 and 8 through the inference engine;</li>
+ *   <li>{@code generate DIR [newTokens] [batches] [precision]}: greedy tokens/s at each batch size (comma-separated,
+ *       default 1,8) through the inference engine, the base in {@code precision} (f32, f16 or bf16; default f32);</li>
  *   <li>{@code llama2c DIR}: a random llama2.c checkpoint of stories110M's shape (dim 768, 12 layers, 12 heads,
  *       hidden 2048, vocab 32000, context 1024; 110 M parameters) as {@code DIR/model.bin}, with a 32000-token
  *       {@code DIR/tokenizer.bin}, for {@code coach-node generate} beside llama2.c's {@code run};</li>
- *   <li>{@code grpo DIR [rows] [tokens] [microRows]}: one LoRA GRPO step (r 8, q/v) on rows × tokens: time, peak RSS
- *       (heap + native), peak heap.</li>
+ *   <li>{@code grpo DIR [rows] [tokens] [microRows] [precision] [steps]}: LoRA GRPO steps (r 8, q/v) on rows × tokens
+ *       for each micro-batch size (comma-separated) over a base in {@code precision}: a warm-up step, then {@code steps}
+ *       timed ones (default 1: the warm-up alone, as before) and their median; peak RSS (heap + native), peak heap.</li>
  * </ul>
  * Run: {@code java -cp ... dev.toolcoach.bench.model.QwenShapeBench write /tmp/qwen05 0.5b} and so on (see the bench README).
  */
@@ -61,17 +65,20 @@ public final class QwenShapeBench {
         System.setProperty("DJL_OFFLINE", "true");
         System.setProperty("OPT_OUT_TRACKING", "true");
         if (args.length < 2) {
-            System.err.println("usage: QwenShapeBench write DIR [0.5b|1.5b] | llama2c DIR | load DIR | generate DIR [newTokens] | grpo DIR [rows] [tokens] [microRows]");
+            System.err.println("usage: QwenShapeBench write DIR [tiny|0.5b|1.5b|7b] | llama2c DIR | load DIR | generate DIR [newTokens] [batches] "
+                    + "[precision] | grpo DIR [rows] [tokens] [microRows,...] [precision] [steps]");
             System.exit(2);
         }
         Path dir = Path.of(args[1]);
         switch (args[0]) {
             case "write" -> write(dir, args.length > 2 ? args[2] : "0.5b");
             case "load" -> load(dir);
-            case "generate" -> generate(dir, args.length > 2 ? Integer.parseInt(args[2]) : 32);
+            case "generate" -> generate(dir, args.length > 2 ? Integer.parseInt(args[2]) : 32, args.length > 3 ? ints(args[3]) : new int[] {1, 8},
+                    args.length > 4 ? precision(args[4]) : Precision.F32);
             case "llama2c" -> writeLlama2c(dir);
             case "grpo" -> grpo(dir, args.length > 2 ? Integer.parseInt(args[2]) : 8, args.length > 3 ? Integer.parseInt(args[3]) : 512,
-                    args.length > 4 ? Integer.parseInt(args[4]) : 2);
+                    args.length > 4 ? ints(args[4]) : new int[] {2}, args.length > 5 ? precision(args[5]) : Precision.F32,
+                    args.length > 6 ? Integer.parseInt(args[6]) : 1);
             default -> {
                 System.err.println("unknown phase " + args[0]);
                 System.exit(2);
@@ -79,7 +86,15 @@ public final class QwenShapeBench {
         }
     }
 
-    /** config.json as Qwen2.5-{0.5B,1.5B}-Instruct's (the fields the forward reads), weights in bf16. */
+    private static int[] ints(String csv) {
+        return Arrays.stream(csv.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+    }
+
+    private static Precision precision(String name) {
+        return Precision.parse(name).orElseThrow(() -> new IllegalArgumentException("give f32, f16 or bf16, not auto"));
+    }
+
+    /** config.json as Qwen2.5-{0.5B,1.5B,7B}-Instruct's (the fields the forward reads), weights in bf16. */
     private static void write(Path dir, String size) throws IOException {
         ObjectNode c = JSON.createObjectNode();
         c.putArray("architectures").add("Qwen2ForCausalLM");
@@ -103,19 +118,33 @@ public final class QwenShapeBench {
                 c.put("num_hidden_layers", 28);
                 c.put("max_window_layers", 21);
             }
-            default -> throw new IllegalArgumentException("size must be 0.5b or 1.5b, was " + size);
+            case "tiny" -> { // Qwen2.5's vocabulary and layout at a size for rehearsing a GPU run on a CPU
+                c.put("hidden_size", 64);
+                c.put("intermediate_size", 128);
+                c.put("num_attention_heads", 4);
+                c.put("num_hidden_layers", 2);
+                c.put("max_window_layers", 2);
+            }
+            case "7b" -> {
+                c.put("hidden_size", 3584);
+                c.put("intermediate_size", 18944);
+                c.put("num_attention_heads", 28);
+                c.put("num_hidden_layers", 28);
+                c.put("max_window_layers", 28);
+            }
+            default -> throw new IllegalArgumentException("size must be tiny, 0.5b, 1.5b or 7b, was " + size);
         }
-        c.put("num_key_value_heads", 2);
+        c.put("num_key_value_heads", size.equals("7b") ? 4 : 2);
         c.put("initializer_range", 0.02);
         c.put("max_position_embeddings", 32768);
         c.put("rms_norm_eps", 1e-6);
         c.put("rope_theta", 1000000.0);
         c.put("sliding_window", 32768);
-        c.put("tie_word_embeddings", true);
+        c.put("tie_word_embeddings", !size.equals("7b"));
         c.put("torch_dtype", "bfloat16");
         c.put("use_cache", true);
         c.put("use_sliding_window", false);
-        c.put("vocab_size", 151936);
+        c.put("vocab_size", size.equals("7b") ? 152064 : 151936);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("config.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(c));
         ModelConfig config = ModelConfig.readHfConfig(dir.resolve("config.json"));
@@ -186,12 +215,17 @@ public final class QwenShapeBench {
     }
 
     private static Transformer loadTimed(Path dir, NDManager root) {
+        return loadTimed(dir, root, Precision.F32);
+    }
+
+    private static Transformer loadTimed(Path dir, NDManager root, Precision precision) {
         long t0 = System.nanoTime();
         HfModelFolder.Located located = HfModelFolder.locate(dir);
-        Transformer model = Transformer.load(located.config(), located.tensors(), root);
+        Transformer model = Transformer.load(located.config(), located.tensors(), root, precision.dataType());
         long params = located.tensors().values().stream().mapToLong(StoredTensor::numel).sum();
-        System.out.printf("load: %,d parameters (f32 on the device: %.0f MiB) in %.1f s; RSS now %.0f MiB, peak %.0f MiB (%.2f x f32 bytes); "
-                        + "peak heap %.0f MiB%n", params, params * 4 / 1048576.0, (System.nanoTime() - t0) / 1e9,
+        System.out.printf("load: %,d parameters (%s on the device: %.0f MiB) in %.1f s; RSS now %.0f MiB, peak %.0f MiB (%.2f x f32 bytes); "
+                        + "peak heap %.0f MiB%n", params, precision, params * (precision == Precision.F32 ? 4 : 2) / 1048576.0,
+                (System.nanoTime() - t0) / 1e9,
                 Memory.rssKib() / 1024.0, Memory.peakRssKib() / 1024.0, Memory.peakRssKib() * 1024.0 / (params * 4.0),
                 Memory.peakHeap() / 1048576.0);
         return model;
@@ -203,17 +237,17 @@ public final class QwenShapeBench {
         }
     }
 
-    private static void generate(Path dir, int newTokens) throws Exception {
-        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root)) {
-            for (int batch : new int[] {1, 8}) {
+    private static void generate(Path dir, int newTokens, int[] batches, Precision precision) throws Exception {
+        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root, precision)) {
+            for (int batch : batches) {
                 try (InferenceEngine engine = new InferenceEngine(model, new NoTextTokenizer(model.config().vocabSize()), batch,
                         OpThreads.intraOp())) {
                     greedy(engine, batch, 4); // warm-up
                     long t0 = System.nanoTime();
                     long tokens = greedy(engine, batch, newTokens);
                     double s = (System.nanoTime() - t0) / 1e9;
-                    System.out.printf("greedy batch %d: %.2f tokens/s aggregate (%d tokens after a 16-token prompt, %.1f s, prefill included)%n",
-                            batch, tokens / s, tokens, s);
+                    System.out.printf("greedy batch %d (%s): %.2f tokens/s aggregate (%d tokens after a 16-token prompt, %.1f s, prefill "
+                                    + "included)%n", batch, precision, tokens / s, tokens, s);
                 }
             }
             System.out.printf("generate: peak RSS %.0f MiB, peak heap %.0f MiB; %s%n", Memory.peakRssKib() / 1024.0,
@@ -233,18 +267,32 @@ public final class QwenShapeBench {
         return futures.stream().mapToLong(f -> f.join().tokens().length).sum();
     }
 
-    private static void grpo(Path dir, int rows, int tokens, int microRows) {
-        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root)) {
-            LoraAdapter adapter = LoraAdapter.create(LoraConfig.defaults(), model.config(), model.manager(), 2);
+    private static void grpo(Path dir, int rows, int tokens, int[] microRows, Precision precision, int steps) {
+        try (NDManager root = NDManager.newBaseManager(); Transformer model = loadTimed(dir, root, precision)) {
             List<ScoredGroup> batch = List.of(SyntheticGroups.of(rows, tokens, model.config().vocabSize()));
-            try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter), LearnerConfig.defaults(1e-5).withMicroBatchRows(microRows))) {
-                long t0 = System.nanoTime();
-                GrpoMetrics m = learner.trainGrpo(batch);
-                double s = (System.nanoTime() - t0) / 1e9;
-                System.out.printf("GRPO step, LoRA %s, %d x %d tokens, micro-batches of %d rows: %.1f s (%.0f tokens/s), loss %.4f, kl %.5f; "
-                                + "peak RSS (heap + native) %.0f MiB, peak heap %.0f MiB; %s%n",
-                        LoraConfig.defaults().targets(), rows, tokens, microRows, s, rows * (tokens - 1) / s, m.loss(), m.kl(),
-                        Memory.peakRssKib() / 1024.0, Memory.peakHeap() / 1048576.0, Memory.load());
+            for (int micro : microRows) {
+                LoraAdapter adapter = LoraAdapter.create(LoraConfig.defaults(), model.config(), model.manager(), 2);
+                try (LearnerCore learner = new LearnerCore(model, new LoraWeights(adapter), LearnerConfig.defaults(1e-5).withMicroBatchRows(micro))) {
+                    double[] seconds = new double[Math.max(1, steps)];
+                    GrpoMetrics m = null;
+                    for (int i = 0; i < seconds.length + (steps > 1 ? 1 : 0); i++) { // with several steps, the first warms up
+                        long t0 = System.nanoTime();
+                        m = learner.trainGrpo(batch);
+                        if (steps <= 1 || i > 0) {
+                            seconds[steps <= 1 ? 0 : i - 1] = (System.nanoTime() - t0) / 1e9;
+                        }
+                    }
+                    double[] sorted = seconds.clone();
+                    Arrays.sort(sorted);
+                    double s = sorted[sorted.length / 2];
+                    System.out.printf("GRPO step, LoRA %s, %d x %d tokens, micro-batches of %d rows, base %s: %.2f s (%.0f tokens/s; median of %d "
+                                    + "%s), loss %.4f, kl %.5f; peak RSS (heap + native) %.0f MiB, peak heap %.0f MiB; %s%n",
+                            LoraConfig.defaults().targets(), rows, tokens, micro, precision, s, rows * (tokens - 1) / s, seconds.length,
+                            steps > 1 ? "after a warm-up step" : "(the first step)", m.loss(), m.kl(), Memory.peakRssKib() / 1024.0,
+                            Memory.peakHeap() / 1048576.0, Memory.load());
+                } finally {
+                    adapter.close();
+                }
             }
         }
     }

@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * Reads node settings from {@code TOOLCOACH_*} environment variables (what containers and the local
- * scripts set): CONFIG, ROLES, HOST, PORT, SEEDS, MANAGEMENT_HOST, MANAGEMENT_PORT, ATHLETES, TOOL_SUITES, DEVICE.
+ * scripts set): CONFIG, ROLES, HOST, PORT, SEEDS, MANAGEMENT_HOST, MANAGEMENT_PORT, ATHLETES, TOOL_SUITES, DEVICE,
+ * PRECISION.
  * Lists are comma-separated.
  */
 public final class EnvironmentOverrides {
@@ -29,7 +30,8 @@ public final class EnvironmentOverrides {
                 number(env, "MANAGEMENT_PORT"),
                 number(env, "ATHLETES"),
                 list(env, "TOOL_SUITES"),
-                text(env, "DEVICE"));
+                text(env, "DEVICE"),
+                text(env, "PRECISION"));
     }
 
     private static Optional<String> text(Map<String, String> env, String name) {

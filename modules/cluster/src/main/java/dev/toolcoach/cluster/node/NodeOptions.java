@@ -43,10 +43,14 @@ public final class NodeOptions {
             description = "where this node's models compute: cpu, cuda or cuda:N (env TOOLCOACH_DEVICE; default cpu)")
     String device;
 
+    @Option(names = "--precision", paramLabel = "P",
+            description = "the type this node's frozen bases compute in: auto, f32, f16 or bf16 (env TOOLCOACH_PRECISION; default auto)")
+    String precision;
+
     public NodeOverrides overrides() {
         return new NodeOverrides(Optional.ofNullable(configFile), Optional.ofNullable(roles), Optional.ofNullable(host),
                 Optional.ofNullable(port), Optional.ofNullable(seeds), Optional.ofNullable(managementHost),
                 Optional.ofNullable(managementPort), Optional.ofNullable(athleteActors), Optional.ofNullable(toolSuites),
-                Optional.ofNullable(device));
+                Optional.ofNullable(device), Optional.ofNullable(precision));
     }
 }

@@ -22,13 +22,15 @@ public record NodeOverrides(Optional<Path> configFile,
                             Optional<Integer> managementPort,
                             Optional<Integer> athleteActors,
                             Optional<List<String>> toolSuites,
-                            Optional<String> device) {
+                            Optional<String> device,
+                            Optional<String> precision) {
 
-    /** Overrides that leave the device to the lower layers. */
+    /** Overrides that leave the device and the precision to the lower layers. */
     public NodeOverrides(Optional<Path> configFile, Optional<List<String>> roles, Optional<String> host, Optional<Integer> port,
                          Optional<List<String>> seeds, Optional<String> managementHost, Optional<Integer> managementPort,
                          Optional<Integer> athleteActors, Optional<List<String>> toolSuites) {
-        this(configFile, roles, host, port, seeds, managementHost, managementPort, athleteActors, toolSuites, Optional.empty());
+        this(configFile, roles, host, port, seeds, managementHost, managementPort, athleteActors, toolSuites, Optional.empty(),
+                Optional.empty());
     }
 
     public static NodeOverrides none() {
@@ -48,6 +50,7 @@ public record NodeOverrides(Optional<Path> configFile,
         athleteActors.ifPresent(v -> values.put("toolcoach.athlete.actors-per-node", v));
         toolSuites.ifPresent(v -> values.put("toolcoach.tools.suites", v));
         device.ifPresent(v -> values.put("toolcoach.device", v));
+        precision.ifPresent(v -> values.put("toolcoach.precision", v));
         return ConfigFactory.parseMap(values, "command line or environment");
     }
 }

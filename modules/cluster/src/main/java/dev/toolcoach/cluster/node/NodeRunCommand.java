@@ -3,6 +3,7 @@ package dev.toolcoach.cluster.node;
 import akka.actor.typed.ActorSystem;
 import com.typesafe.config.Config;
 import dev.toolcoach.model.ComputeDevice;
+import dev.toolcoach.model.Precision;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +49,7 @@ public class NodeRunCommand implements Callable<Integer> {
         try {
             Config config = NodeConfigLoader.load(program, options.overrides(), env);
             NodeSettings settings = NodeSettings.fromConfig(config);
-            selectDevice(settings.device());
+            selectDevice(settings.device(), settings.precision());
             system = NodeLauncher.start(config, settings);
         } catch (NodeConfigException e) {
             spec.commandLine().getErr().println(program.name() + ": " + e.getMessage());
@@ -61,12 +62,17 @@ public class NodeRunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Every model this node loads (an athlete's engine, the learner) is made on the configured device. */
-    private static void selectDevice(String name) {
+    /** Every model this node loads (an athlete's engine, the learner) is made on the configured device, in its precision. */
+    private static void selectDevice(String device, String precision) {
         try {
-            ComputeDevice.select(name);
+            ComputeDevice.select(device);
         } catch (IllegalArgumentException e) {
             throw new NodeConfigException(ComputeDevice.CONFIG_KEY + ": " + e.getMessage());
+        }
+        try {
+            Precision.select(precision);
+        } catch (IllegalArgumentException e) {
+            throw new NodeConfigException(Precision.CONFIG_KEY + ": " + e.getMessage());
         }
     }
 }

@@ -5,6 +5,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.toolcoach.cluster.toolserver.ToolHostSettings;
 import dev.toolcoach.model.ComputeDevice;
+import dev.toolcoach.model.Precision;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -23,11 +24,13 @@ import java.util.Set;
  * @param tools          tool suites a tool node hosts and the coach watches, with their settings
  * @param bootstrap      join through Akka Management Cluster Bootstrap (Kubernetes) instead of seeds
  * @param device         where the node's models compute ({@code toolcoach.device}: cpu, cuda or cuda:N)
+ * @param precision      the type its frozen bases compute in ({@code toolcoach.precision}: auto, f32, f16 or bf16)
  * @param codeAct        the sandbox code actions run in ({@code toolcoach.code-act})
  */
 public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Address> seeds,
                            String managementHost, int managementPort, int athleteActors,
-                           ToolHostSettings tools, boolean bootstrap, String device, CodeActSettings codeAct) {
+                           ToolHostSettings tools, boolean bootstrap, String device, String precision,
+                           CodeActSettings codeAct) {
 
     public NodeSettings {
         roles = Set.copyOf(roles);
@@ -67,6 +70,12 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
             } catch (IllegalArgumentException e) {
                 throw new NodeConfigException(ComputeDevice.CONFIG_KEY + ": " + e.getMessage());
             }
+            String precision = config.getString(Precision.CONFIG_KEY);
+            try {
+                Precision.parse(precision);
+            } catch (IllegalArgumentException e) {
+                throw new NodeConfigException(Precision.CONFIG_KEY + ": " + e.getMessage());
+            }
             if (roles.contains(NodeRole.TOOL)) {
                 tools.checkHostable();
             }
@@ -80,6 +89,7 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
                     tools,
                     bootstrap,
                     device,
+                    precision,
                     CodeActSettings.fromConfig(config));
         } catch (ConfigException e) {
             throw new NodeConfigException("configuration problem: " + e.getMessage());

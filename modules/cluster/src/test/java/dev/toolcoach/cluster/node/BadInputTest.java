@@ -1,6 +1,8 @@
 package dev.toolcoach.cluster.node;
 
 import dev.toolcoach.testkit.FreePorts;
+import dev.toolcoach.model.TorchRuntime;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -57,6 +59,18 @@ class BadInputTest {
         assertEquals(NodeRunCommand.CONFIG_ERROR, missing.exitCode());
         assertTrue(missing.onlyLine().startsWith("coach-node: toolcoach.device: device 'cuda:999' is not available: PyTorch sees "),
                 missing.stderr());
+    }
+
+    @Test
+    void unknownPrecisionOrOneDjlsOwnJniCannotTrainIn() {
+        Outcome unknown = run(NodeProgram.COACH, "--precision", "fp8");
+        assertEquals(NodeRunCommand.CONFIG_ERROR, unknown.exitCode());
+        assertEquals("coach-node: toolcoach.precision: unknown precision 'fp8' (use auto, f32, f16 or bf16)", unknown.onlyLine());
+        Assumptions.assumeTrue(TorchRuntime.current().features().isEmpty(), "this JVM runs on ToolCoach's JNI build, which has bf16");
+        Outcome bf16 = run(NodeProgram.ATHLETE, "--precision", "bf16", "--seed", "akka://ToolCoach@127.0.0.1:25520");
+        assertEquals(NodeRunCommand.CONFIG_ERROR, bf16.exitCode());
+        assertTrue(bf16.onlyLine().startsWith("athlete-node: toolcoach.precision: precision 'bf16' needs ToolCoach's build of DJL's JNI "
+                + "(deploy/gpu/install-torch-jni.sh"), bf16.stderr());
     }
 
     @Test

@@ -67,11 +67,28 @@ class NodeConfigLoaderTest {
         assertEquals("cuda", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
                 Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_DEVICE", "cuda"))).device());
         NodeOverrides cli = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("cpu"));
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("cpu"), Optional.empty());
         assertEquals("cpu", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, cli, Map.of("TOOLCOACH_DEVICE", "cuda"))).device());
         Config bad = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_DEVICE", "cuda:x"));
         NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(bad));
         assertEquals("toolcoach.device: unknown device 'cuda:x' (use cpu, cuda or cuda:N)", e.getMessage());
+    }
+
+    @Test
+    void thePrecisionComesFromTheCommandLineTheEnvironmentOrTheFileAndIsAutoByDefault() throws IOException {
+        assertEquals("auto", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of())).precision());
+        Path file = dir.resolve("half.conf");
+        Files.writeString(file, "toolcoach.precision = \"f16\"\n");
+        assertEquals("f16", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
+                Map.of("TOOLCOACH_CONFIG", file.toString()))).precision());
+        assertEquals("bf16", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
+                Map.of("TOOLCOACH_CONFIG", file.toString(), "TOOLCOACH_PRECISION", "bf16"))).precision());
+        NodeOverrides cli = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("f32"));
+        assertEquals("f32", NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, cli, Map.of("TOOLCOACH_PRECISION", "bf16"))).precision());
+        Config bad = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_PRECISION", "fp8"));
+        NodeConfigException e = assertThrows(NodeConfigException.class, () -> NodeSettings.fromConfig(bad));
+        assertEquals("toolcoach.precision: unknown precision 'fp8' (use auto, f32, f16 or bf16)", e.getMessage());
     }
 
     @Test

@@ -26,6 +26,7 @@ import dev.toolcoach.learn.loss.SftLoss;
 import dev.toolcoach.model.TokenScores;
 import dev.toolcoach.learn.optim.AdamW;
 import dev.toolcoach.learn.optim.GradientClipping;
+import dev.toolcoach.learn.optim.LossScaler;
 import dev.toolcoach.model.nn.NoGrad;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
@@ -48,6 +49,7 @@ public final class LearnerCore implements AutoCloseable {
     private final LearnerConfig config;
     private final NDManager manager;
     private final AdamW optimiser;
+    private final LossScaler scaler;
     private SeededRandom random;
     private int version;
 
@@ -57,6 +59,7 @@ public final class LearnerCore implements AutoCloseable {
         this.config = config;
         this.manager = model.manager().newSubManager();
         this.optimiser = new AdamW(config.optimiser(), weights.parameters(), manager);
+        this.scaler = LossScaler.forBase(model.dtype());
         this.random = new SeededRandom(config.seed());
         this.version = weights.adapter() == null ? 0 : weights.adapter().version();
     }
@@ -171,7 +174,7 @@ public final class LearnerCore implements AutoCloseable {
             try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
                 NDArray hidden = model.hidden(inputs, scope, null, weights.adapter(), true, false);
                 LossTerm<S> term = loss.compute(TokenScores.score(model, hidden, tensors.targets()), tensors, scope, index);
-                collector.backward(term.loss());
+                collector.backward(scaler.scaled(term.loss()));
                 return term.stats();
             }
         }
@@ -192,8 +195,12 @@ public final class LearnerCore implements AutoCloseable {
         return out;
     }
 
-    /** Global norm of the accumulated gradients before clipping; scales them down to the configured maximum. */
+    /**
+     * Global norm of the accumulated gradients (loss scaling undone) before clipping; scales them down to the configured
+     * maximum.
+     */
     private double gradientNorm() {
+        scaler.unscale(weights.parameters());
         return GradientClipping.clipGlobalNorm(weights.parameters(), config.maxGradNorm(), manager);
     }
 
@@ -209,8 +216,10 @@ public final class LearnerCore implements AutoCloseable {
         if (finite) {
             optimiser.step(lr);
         } else {
-            LOG.warn("loss {} / gradient norm {} at step {}: update skipped", loss, gradNorm, optimiser.steps());
+            LOG.warn("loss {} / gradient norm {} at step {}: update skipped (loss scale {})", loss, gradNorm, optimiser.steps(),
+                    scaler.scale());
         }
+        scaler.update(finite);
         GradientClipping.zeroGradients(weights.parameters());
         return finite;
     }

@@ -10,6 +10,7 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.Activation;
+import dev.toolcoach.model.TorchRuntime;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.StoredTensor;
@@ -231,14 +232,20 @@ public final class Transformer implements AutoCloseable {
 
     /**
      * Streams located checkpoint tensors onto the device of {@code parent} with the base (and the activations) in
-     * {@code dtype}: FLOAT32, or FLOAT16 for inference (half the weight bytes; norms, softmax, the adapter and the
-     * logits stay in f32, as Transformers computes a half model). A half base serves engines and scoring without
-     * gradients; training an adapter over it is refused, because DJL's casts carry no gradient. bf16 is not offered:
-     * DJL's PyTorch engine aborts the JVM on it.
+     * {@code dtype}: FLOAT32, FLOAT16 or BFLOAT16 (half the weight bytes; norms, softmax, the adapter and the logits stay
+     * in f32, as Transformers computes a half model). An adapter trains over a 16-bit base only where the JNI's casts
+     * carry the gradient ({@link TorchRuntime#castsCarryGradient()}: ToolCoach's build of DJL's JNI); bf16 needs that
+     * build too, since DJL 0.35.1's own JNI aborts the JVM on a bf16 tensor.
+     *
+     * @throws IllegalArgumentException for another type, or bf16 on a JNI that cannot hold it
      */
     public static Transformer load(ModelConfig config, Map<String, StoredTensor> tensors, NDManager parent, DataType dtype) {
-        if (dtype != DataType.FLOAT32 && dtype != DataType.FLOAT16) {
-            throw new IllegalArgumentException("a base is held in float32 or float16, not " + dtype);
+        if (dtype != DataType.FLOAT32 && dtype != DataType.FLOAT16 && dtype != DataType.BFLOAT16) {
+            throw new IllegalArgumentException("a base is held in float32, float16 or bfloat16, not " + dtype);
+        }
+        if (dtype == DataType.BFLOAT16 && !TorchRuntime.current().features().contains(TorchRuntime.BF16)) {
+            throw new IllegalArgumentException("a bfloat16 base needs ToolCoach's build of DJL's JNI (deploy/gpu/install-torch-jni.sh): "
+                    + "DJL 0.35.1's own aborts the JVM on bf16");
         }
         NDManager manager = parent.newSubManager();
         try {
@@ -249,15 +256,7 @@ public final class Transformer implements AutoCloseable {
         }
     }
 
-    /**
-     * The type an inference-only base (an engine's, with no adapter to train) is best held in on a device: f16 on a GPU;
-     * f32 on the CPU, where PyTorch's f16 matmul is 6-30x slower than f32 (see docs/ARCHITECTURE.md, "Precision").
-     */
-    public static DataType inferenceType(Device device) {
-        return device.isGpu() ? DataType.FLOAT16 : DataType.FLOAT32;
-    }
-
-    /** The base's (and the activations') type: FLOAT32, or FLOAT16 for a half base. */
+    /** The base's (and the activations') type: FLOAT32, or FLOAT16 / BFLOAT16 for a half base. */
     public DataType dtype() {
         return dtype;
     }
@@ -299,10 +298,11 @@ public final class Transformer implements AutoCloseable {
      * them a slice at a time ({@code TokenScores.score}) so that a long batch never holds several [B, L, vocab] arrays.
      */
     public NDArray hidden(StepInputs step, NDManager scope, KvSlots cache, LoraAdapter lora, boolean training, boolean lastOnly) {
-        if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)) {
-            // DJL's toType drops autograd history: an adapter over a half base would silently get no gradient
-            throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base (DJL's casts carry no gradient): "
-                    + "load the learner's base in float32");
+        if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)
+                && !TorchRuntime.castsCarryGradient()) {
+            // DJL 0.35.1's toType drops autograd history: an adapter over a half base would silently get no gradient
+            throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base with DJL's own JNI (its casts carry "
+                    + "no gradient): load the learner's base in float32, or use ToolCoach's build (deploy/gpu/install-torch-jni.sh)");
         }
         KvSlots.Access slots = null;
         if (cache != null) {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Assembles what deploy/gpu/gpu-check.sh needs beside the repository on a CUDA machine that has a pip PyTorch but no
+# Java, no network and no DJL natives, into DIR (default .gpukit, ignored by git), at most 64 MiB:
+#   jre.tar.xz      a jlink'd Java 17 runtime (the modules the nodes use), uncompressed inside, xz outside
+#   lib.tar.xz      the project's jars (coach, athlete and tool nodes, bench) and their runtime dependencies, without
+#                   DJL's PyTorch natives and JNI (the JNI is built there against the machine's torch) and with the
+#                   tokenizers jar cut to its linux-x86_64 library; each jar stored uncompressed, so that xz over all of
+#                   them (41 MiB) gets below the 93 MiB the deflated jars take
+#   jni-include/    jni.h and jni_md.h of this JDK (the JNI build there has no JDK)
+# Run from the repository root; it builds the jars first (mvn -o package, tests skipped; -Pcuda is not needed). Needs
+# python3 (re-stores the jars) and xz; takes minutes (xz -9 over 230 MB).
+#   deploy/gpu/make-kit.sh [DIR]
+set -euo pipefail
+DIR="${1:-.gpukit}"
+[[ -f pom.xml && -d deploy/gpu ]] || { echo "make-kit: run from the repository root" >&2; exit 2; }
+JAVA_HOME="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
+LIMIT_MIB=64
+rm -rf "$DIR"; mkdir -p "$DIR/lib" "$DIR/jni-include/linux"
+trap 'rm -rf "$DIR/lib" "$DIR/lib.deps" "$DIR/jre.tmp"' EXIT
+cp "$JAVA_HOME/include/jni.h" "$DIR/jni-include/"; cp "$JAVA_HOME/include/linux/jni_md.h" "$DIR/jni-include/linux/"
+
+# the jars: each module's own (not the shaded node jars, which carry the CPU natives) and the runtime dependencies
+EXCLUDED=pytorch-native-cpu,pytorch-jni,pytorch-native-cu128
+mvn -B -q -o -DskipTests -pl coach-node,athlete-node,tool-node,modules/bench -am package dependency:copy-dependencies \
+  -DincludeScope=runtime -DexcludeArtifactIds="$EXCLUDED" -DoutputDirectory="$(pwd)/$DIR/lib.deps" > "$DIR/mvn.log" 2>&1 \
+  || { tail -30 "$DIR/mvn.log" >&2; echo "make-kit: the build failed (log $DIR/mvn.log)" >&2; exit 3; }
+for m in coach-node athlete-node tool-node modules/*; do
+  for j in "$m"/target/*-SNAPSHOT.jar; do
+    [[ -f "$j" && "$j" != *-tests.jar && "$j" != *-sources.jar ]] && cp "$j" "$DIR/lib/"
+  done
+done
+cp "$DIR"/lib.deps/*.jar "$DIR/lib/"; rm -rf "$DIR/lib.deps" "$DIR/mvn.log"
+rm -f "$DIR"/lib/toolcoach-deploy-*.jar "$DIR"/lib/toolcoach-testkit-*.jar "$DIR"/lib/toolcoach-examples-*.jar
+# test-only or build-only artifacts a GPU run never loads
+rm -f "$DIR"/lib/jmh-*.jar "$DIR"/lib/jqwik-*.jar "$DIR"/lib/junit-*.jar "$DIR"/lib/selenium-*.jar "$DIR"/lib/opentest4j-*.jar
+# DJL's tokenizers jar carries its Rust library for every platform: keep linux-x86_64's
+for t in "$DIR"/lib/tokenizers-*.jar; do
+  [[ -f "$t" ]] || continue
+  tmp="$(mktemp -d)"; (cd "$tmp" && "$JAVA_HOME/bin/jar" xf "$(realpath "$OLDPWD/$t")")
+  find "$tmp/native/lib" -mindepth 1 -maxdepth 1 -type d ! -name linux-x86_64 -exec rm -rf {} + 2>/dev/null || true
+  rm -f "$t"; "$JAVA_HOME/bin/jar" cf "$t" -C "$tmp" .; rm -rf "$tmp"
+done
+
+JARS=$(ls "$DIR/lib" | wc -l)
+python3 - "$DIR/lib" <<'PY'
+import glob, os, sys, zipfile
+for jar in glob.glob(os.path.join(sys.argv[1], "*.jar")):
+    with zipfile.ZipFile(jar) as zin:
+        entries = [(i, zin.read(i.filename)) for i in zin.infolist()]
+    with zipfile.ZipFile(jar, "w", zipfile.ZIP_STORED) as zout:
+        for info, data in entries:
+            info.compress_type = zipfile.ZIP_STORED
+            zout.writestr(info, data)
+PY
+tar -cf - -C "$DIR" lib | xz -9 -T0 > "$DIR/lib.tar.xz"
+# uncompressed modules: xz over them is smaller than jlink's own compression (18 against 29 MiB)
+"$JAVA_HOME/bin/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.sql,java.xml,jdk.crypto.ec,jdk.unsupported,jdk.zipfs \
+  --strip-debug --no-man-pages --no-header-files --compress=0 --output "$DIR/jre.tmp/jre"
+tar -cf - -C "$DIR/jre.tmp" jre | xz -6 -T0 > "$DIR/jre.tar.xz"
+rm -rf "$DIR/lib" "$DIR/jre.tmp"
+size=$(du -sm "$DIR" | cut -f1)
+echo "make-kit: $DIR: $JARS jars ($(du -sh "$DIR/lib.tar.xz" | cut -f1)), JRE $(du -sh "$DIR/jre.tar.xz" | cut -f1); ${size} MiB in all"
+(( size <= LIMIT_MIB )) || { echo "make-kit: $DIR is ${size} MiB, over the ${LIMIT_MIB} MiB a GPU run may carry" >&2; exit 4; }
