@@ -217,9 +217,11 @@ public final class TorchDoctor {
             NDArray logits = model.forward(StepInputs.scoring(tokens, mask), scope, null, adapter, false, false);
             Random random = new Random(11); // the same weights for every model scored
             float[] w = new float[Math.toIntExact(logits.size())];
+            int vocab = w.length / (tokens.length * tokens[0].length);
             for (int i = 0; i < w.length; i++) {
                 w[i] = (float) random.nextGaussian();
             }
+            float[] out = real(logits.toFloatArray(), w, mask, vocab);
             collector.backward(logits.logSoftmax(-1).mul(scope.create(w, logits.getShape())).sum());
             List<Double> g = new ArrayList<>();
             for (NDArray p : adapter.parameters()) {
@@ -230,8 +232,25 @@ public final class TorchDoctor {
                     grad.set(new NDIndex("..."), 0f); // PyTorch accumulates: the next scoring starts from zero
                 }
             }
-            return new Scored(logits.toFloatArray(), g.stream().mapToDouble(Double::doubleValue).toArray());
+            return new Scored(out, g.stream().mapToDouble(Double::doubleValue).toArray());
         }
+    }
+
+    /**
+     * The logits with a padding position's zeroed, and the loss weights of padding positions zeroed (in place): what
+     * attention returns for a query that sees no key is never read, and differs by kernel and type.
+     */
+    private static float[] real(float[] logits, float[] weights, int[][] mask, int vocab) {
+        int len = mask[0].length;
+        for (int r = 0; r < mask.length; r++) {
+            for (int i = 0; i < len; i++) {
+                if (mask[r][i] == 0) {
+                    java.util.Arrays.fill(logits, (r * len + i) * vocab, (r * len + i + 1) * vocab, 0f);
+                    java.util.Arrays.fill(weights, (r * len + i) * vocab, (r * len + i + 1) * vocab, 0f);
+                }
+            }
+        }
+        return logits;
     }
 
     private boolean verdict(List<String> problems, Device device, Precision precision) {
