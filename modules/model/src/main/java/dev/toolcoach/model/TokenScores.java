@@ -6,6 +6,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
 import dev.toolcoach.model.nn.Transformer;
 
 /**
@@ -53,6 +54,19 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
         }
         return logprobs.size() == 1 ? new TokenScores(logprobs.get(0), entropy.get(0))
                 : new TokenScores(NDArrays.concat(logprobs, 1), NDArrays.concat(entropy, 1));
+    }
+
+    /**
+     * {@link #score} of the hidden states of positions {@code from}.. only (a shared prefix's rows,
+     * {@link Transformer#hiddenAfterSharedPrefix}): the positions before get log-prob and entropy 0, so the result lines
+     * up with {@code targets}; the caller's mask must leave them out.
+     */
+    public static TokenScores scoreFrom(Transformer model, NDArray hidden, NDArray targets, int from) {
+        NDArray later = targets.get(new NDIndex(":, {}:", from));
+        TokenScores s = score(model, hidden, later);
+        NDArray none = hidden.getManager().zeros(new Shape(targets.getShape().get(0), from));
+        return new TokenScores(NDArrays.concat(new NDList(none, s.logprobs()), 1),
+                NDArrays.concat(new NDList(none, s.entropy()), 1));
     }
 
     /** From logits (rows, length, vocab) and targets (rows, length). */

@@ -24,10 +24,12 @@ import dev.toolcoach.learn.loss.LossTerm;
 import dev.toolcoach.learn.loss.SftBatchBuilder;
 import dev.toolcoach.learn.loss.SftLoss;
 import dev.toolcoach.model.TokenScores;
+import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.learn.optim.AdamW;
 import dev.toolcoach.learn.optim.GradientClipping;
 import dev.toolcoach.learn.optim.LossScaler;
 import dev.toolcoach.model.nn.NoGrad;
+import dev.toolcoach.model.nn.SharedPrefixInputs;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
 import org.slf4j.Logger;
@@ -43,6 +45,8 @@ import java.util.List;
  */
 public final class LearnerCore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LearnerCore.class);
+    /** Shorter shared prompts are scored row by row: the prefix's own attention and the concatenations cost more ops. */
+    static final int MIN_SHARED_PREFIX = 16;
 
     private final Transformer model;
     private final TrainableWeights weights;
@@ -153,9 +157,7 @@ public final class LearnerCore implements AutoCloseable {
                 try (NDManager scope = manager.newSubManager()) {
                     PaddedBatch padded = PaddedBatch.of(mb);
                     BatchTensors tensors = padded.toTensors(scope);
-                    NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null,
-                            weights.adapter(), false, false);
-                    TokenScores scores = TokenScores.score(model, hidden, tensors.targets());
+                    TokenScores scores = scores(padded, tensors.targets(), scope, weights.adapter(), false);
                     NDArray mask = tensors.mask().toType(DataType.FLOAT32, false);
                     nll -= scores.logprobs().mul(mask).sum().getFloat();
                     entropy += scores.entropy().mul(mask).sum().getFloat();
@@ -170,14 +172,46 @@ public final class LearnerCore implements AutoCloseable {
         try (NDManager scope = manager.newSubManager()) {
             PaddedBatch padded = PaddedBatch.of(rows);
             BatchTensors tensors = padded.toTensors(scope);
-            StepInputs inputs = StepInputs.scoring(padded.inputRows(), padded.attentionRows());
             try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
-                NDArray hidden = model.hidden(inputs, scope, null, weights.adapter(), true, false);
-                LossTerm<S> term = loss.compute(TokenScores.score(model, hidden, tensors.targets()), tensors, scope, index);
+                LossTerm<S> term = loss.compute(scores(padded, tensors.targets(), scope, weights.adapter(), true), tensors, scope, index);
                 collector.backward(scaler.scaled(term.loss()));
                 return term.stats();
             }
         }
+    }
+
+    /**
+     * Token scores of a micro-batch under {@code adapter} (null: the frozen reference). Rows that begin alike (a GRPO
+     * group's rollouts share their prompt: about 40% of a finance rollout's tokens) have that prefix computed once, up
+     * to the first position any row trains on; a prefix shorter than {@link #MIN_SHARED_PREFIX} is not worth its extra ops.
+     */
+    private TokenScores scores(PaddedBatch padded, NDArray targets, NDManager scope, LoraAdapter adapter, boolean training) {
+        int shared = sharedPrefix(padded);
+        if (shared >= MIN_SHARED_PREFIX) {
+            NDArray hidden = model.hiddenAfterSharedPrefix(SharedPrefixInputs.of(padded.inputRows(), padded.attentionRows(), shared),
+                    scope, adapter, training);
+            return TokenScores.scoreFrom(model, hidden, targets, shared);
+        }
+        NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null, adapter,
+                training, false);
+        return TokenScores.score(model, hidden, targets);
+    }
+
+    /** The prefix all rows share that no row trains on (0 where sharing cannot help or cannot be done). */
+    private int sharedPrefix(PaddedBatch padded) {
+        if (padded.rows() < 2 || model.config().rope().lengthDependent()) {
+            return 0;
+        }
+        int shared = Math.min(SharedPrefixInputs.commonPrefix(padded.inputRows(), padded.attentionRows()), padded.length() - 1);
+        for (int r = 0; r < padded.rows(); r++) {
+            for (int i = 0; i < shared; i++) {
+                if (padded.mask()[r * padded.length() + i] != 0f) {
+                    shared = i;
+                    break;
+                }
+            }
+        }
+        return shared;
     }
 
     /** Log-probs of the frozen reference (adapter left out), once per micro-batch, kept on the host across epochs. */
@@ -187,9 +221,7 @@ public final class LearnerCore implements AutoCloseable {
             try (NDManager scope = manager.newSubManager()) {
                 PaddedBatch padded = PaddedBatch.of(rows);
                 NDArray targets = scope.create(padded.targets(), new Shape(padded.rows(), padded.length()));
-                NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()),
-                        scope, null, null, false, false);
-                out.add(TokenScores.score(model, hidden, targets).logprobs().stopGradient().toFloatArray());
+                out.add(scores(padded, targets, scope, null, false).logprobs().stopGradient().toFloatArray());
             }
         }
         return out;

@@ -300,12 +300,7 @@ public final class Transformer implements AutoCloseable {
      * them a slice at a time ({@code TokenScores.score}) so that a long batch never holds several [B, L, vocab] arrays.
      */
     public NDArray hidden(StepInputs step, NDManager scope, KvSlots cache, LoraAdapter lora, boolean training, boolean lastOnly) {
-        if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)
-                && !TorchRuntime.castsCarryGradient()) {
-            // DJL 0.35.1's toType drops autograd history: an adapter over a half base would silently get no gradient
-            throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base with DJL's own JNI (its casts carry "
-                    + "no gradient): load the learner's base in float32, or use ToolCoach's build (deploy/gpu/install-torch-jni.sh)");
-        }
+        requireTrainableType(lora);
         KvSlots.Access slots = null;
         if (cache != null) {
             if (step.slots() == null) {
@@ -316,12 +311,7 @@ public final class Transformer implements AutoCloseable {
         }
         checkInRange(step);
         NDArray tokens = step.tokenArray(scope);
-        NDArray mask = step.maskArray(scope, config.slidingWindow());
-        if (dtype != DataType.FLOAT32) {
-            // -1e4, not -1e9 (-inf in f16): a row hidden whole must stay finite after its scores are added, or its NaN
-            // output poisons every row that reads its keys with weight 0
-            mask = mask.maximum(ScopedConstant.like(mask, -1e4)).toType(dtype, false);
-        }
+        NDArray mask = computeMask(step.maskArray(scope, config.slidingWindow()));
         NDArray cos;
         NDArray sin;
         if (ropeCos == null) {
@@ -333,15 +323,135 @@ public final class Transformer implements AutoCloseable {
             cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
             sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
         }
-        NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
-        for (int l = 0; l < config.nLayers(); l++) {
-            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, mask, slots, lora, training));
-            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm(), 2), lora, training));
-        }
+        NDArray x = layers(tokens, cos, sin, slots == null ? scoring(mask) : cached(slots, mask), lora, training);
         if (lastOnly) {
             x = lastPositions(step, x, scope);
         }
         return rmsNorm(x, weights.finalNorm(), 2);
+    }
+
+    /**
+     * Final-normed hidden states [B, L - P, dim] of positions P..L-1 of a teacher-forced batch whose rows share their
+     * first P tokens ({@link SharedPrefixInputs}): the prefix runs once, as one row, and every row's later positions
+     * attend to its keys, so a GRPO group's prompt is computed once for its G rollouts instead of G times; the values
+     * equal {@link #hidden}'s at those positions up to float rounding, and gradients reach the adapter through both.
+     * A rope whose frequencies depend on the length rotates each row's prefix by the row's own length: it cannot share.
+     */
+    public NDArray hiddenAfterSharedPrefix(SharedPrefixInputs in, NDManager scope, LoraAdapter lora, boolean training) {
+        if (config.rope().lengthDependent()) {
+            throw new IllegalArgumentException("a length-dependent rope rotates each row's prefix differently: it cannot be shared");
+        }
+        requireTrainableType(lora);
+        for (int id : in.tokens()) {
+            if (id < 0 || id >= config.vocabSize()) {
+                throw new IllegalArgumentException("token id " + id + " is outside the vocabulary of " + config.vocabSize());
+            }
+        }
+        NDArray tokens = scope.create(in.tokens(), new Shape(1, in.tokens().length));
+        NDArray positions = scope.create(in.positions(), new Shape(1, in.positions().length));
+        NDArray cos = positions.getNDArrayInternal().embedding(positions, ropeCos, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray sin = positions.getNDArrayInternal().embedding(positions, ropeSin, SparseFormat.DENSE).singletonOrThrow().expandDims(2);
+        NDArray prefixMask = computeMask(in.prefixMaskArray(scope, config.slidingWindow()));
+        NDArray suffixMask = computeMask(in.suffixMaskArray(scope, config.slidingWindow()));
+        NDArray x = layers(tokens, cos, sin, sharedPrefix(in, prefixMask, suffixMask), lora, training);
+        x = x.get(new NDIndex(":, {}:, :", in.prefix())).reshape(in.rows(), in.suffix(), config.dim());
+        return rmsNorm(x, weights.finalNorm(), 2);
+    }
+
+    private NDArray layers(NDArray tokens, NDArray cos, NDArray sin, Attend attend, LoraAdapter lora, boolean training) {
+        NDArray x = tokens.getNDArrayInternal().embedding(tokens, weights.embedding(), SparseFormat.DENSE).singletonOrThrow();
+        for (int l = 0; l < config.nLayers(); l++) {
+            x = x.add(attention(l, rmsNorm(x, weights.layers().get(l).attnNorm(), 2), cos, sin, attend, lora, training));
+            x = x.add(mlp(l, rmsNorm(x, weights.layers().get(l).ffnNorm(), 2), lora, training));
+        }
+        return x;
+    }
+
+    /** An additive mask in the compute type. */
+    private NDArray computeMask(NDArray mask) {
+        if (dtype == DataType.FLOAT32) {
+            return mask;
+        }
+        // -1e4, not -1e9 (-inf in f16): a row hidden whole must stay finite after its scores are added, or its NaN
+        // output poisons every row that reads its keys with weight 0
+        return mask.maximum(ScopedConstant.like(mask, -1e4)).toType(dtype, false);
+    }
+
+    private void requireTrainableType(LoraAdapter lora) {
+        if (dtype != DataType.FLOAT32 && lora != null && lora.parameters().stream().anyMatch(NDArray::hasGradient)
+                && !TorchRuntime.castsCarryGradient()) {
+            // DJL 0.35.1's toType drops autograd history: an adapter over a half base would silently get no gradient
+            throw new IllegalStateException("an adapter cannot be trained over a " + dtype + " base with DJL's own JNI (its casts carry "
+                    + "no gradient): load the learner's base in float32, or use ToolCoach's build (deploy/gpu/install-torch-jni.sh)");
+        }
+    }
+
+    /**
+     * How a step's queries meet their keys: q [B, L, H, hd], k and v [B, L, kvH, hd] after rotation; returns the attention
+     * output [B, L, qDim].
+     */
+    private interface Attend {
+        NDArray apply(int layer, NDArray q, NDArray k, NDArray v);
+    }
+
+    /** Teacher forcing: every row's queries over its own keys, through the fused kernel. */
+    private Attend scoring(NDArray mask) {
+        return (layer, q, k, v) -> fused(q, k, v, mask);
+    }
+
+    /** A cached step: the new keys written to the rows' slots, attention over each slot's columns. */
+    private Attend cached(KvSlots.Access cache, NDArray mask) {
+        return (layer, q, k, v) -> {
+            long b = q.getShape().get(0);
+            long len = q.getShape().get(1);
+            cache.write(layer, k, v);
+            NDArray keys = cache.keys(layer, q.getManager());
+            NDArray values = cache.values(layer, q.getManager());
+            NDArray qt = q.transpose(0, 2, 1, 3);
+            if (len > 1) {
+                return ScriptedOps.attention(qt, keys, values, mask).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
+            }
+            // one new token a row (a decode step): a kv head's whole query group in one plain matmul, [group, hd] x
+            // [hd, T]; the fused kernel would take each head's single query as a matrix-vector product, one BLAS call
+            // per row and head, which is what a decode step's attention then costs
+            NDArray grouped = qt.reshape(b, config.nKvHeads(), config.groupSize(), config.headDim()).mul(attentionScale);
+            NDArray scores = inF32(grouped.matMul(keys.transpose(0, 1, 3, 2))).add(mask); // [B, kvH, group, T] + [B, 1, 1, T]
+            return inDtype(scores.softmax(3)).matMul(values).reshape(b, 1, config.qDim());
+        };
+    }
+
+    /**
+     * The packed row [1, P + B * S] of a shared prefix: the prefix's queries over its own keys, and each row's S queries
+     * over the prefix's keys (broadcast, not copied per row until concatenated with its own) and its own.
+     */
+    private Attend sharedPrefix(SharedPrefixInputs in, NDArray prefixMask, NDArray suffixMask) {
+        return (layer, q, k, v) -> {
+            int p = in.prefix();
+            int rows = in.rows();
+            int s = in.suffix();
+            NDIndex prefix = new NDIndex(":, :{}", p);
+            NDIndex suffix = new NDIndex(":, {}:", p);
+            NDArray outPrefix = fused(q.get(prefix), k.get(prefix), v.get(prefix), prefixMask);
+            NDArray kPrefix = k.get(prefix).transpose(0, 2, 1, 3); // [1, kvH, P, hd]
+            NDArray vPrefix = v.get(prefix).transpose(0, 2, 1, 3);
+            Shape expanded = new Shape(rows, config.nKvHeads(), p, config.headDim());
+            NDArray keys = NDArrays.concat(new NDList(kPrefix.broadcast(expanded),
+                    k.get(suffix).reshape(rows, s, config.nKvHeads(), config.headDim()).transpose(0, 2, 1, 3)), 2);
+            NDArray values = NDArrays.concat(new NDList(vPrefix.broadcast(expanded),
+                    v.get(suffix).reshape(rows, s, config.nKvHeads(), config.headDim()).transpose(0, 2, 1, 3)), 2);
+            NDArray qSuffix = q.get(suffix).reshape(rows, s, config.nHeads(), config.headDim()).transpose(0, 2, 1, 3);
+            NDArray outSuffix = ScriptedOps.attention(qSuffix, keys, values, suffixMask).transpose(0, 2, 1, 3)
+                    .reshape(1, (long) rows * s, config.qDim());
+            return NDArrays.concat(new NDList(outPrefix, outSuffix), 1);
+        };
+    }
+
+    /** Fused attention of [B, L, heads, hd] layouts, out [B, L, qDim]. */
+    private NDArray fused(NDArray q, NDArray k, NDArray v, NDArray mask) {
+        long b = q.getShape().get(0);
+        long len = q.getShape().get(1);
+        return ScriptedOps.attention(q.transpose(0, 2, 1, 3), k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3), mask)
+                .transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
     }
 
     /** [B, 1, dim]: each row's last real position (rows of a slotted prefill are padded on the right). */
@@ -382,8 +492,7 @@ public final class Transformer implements AutoCloseable {
         }
     }
 
-    private NDArray attention(int layer, NDArray h, NDArray cos, NDArray sin, NDArray mask, KvSlots.Access cache,
-                              LoraAdapter lora, boolean training) {
+    private NDArray attention(int layer, NDArray h, NDArray cos, NDArray sin, Attend attend, LoraAdapter lora, boolean training) {
         LayerWeights w = weights.layers().get(layer);
         long b = h.getShape().get(0);
         long len = h.getShape().get(1);
@@ -409,29 +518,7 @@ public final class Transformer implements AutoCloseable {
         }
         qk = qk.mul(cos).add(qk.matMul(rotateHalf).mul(sin));
         NDList qAndK = qk.split(new long[] {heads}, 2);
-        NDArray q = qAndK.get(0).transpose(0, 2, 1, 3); // [B, H, L, hd]
-        NDArray k;
-        NDArray v;
-        if (cache == null) {
-            k = qAndK.get(1).transpose(0, 2, 1, 3);
-            v = qkAndV.get(1).reshape(b, len, kvHeads, hd).transpose(0, 2, 1, 3);
-        } else {
-            cache.write(layer, qAndK.get(1), qkAndV.get(1));
-            k = cache.keys(layer, h.getManager());
-            v = cache.values(layer, h.getManager());
-        }
-        NDArray out;
-        if (len == 1) {
-            // one new token a row (a decode step): a kv head's whole query group in one plain matmul, [group, hd] x
-            // [hd, T]; the fused kernel would take each head's single query as a matrix-vector product, one BLAS call
-            // per row and head, which is what a decode step's attention then costs
-            NDArray grouped = q.reshape(b, kvHeads, config.groupSize(), hd).mul(attentionScale);
-            NDArray keysT = k.transpose(0, 1, 3, 2);
-            NDArray scores = inF32(grouped.matMul(keysT)).add(mask); // [B, kvH, group, T] + [B, 1, 1, T]
-            out = inDtype(scores.softmax(3)).matMul(v).reshape(b, 1, config.qDim());
-        } else {
-            out = ScriptedOps.attention(q, k, v, mask).transpose(0, 2, 1, 3).reshape(b, len, config.qDim());
-        }
+        NDArray out = attend.apply(layer, qAndK.get(0), qAndK.get(1), qkAndV.get(1).reshape(b, len, kvHeads, hd));
         NDArray o = out.matMul(w.wo());
         if (w.oBias() != null) {
             o = o.add(w.oBias());
