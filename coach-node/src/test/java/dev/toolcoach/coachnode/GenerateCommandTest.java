@@ -60,6 +60,20 @@ class GenerateCommandTest {
         assertFalse(missing.err().contains("\tat "), "no stack trace");
     }
 
+    @Test
+    void samplingOptionsThatAreNotFiniteOrOutOfRangeAreOneLineUsageErrors() {
+        String[][] cases = {{"--temperature", "NaN", "temperature must be"}, {"--temperature", "Infinity", "temperature must be"},
+                {"--temperature", "-1", "temperature must be"}, {"--top-p", "NaN", "topP must be"}, {"--top-p", "0", "topP must be"},
+                {"--steps", "0", "--steps must be"}};
+        for (String[] c : cases) {
+            Run r = run("--model", "/nonexistent/model.bin", c[0], c[1]);
+            assertEquals(GenerateCommand.USAGE_ERROR, r.exit(), c[0] + " " + c[1] + ": " + r.err());
+            assertTrue(r.err().startsWith("generate: " + c[2]), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertEquals("", r.out());
+        }
+    }
+
     private static Path sharedModels() {
         String root = System.getProperty("toolcoach.shared.data");
         Path dir = root == null ? null : Path.of(root, "models");

@@ -125,7 +125,7 @@ class ServerClientTest {
         OpenAiException temp = assertThrows(OpenAiException.class,
                 () -> client().chat(ChatRequest.of(QUESTION).withTemperature(7)));
         assertEquals(400, temp.status());
-        assertTrue(temp.getMessage().contains("temperature must be in [0, 2]"), temp.getMessage());
+        assertTrue(temp.getMessage().contains("temperature must be a number in [0, 2]"), temp.getMessage());
     }
 
     @Test

@@ -81,6 +81,11 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      */
     public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
                        LoraConfig lora, int oversampling) {
+        public Grpo {
+            if (!(temperature >= 0 && Float.isFinite(temperature))) {
+                throw new IllegalArgumentException("recipe field temperature must be a finite number >= 0, was " + temperature);
+            }
+        }
     }
 
     /**
