@@ -93,7 +93,8 @@ public final class EvalCommand implements Callable<Integer> {
             }
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
-            try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
+            try (ModelEndpoint.Open selector = tools.model() == null ? null
+                    : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url")) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
                 EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
                         t.reward());

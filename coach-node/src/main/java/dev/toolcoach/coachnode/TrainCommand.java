@@ -108,7 +108,7 @@ public final class TrainCommand implements Callable<Integer> {
                     taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString(), toolOptions.choice(),
                     judgeOptions.choice());
             String runName = request.runName();
-            TaskTrainingJob.Options options = request.options(runName);
+            TaskTrainingJob.Options options = request.options(runName).withEndpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url));
             if (adapt != null) options = options.withAdapt(adapt);
             if (toolReward != null) options = options.withToolReward(ToolUseReward.Weights.parse(toolReward));
             Task task = TaskTrainingJob.validate(options);
