@@ -1,5 +1,6 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -19,12 +20,11 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A node's suites as an MCP server over streamable HTTP (the SDK's servlet in an embedded Jetty) at
  * {@code /mcp}. Every request needs {@code Authorization: Bearer <token>} when a token is set; without
- * one the endpoint binds only loopback and accepts only loopback Host headers (no DNS rebinding).
+ * one the endpoint binds only loopback and takes requests only from this machine's own clients ({@link LoopbackOrigin}).
  */
 final class McpHttpEndpoint implements AutoCloseable {
 
@@ -114,12 +114,9 @@ final class McpHttpEndpoint implements AutoCloseable {
             if (!ok) throw new ServerTransportSecurityException(401, "missing or wrong bearer token");
             return;
         }
-        // loopback without a token: a web page's script reaching 127.0.0.1 through a rebound name is refused
-        Set<String> allowed = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
-        String hostHeader = header(headers, "host").orElse("");
-        if (!allowed.contains(hostHeader.toLowerCase())) {
-            throw new ServerTransportSecurityException(403, "Host " + hostHeader + " is not this loopback endpoint");
-        }
+        // loopback without a token: only this machine's own clients, no page a browser shows (CSRF, DNS rebinding)
+        Optional<String> refusal = LoopbackOrigin.refusal(header(headers, "host"), header(headers, "origin"), port);
+        if (refusal.isPresent()) throw new ServerTransportSecurityException(403, refusal.get());
     }
 
     private static Optional<String> header(Map<String, List<String>> headers, String name) {

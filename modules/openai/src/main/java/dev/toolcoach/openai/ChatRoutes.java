@@ -17,6 +17,7 @@ import akka.stream.OverflowStrategy;
 import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
+import dev.toolcoach.openai.http.LoopbackOrigin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ final class ChatRoutes extends AllDirectives {
     private final Materializer materializer;
     private final Semaphore slots;
     private final AtomicLong busyRejections = new AtomicLong();
+    private volatile int boundPort;
 
     ChatRoutes(ChatCompletions completions, ServerSettings settings, ExecutorService generators, Materializer materializer) {
         this.completions = completions;
@@ -67,9 +69,21 @@ final class ChatRoutes extends AllDirectives {
                         entity(Unmarshaller.entityToString(), body -> completeWithFuture(chat(body)))))));
     }
 
+    /** The port the server is bound to, which a request's Host must name when there is no key ({@link LoopbackOrigin}). */
+    void bound(int port) {
+        boundPort = port;
+    }
+
     private Route authorised(Supplier<Route> inner) {
+        if (settings.apiKey().isEmpty()) {
+            // no key means loopback only (ServerSettings.checkExposure): this machine's own clients, no browser page
+            return optionalHeaderValueByName("Host", host -> optionalHeaderValueByName("Origin", origin ->
+                    LoopbackOrigin.refusal(host, origin, boundPort)
+                            .map(why -> (Route) complete(error(403, "invalid_request_error", why)))
+                            .orElseGet(inner)));
+        }
         return optionalHeaderValueByName("Authorization", header -> {
-            if (settings.apiKey().isEmpty() || header.map(this::rightKey).orElse(false)) {
+            if (header.map(this::rightKey).orElse(false)) {
                 return inner.get();
             }
             String why = header.isEmpty() ? "no API key given (Authorization: Bearer ...)" : "invalid API key";

@@ -62,6 +62,7 @@ public final class OpenAiServer implements AutoCloseable {
         try {
             ServerBinding binding = Http.get(system).newServerAt(settings.host(), settings.port())
                     .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            routes.bound(binding.localAddress().getPort());
             return new OpenAiServer(system, binding, generators, routes);
         } catch (Exception e) {
             generators.shutdownNow();

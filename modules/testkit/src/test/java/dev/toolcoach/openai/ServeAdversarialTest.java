@@ -2,6 +2,7 @@ package dev.toolcoach.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolcoach.agent.ActionFormat;
+import dev.toolcoach.testkit.RawHttp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -25,6 +26,7 @@ class ServeAdversarialTest {
 
     private static final String MESSAGES = "\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static OpenAiServer server;
 
     @BeforeAll
@@ -54,6 +56,18 @@ class ServeAdversarialTest {
             assertTrue(errorMessage(reply).startsWith(c.getValue() + " must be"), c.getKey() + ": " + reply.body());
         }
         assertEquals(200, chat("{" + MESSAGES + ", \"temperature\": 2, \"top_p\": 1e-9}").statusCode());
+    }
+
+    @Test
+    void withoutAKeyABrowserPageOrARebindingNameGetsNoGeneration() {
+        URI url = URI.create(server.baseUrl() + "/chat/completions");
+        String body = "{" + MESSAGES + "}";
+        Map<String, String> page = RawHttp.loopbackHeaders(url, "text/plain");
+        page.put("Origin", "http://evil.example");
+        assertEquals(403, RawHttp.send("POST", url, page, body, TIMEOUT).status());
+        assertEquals(403, RawHttp.send("POST", url, Map.of("Host", "evil.example:" + url.getPort(),
+                "Content-Type", "application/json"), body, TIMEOUT).status());
+        assertEquals(200, RawHttp.send("POST", url, RawHttp.loopbackHeaders(url, "application/json"), body, TIMEOUT).status());
     }
 
     static HttpResponse<String> chat(String body) throws Exception {

@@ -1,0 +1,69 @@
+package dev.toolcoach.toolnode;
+
+import dev.toolcoach.testkit.RawHttp;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code tool-node mcp --http-port} without a token, as a browser page or a misbehaving client on this machine meets it:
+ * the real endpoint (the SDK's servlet in Jetty) over the arithmetic suite, requests written byte for byte.
+ */
+class McpAdversarialTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final String INITIALIZE = """
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+             "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}""";
+
+    private static BuiltinSuites.Hosted arithmetic;
+    private static ToolExecutor executor;
+    private static McpHttpEndpoint endpoint;
+
+    @BeforeAll
+    static void start() throws Exception {
+        arithmetic = BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults());
+        executor = new ToolExecutor(arithmetic.suite(), ExecutorSettings.defaults());
+        endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        endpoint.close();
+        executor.close();
+        arithmetic.close();
+    }
+
+    static Map<String, String> headers(URI url) {
+        Map<String, String> headers = RawHttp.loopbackHeaders(url, "application/json");
+        headers.put("Accept", "application/json, text/event-stream");
+        return headers;
+    }
+
+    @Test
+    void aBrowserPageOrARebindingNameOpensNoSession() {
+        URI url = endpoint.uri();
+        Map<String, String> page = headers(url);
+        page.put("Origin", "http://evil.example");
+        RawHttp.Response csrf = RawHttp.send("POST", url, page, INITIALIZE, TIMEOUT);
+        assertEquals(403, csrf.status(), csrf.body());
+        Map<String, String> rebound = headers(url);
+        rebound.put("Host", "evil.example:" + url.getPort());
+        assertEquals(403, RawHttp.send("POST", url, rebound, INITIALIZE, TIMEOUT).status());
+        RawHttp.Response own = RawHttp.send("POST", url, headers(url), INITIALIZE, TIMEOUT);
+        assertEquals(200, own.status(), own.body());
+        assertTrue(own.body().contains("serverInfo"), own.body());
+    }
+}
