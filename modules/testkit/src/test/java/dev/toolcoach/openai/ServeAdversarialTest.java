@@ -7,16 +7,25 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code serve} as an attacker on loopback meets it: the real server over a backend that answers at once, each case
@@ -27,6 +36,7 @@ class ServeAdversarialTest {
     private static final String MESSAGES = "\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final int FLOOD = 2_000;
     private static OpenAiServer server;
 
     @BeforeAll
@@ -68,6 +78,51 @@ class ServeAdversarialTest {
         assertEquals(403, RawHttp.send("POST", url, Map.of("Host", "evil.example:" + url.getPort(),
                 "Content-Type", "application/json"), body, TIMEOUT).status());
         assertEquals(200, RawHttp.send("POST", url, RawHttp.loopbackHeaders(url, "application/json"), body, TIMEOUT).status());
+    }
+
+    /**
+     * The measurement of issue 28: keyed requests during a flood of 2,000 connections from loopback, each holding a
+     * partial request head. Before the head timeout and the connection gate, about 1,024 such connections stopped the
+     * server from answering anyone for 10 s or more.
+     */
+    @Test
+    void keyedRequestsAreAnsweredWithinASecondDuringASlowFloodOf2000Connections() throws Exception {
+        long descriptors = ((com.sun.management.UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getMaxFileDescriptorCount();
+        assumeTrue(descriptors >= FLOOD + 2_048, "the flood needs " + (FLOOD + 2_048) + " file descriptors; ulimit -n is " + descriptors);
+        try (OpenAiServer keyed = OpenAiServer.start(new AnsweringBackend(), ServerSettings.loopback(0).withApiKey("k"))) {
+            URI models = URI.create(keyed.baseUrl() + "/models");
+            List<Socket> flood = new ArrayList<>();
+            List<Long> millis = new ArrayList<>();
+            for (int i = 0; i < 5; i++) keyedRequest(models); // the server's first requests load its classes: not the flood's doing
+            try {
+                byte[] partialHead = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII);
+                for (int i = 0; i < FLOOD; i++) {
+                    Socket s = new Socket();
+                    flood.add(s);
+                    s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), models.getPort()), 5_000);
+                    s.getOutputStream().write(partialHead);
+                    if (i % 100 == 99) millis.add(keyedRequest(models));
+                }
+                for (int i = 0; i < 10; i++) millis.add(keyedRequest(models));
+            } finally {
+                for (Socket s : flood) s.close();
+            }
+            long max = millis.stream().mapToLong(Long::longValue).max().orElseThrow();
+            long median = millis.stream().sorted().toList().get(millis.size() / 2);
+            System.out.printf("keyed requests during a %d-connection slow flood from loopback: %d requests, median %d ms, max %d ms%n",
+                    FLOOD, millis.size(), median, max);
+            assertTrue(max < 1_000, "a keyed request took " + max + " ms: " + millis);
+        }
+    }
+
+    /** A keyed GET /v1/models on a connection of its own; its time in milliseconds (it must answer 200). */
+    private static long keyedRequest(URI models) throws Exception {
+        long start = System.nanoTime();
+        RawHttp.Response reply = RawHttp.send("GET", models, Map.of("Host", "127.0.0.1:" + models.getPort(),
+                "Authorization", "Bearer k"), "", Duration.ofSeconds(10));
+        assertEquals(200, reply.status(), reply.body());
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     static HttpResponse<String> chat(String body) throws Exception {

@@ -11,6 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +60,7 @@ class ManagementAdversarialTest {
 
     @Test
     void withoutATokenABrowserPageOrARebindingNameChangesNothing() throws Exception {
-        ActorSystem<?> coach = coach(Map.of());
+        ActorSystem<?> coach = coach(Map.of("toolcoach.http.head-timeout", "1s"));
         URI base = ManagementServer.get(coach).url();
         URI jobs = base.resolve("/jobs");
         int port = base.getPort();
@@ -89,6 +92,16 @@ class ManagementAdversarialTest {
         sameSite.put("Origin", "http://127.0.0.1:" + port);
         assertEquals(404, RawHttp.send("POST", cancel, sameSite, "", TIMEOUT).status());
         assertEquals(200, RawHttp.send("GET", base.resolve("/cluster/members"), Map.of("Host", "evil.example"), "", TIMEOUT).status());
+
+        // the port is bound as every ToolCoach server is: a request head not sent whole in time closes the connection
+        try (Socket slow = new Socket()) {
+            slow.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
+            slow.setSoTimeout(10_000);
+            slow.getOutputStream().write("GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            assertEquals(-1, slow.getInputStream().read(), "closed without an answer");
+            assertTrue(System.nanoTime() - start < 5_000_000_000L, "closed at the head timeout");
+        }
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.toolcoach.cluster.management;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Extension;
 import akka.actor.typed.ExtensionId;
-import akka.http.javadsl.Http;
 import akka.http.javadsl.ServerBinding;
 import akka.http.javadsl.model.ContentTypes;
 import akka.http.javadsl.model.HttpEntities;
@@ -16,6 +15,8 @@ import akka.management.javadsl.AkkaManagement;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
+import dev.toolcoach.openai.http.ConnectionLimits;
+import dev.toolcoach.openai.http.GuardedServer;
 
 import java.net.URI;
 import java.time.Duration;
@@ -27,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * A node's management HTTP server: every route Akka Management collects from its providers ({@code /ready},
  * {@code /alive}, {@code /cluster/members}, {@code /metrics}, {@code /jobs}, ...), served here rather than by
  * {@code AkkaManagement.start()} so that every request that changes state passes {@link ManagementWrites} first, the
- * providers' own and Akka's alike. One per actor system; {@link #url} is where it answers.
+ * providers' own and Akka's alike, and so that it is bound as every ToolCoach server is ({@link GuardedServer}: slow or
+ * piled-up connections cannot starve the others). One per actor system; {@link #url} is where it answers.
  */
 public final class ManagementServer implements Extension {
 
@@ -68,7 +70,8 @@ public final class ManagementServer implements Extension {
         Route route = guarded(AkkaManagement.get(system).getRoutes(), writes);
         ServerBinding binding;
         try {
-            binding = Http.get(system).newServerAt(bindHost, Integer.parseInt(bindPort)).bind(route)
+            binding = GuardedServer.bind(system, bindHost, Integer.parseInt(bindPort), route,
+                            ConnectionLimits.fromConfig(system.settings().config()))
                     .toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
