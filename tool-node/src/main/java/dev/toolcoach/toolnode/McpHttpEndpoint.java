@@ -1,5 +1,6 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * A node's suites as an MCP server over streamable HTTP (the SDK's servlet in an embedded Jetty) at
  * {@code /mcp}. Every request needs {@code Authorization: Bearer <token>} when a token is set; without
  * one the endpoint binds only loopback and takes requests only from this machine's own clients ({@link LoopbackOrigin}).
+ * Connections are kept as every ToolCoach server keeps them ({@link JettyConnectionGuard}, {@code toolcoach.http}).
  */
 final class McpHttpEndpoint implements AutoCloseable {
 
@@ -58,8 +60,9 @@ final class McpHttpEndpoint implements AutoCloseable {
         }
     }
 
-    static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version)
-            throws Exception {
+    /** Serves {@code executors} at {@code host:port} (0: any free port), each connection under {@code limits}. */
+    static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version,
+                                 ConnectionLimits limits) throws Exception {
         checkExposure(host, token);
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -79,7 +82,9 @@ final class McpHttpEndpoint implements AutoCloseable {
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");
-        jetty.setHandler(context);
+        JettyConnectionGuard guard = new JettyConnectionGuard(context, limits, jetty.getScheduler());
+        connector.addEventListener(guard);
+        jetty.setHandler(guard);
         try {
             jetty.start();
         } catch (Exception e) {

@@ -1,5 +1,6 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.testkit.RawHttp;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -8,8 +9,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class McpAdversarialTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final ConnectionLimits LIMITS = new ConnectionLimits(16, 4, Duration.ofSeconds(1), Duration.ofSeconds(30));
     private static final String INITIALIZE = """
             {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
              "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}""";
@@ -36,7 +44,7 @@ class McpAdversarialTest {
     static void start() throws Exception {
         arithmetic = BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults());
         executor = new ToolExecutor(arithmetic.suite(), ExecutorSettings.defaults());
-        endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test");
+        endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", LIMITS);
     }
 
     @AfterAll
@@ -65,5 +73,42 @@ class McpAdversarialTest {
         RawHttp.Response own = RawHttp.send("POST", url, headers(url), INITIALIZE, TIMEOUT);
         assertEquals(200, own.status(), own.body());
         assertTrue(own.body().contains("serverInfo"), own.body());
+    }
+
+    @Test
+    void silentConnectionsDoNotCrowdOutAClientAndADribbledHeadIsCut() throws Exception {
+        URI url = endpoint.uri();
+        List<Socket> silent = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) silent.add(connect(url));
+            // the flood's address keeps four; another client is not crowded out
+            RawHttp.Response other = RawHttp.send("POST", url, headers(url), INITIALIZE, TIMEOUT,
+                    InetAddress.getByAddress(new byte[] {127, 0, 0, 2}));
+            assertEquals(200, other.status(), other.body());
+        } finally {
+            for (Socket s : silent) s.close();
+        }
+        try (Socket dribbling = connect(url)) {
+            dribbling.getOutputStream().write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            // the attack's pace, not a wait: a byte every 200 ms would keep Jetty's idle timeout from firing
+            try {
+                for (int i = 0; i < 50; i++) {
+                    dribbling.getOutputStream().write('X');
+                    Thread.sleep(200);
+                }
+            } catch (IOException closedByTheServer) {
+                // the server closed the connection
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis >= 900 && millis < 5_000, "cut at the head timeout, after " + millis + " ms");
+        }
+    }
+
+    private static Socket connect(URI url) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), url.getPort()), 5_000);
+        socket.setSoTimeout(10_000);
+        return socket;
     }
 }

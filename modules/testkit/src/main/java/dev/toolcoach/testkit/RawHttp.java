@@ -33,12 +33,19 @@ public final class RawHttp {
      * @param headers headers as given, {@code Host} included when wanted (none is added but Content-Length and Connection)
      */
     public static Response send(String method, URI url, Map<String, String> headers, String body, Duration timeout) {
+        return send(method, url, headers, body, timeout, null);
+    }
+
+    /** As {@link #send(String, URI, Map, String, Duration)}, from the local address {@code from} (another client's). */
+    public static Response send(String method, URI url, Map<String, String> headers, String body, Duration timeout,
+                                InetAddress from) {
         byte[] content = body.getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder(method + " " + url.getRawPath()
                 + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()) + " HTTP/1.1\r\n");
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         head.append("Content-Length: ").append(content.length).append("\r\nConnection: close\r\n\r\n");
         try (Socket socket = new Socket()) {
+            if (from != null) socket.bind(new InetSocketAddress(from, 0));
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), url.getPort()), (int) timeout.toMillis());
             socket.setSoTimeout((int) timeout.toMillis());
             socket.getOutputStream().write(head.toString().getBytes(StandardCharsets.UTF_8));
