@@ -10,6 +10,7 @@ import dev.toolcoach.model.tokenizer.ModelTokenizer;
 
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,18 +23,29 @@ public final class LocalGenerator implements Generator {
     private final InferenceEngine engine;
     private final ModelTokenizer tokenizer;
     private final Set<Integer> stopTokenIds;
+    private final int contextLength;
 
-    public LocalGenerator(InferenceEngine engine, ModelTokenizer tokenizer, Set<Integer> stopTokenIds) {
+    /** @param contextLength positions the model runs at: a context must leave room for at least one new token */
+    public LocalGenerator(InferenceEngine engine, ModelTokenizer tokenizer, Set<Integer> stopTokenIds, int contextLength) {
         if (stopTokenIds.isEmpty()) throw new IllegalArgumentException("a generator needs at least one stop token");
         this.engine = engine;
         this.tokenizer = tokenizer;
         this.stopTokenIds = Set.copyOf(stopTokenIds);
+        this.contextLength = contextLength;
     }
 
-    /** The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings). */
+    /**
+     * The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings). A context the
+     * model cannot hold fails this request alone, with an {@link IllegalArgumentException}, before the engine sees it.
+     */
     @Override
     public CompletionStage<Generation> generate(GenerationRequest request) {
-        return engine.submit(request.context(), request.sampling().withStopTokenIds(stopTokenIds)).thenApply(this::toAgent);
+        int[] context = request.context();
+        if (context.length >= contextLength) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("the prompt is " + context.length
+                    + " tokens, and the model's context of " + contextLength + " leaves no room for a reply"));
+        }
+        return engine.submit(context, request.sampling().withStopTokenIds(stopTokenIds)).thenApply(this::toAgent);
     }
 
     /** The reply's text leaves out the stop token it ended on: the action parser reads only the reply. */

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -66,6 +67,29 @@ class ServeAdversarialTest {
             assertTrue(errorMessage(reply).startsWith(c.getValue() + " must be"), c.getKey() + ": " + reply.body());
         }
         assertEquals(200, chat("{" + MESSAGES + ", \"temperature\": 2, \"top_p\": 1e-9}").statusCode());
+    }
+
+    @Test
+    void errorsNeitherQuoteTheRequestNorNameJavaClasses() throws Exception {
+        String secret = "SECRET-7f3a";
+        List<String> bodies = List.of("{not json " + secret,
+                "{\"messages\": \"" + secret + "\"}",
+                "{" + MESSAGES + ", \"temperature\": \"" + secret + "\"}",
+                "{" + MESSAGES + ", \"max_tokens\": \"" + secret + "\"}",
+                "{" + MESSAGES + ", \"model\": \"" + secret + "\"}",
+                "{\"messages\": [{\"role\": \"" + secret + "\", \"content\": \"hi\"}]}",
+                "{\"messages\": [{\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"c\", \"type\": \"function\", "
+                        + "\"function\": {\"name\": \"f\", \"arguments\": \"{" + secret + "\"}}]}]}",
+                "{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tools\": [{\"type\": \"" + secret + "\"}], \"x\": 1}");
+        for (String body : bodies) {
+            HttpResponse<String> reply = chat(body);
+            assertTrue(reply.statusCode() >= 400 && reply.statusCode() < 500, body + ": " + reply.statusCode() + " " + reply.body());
+            String message = errorMessage(reply);
+            assertFalse(message.isBlank(), reply.body());
+            for (String leak : List.of(secret, "java.", "com.fasterxml", "dev.toolcoach", "Exception", "`")) {
+                assertFalse(reply.body().contains(leak), body + " answered " + reply.body());
+            }
+        }
     }
 
     @Test
