@@ -104,7 +104,7 @@ final class McpCommand implements Callable<Integer> {
     private int serveHttp(List<ToolExecutor> executors, Optional<String> bearer, ConnectionLimits limits) throws Exception {
         McpHttpEndpoint endpoint;
         try {
-            endpoint = McpHttpEndpoint.start(httpHost, httpPort, bearer, executors, version(), limits);
+            endpoint = McpHttpEndpoint.start(httpHost, httpPort, bearer, executors, version(), limits, McpHttpEndpoint.Sessions.DEFAULT);
         } catch (IOException e) {
             return fail(NodeRunCommand.START_ERROR, "cannot bind " + httpHost + ":" + httpPort + ": " + e.getMessage());
         }

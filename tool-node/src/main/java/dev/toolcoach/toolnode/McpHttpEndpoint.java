@@ -4,7 +4,7 @@ import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
-import io.modelcontextprotocol.json.McpJsonDefaults;
+import dev.toolcoach.tools.mcp.McpWireJson;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
@@ -18,6 +18,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,9 +61,17 @@ final class McpHttpEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * How many sessions are kept: at most {@code max} (the oldest without an open stream ends for a new one), and one
+     * with no request and no open stream through a whole {@code sweepInterval} ends (so after one to two of them).
+     */
+    record Sessions(int max, Duration sweepInterval) {
+        static final Sessions DEFAULT = new Sessions(256, Duration.ofMinutes(5));
+    }
+
     /** Serves {@code executors} at {@code host:port} (0: any free port), each connection under {@code limits}. */
     static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version,
-                                 ConnectionLimits limits) throws Exception {
+                                 ConnectionLimits limits, Sessions sessions) throws Exception {
         checkExposure(host, token);
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -72,12 +81,13 @@ final class McpHttpEndpoint implements AutoCloseable {
         // the port is known only once bound; the Host check reads it when a request comes
         int[] boundPort = new int[1];
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(McpJsonDefaults.getMapper())
+                .jsonMapper(McpWireJson.mapper())
                 .mcpEndpoint(PATH)
                 .maxRequestSize(MAX_REQUEST_BYTES)
                 .securityValidator(headers -> check(headers, token, boundPort[0]))
+                .sessionSweepInterval(sessions.sweepInterval())
                 .build();
-        McpSyncServer server = McpToolServer.serve(transport, executors, version);
+        McpSyncServer server = McpToolServer.serve(transport, executors, version, sessions.max());
         ServletContextHandler context = new ServletContextHandler();
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);

@@ -49,7 +49,7 @@ public final class McpToolServer {
 
     /** Serves the executors' tools over a single-session transport (stdio). */
     public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(new ResendingProvider(transport)).serverInfo(SERVER_NAME, version)
+        return McpServer.sync(new ResendingProvider(transport)).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -71,15 +71,19 @@ public final class McpToolServer {
                 return read;
             }
         };
-        McpSyncServer server = serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, protocol), executors, version);
+        McpSyncServer server = serve(new StdioServerTransportProvider(McpWireJson.mapper(), in, protocol), executors, version);
         Runtime.getRuntime().addShutdownHook(new Thread(ended::countDown));
         ended.await();
         server.close();
     }
 
-    /** Serves the executors' tools over streamable HTTP. */
-    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
+    /**
+     * Serves the executors' tools over streamable HTTP, keeping at most {@code maxSessions} sessions (the oldest without
+     * an open stream ends for a new one). The transport should write with {@link McpWireJson#mapper()}.
+     */
+    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version,
+                                      int maxSessions) {
+        return McpServer.sync(new CappedSessions(transport, maxSessions)).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -183,6 +187,7 @@ public final class McpToolServer {
     }
 
     private static McpSchema.CallToolResult call(ToolExecutor executor, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        McpWireJson.checkArguments(request);
         String trajectory = "mcp-" + exchange.sessionId();
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         ToolResult result = executor.call(trajectory, new ToolCall(request.name(), arguments)).join();
