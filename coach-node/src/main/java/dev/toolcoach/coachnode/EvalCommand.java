@@ -1,5 +1,6 @@
 package dev.toolcoach.coachnode;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
@@ -15,6 +16,7 @@ import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.trace.UntrustedJson;
 import dev.toolcoach.trace.tooluse.ContextKey;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import picocli.CommandLine.Command;
@@ -102,6 +104,8 @@ public final class EvalCommand implements Callable<Integer> {
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);
             }
+        } catch (JsonProcessingException e) {
+            return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, "the run's config.json: " + UntrustedJson.reason(e));
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         }

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.trace.UntrustedJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +142,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
             try {
                 return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot)));
             } catch (JsonProcessingException e) {
-                return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + firstLine(e.getOriginalMessage()));
+                return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + UntrustedJson.reason(e));
             } catch (JobController.Rejected e) {
                 return error(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, e.getMessage());
             } catch (IllegalArgumentException e) {
@@ -150,10 +151,6 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
                 LOG.error("a job submission failed", t);
                 return error(StatusCodes.INTERNAL_SERVER_ERROR, "the job could not be submitted: " + t.getClass().getSimpleName());
             }
-        }
-
-        private static String firstLine(String message) {
-            return message == null ? "unreadable" : message.lines().findFirst().orElse("");
         }
 
         private static Route error(StatusCode status, String message) {

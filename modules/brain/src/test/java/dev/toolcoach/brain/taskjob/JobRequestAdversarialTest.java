@@ -10,6 +10,7 @@ import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.openai.ChatMessage;
 import dev.toolcoach.openai.ChatRequest;
+import dev.toolcoach.trace.UntrustedJson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -121,7 +123,30 @@ class JobRequestAdversarialTest {
             ObjectNode body = JSON.createObjectNode().put("task", "finance").set("recipe", recipe);
             JsonProcessingException e = assertThrows(JsonProcessingException.class,
                     () -> JobRequest.fromNetwork(JSON.writeValueAsString(body), dir.resolve("runs"), dir.resolve("data")), bad);
-            assertTrue(String.valueOf(e.getCause()).contains("recipe field temperature must be a finite number"), bad + ": " + e);
+            assertTrue(UntrustedJson.reason(e).startsWith("recipe: recipe field temperature must be a finite number >= 0, was "),
+                    bad + ": " + UntrustedJson.reason(e));
         }
+    }
+
+    @Test
+    void aRecipeSizeOutOfRangeIsRefusedNamingTheFieldAndTheValueGiven() throws Exception {
+        Map<String, String> refused = Map.of(
+                "{\"groupSize\": -2, \"groupsPerStep\": 4}", "recipe field groupSize must be at least 1, was -2",
+                "{\"groupSize\": 4, \"groupsPerStep\": -3}", "recipe field groupsPerStep must be at least 1, was -3",
+                "{\"groupSize\": 4}", "recipe field groupsPerStep must be at least 1, was 0",
+                "{\"maxMerges\": -1}", "recipe field maxMerges must be at least 0, was -1",
+                "{\"warmupTraces\": -5}", "recipe field warmupTraces must be at least 0, was -5");
+        for (Map.Entry<String, String> c : refused.entrySet()) {
+            ObjectNode recipe = JSON.valueToTree(ScratchRecipe.defaults());
+            recipe.setAll((ObjectNode) JSON.readTree(c.getKey()));
+            if (c.getKey().equals("{\"groupSize\": 4}")) recipe.remove("groupsPerStep"); // a partial recipe: what it lacks is 0
+            String body = JSON.writeValueAsString(JSON.createObjectNode().put("task", "finance").set("recipe", recipe));
+            JsonProcessingException e = assertThrows(JsonProcessingException.class,
+                    () -> JobRequest.fromNetwork(body, dir.resolve("runs"), dir.resolve("data")), c.getKey());
+            assertEquals("recipe: " + c.getValue(), UntrustedJson.reason(e));
+        }
+        JsonProcessingException wrongType = assertThrows(JsonProcessingException.class, () -> JobRequest.fromNetwork(
+                "{\"task\": \"finance\", \"recipe\": {\"groupSize\": \"many\"}}", dir.resolve("runs"), dir.resolve("data")));
+        assertEquals("field recipe.groupSize is missing or has the wrong type", UntrustedJson.reason(wrongType));
     }
 }
