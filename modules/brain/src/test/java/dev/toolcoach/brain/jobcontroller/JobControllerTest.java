@@ -43,12 +43,11 @@ class JobControllerTest {
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final List<ActorSystem<?>> systems = new ArrayList<>();
+    private final TestNodes nodes = new TestNodes();
 
     @AfterEach
     void stopNodes() {
-        systems.forEach(ActorSystem::terminate);
-        systems.forEach(s -> s.getWhenTerminated().toCompletableFuture().join());
+        nodes.close();
     }
 
     @Test
@@ -292,8 +291,6 @@ class JobControllerTest {
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, Path runs, Map<String, String> settings) {
-        ActorSystem<?> system = TestNodes.start(program, seeds, runs, settings);
-        systems.add(system);
-        return system;
+        return nodes.start(program, seeds, runs, settings);
     }
 }

@@ -40,17 +40,17 @@ class JobLifecycleTest {
 
     @TempDir
     Path runs;
+    private final TestNodes nodes = new TestNodes();
     private ActorSystem<?> coach;
 
     @BeforeEach
     void startCoach() {
-        coach = TestNodes.start(NodeProgram.COACH, List.of(), runs, Map.of("akka.management.http.route-providers-read-only", "off"));
+        coach = nodes.start(NodeProgram.COACH, List.of(), runs, Map.of("akka.management.http.route-providers-read-only", "off"));
     }
 
     @AfterEach
     void stopCoach() {
-        coach.terminate();
-        coach.getWhenTerminated().toCompletableFuture().join();
+        nodes.close();
     }
 
     @Test

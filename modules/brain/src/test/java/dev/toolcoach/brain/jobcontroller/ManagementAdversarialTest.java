@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -40,12 +39,11 @@ class ManagementAdversarialTest {
 
     @TempDir
     Path dir;
-    private final List<ActorSystem<?>> systems = new ArrayList<>();
+    private final TestNodes nodes = new TestNodes();
 
     @AfterEach
     void stop() {
-        systems.forEach(ActorSystem::terminate);
-        systems.forEach(s -> s.getWhenTerminated().toCompletableFuture().join());
+        nodes.close();
     }
 
     private ActorSystem<?> coach(Map<String, String> settings) throws Exception {
@@ -53,9 +51,7 @@ class ManagementAdversarialTest {
         Map<String, String> all = new java.util.HashMap<>(Map.of("akka.management.http.route-providers-read-only", "off",
                 "toolcoach.jobs.data-dir", dir.resolve("data").toString()));
         all.putAll(settings);
-        ActorSystem<?> system = TestNodes.start(NodeProgram.COACH, List.of(), dir.resolve("runs"), all);
-        systems.add(system);
-        return system;
+        return nodes.start(NodeProgram.COACH, List.of(), dir.resolve("runs"), all);
     }
 
     @Test

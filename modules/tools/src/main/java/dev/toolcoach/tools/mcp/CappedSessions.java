@@ -4,13 +4,11 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
-import reactor.core.publisher.Mono;
 
 import java.lang.reflect.Field;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,9 +18,9 @@ import java.util.Map;
  * of the transport's sessions (its client then gets 404 and, as MCP asks, starts a new session) and closed. Only when
  * every session has a stream open is the new one refused.
  */
-final class CappedSessions implements McpStreamableServerTransportProvider {
+final class CappedSessions extends ForwardingProvider<McpStreamableServerTransportProvider>
+        implements McpStreamableServerTransportProvider {
 
-    private final McpStreamableServerTransportProvider provider;
     private final int maxSessions;
     /** The transport's own sessions by id: the SDK has no call that ends one, and this is where it looks them up. */
     private final Map<String, ?> live;
@@ -30,8 +28,8 @@ final class CappedSessions implements McpStreamableServerTransportProvider {
     private final Deque<McpStreamableServerSession> started = new ArrayDeque<>();
 
     CappedSessions(McpStreamableServerTransportProvider provider, int maxSessions) {
+        super(provider);
         if (maxSessions < 1) throw new IllegalArgumentException("maxSessions must be at least 1");
-        this.provider = provider;
         this.maxSessions = maxSessions;
         this.live = sessionsOf(provider);
     }
@@ -76,30 +74,5 @@ final class CappedSessions implements McpStreamableServerTransportProvider {
         }
         throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
                 .message("all " + maxSessions + " MCP sessions this server keeps are in use").build();
-    }
-
-    @Override
-    public Mono<Void> notifyClients(String method, Object params) {
-        return provider.notifyClients(method, params);
-    }
-
-    @Override
-    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
-        return provider.notifyClient(sessionId, method, params);
-    }
-
-    @Override
-    public Mono<Void> closeGracefully() {
-        return provider.closeGracefully();
-    }
-
-    @Override
-    public void close() {
-        provider.close();
-    }
-
-    @Override
-    public List<String> protocolVersions() {
-        return provider.protocolVersions();
     }
 }

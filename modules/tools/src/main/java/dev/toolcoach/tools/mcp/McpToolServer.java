@@ -93,35 +93,15 @@ public final class McpToolServer {
      * ({@link StdioRefusal}); a refused answer would be lost and its client would wait for it until its deadline,
      * so it is offered again after a short pause.
      */
-    private record ResendingProvider(McpServerTransportProvider provider) implements McpServerTransportProvider {
+    private static final class ResendingProvider extends ForwardingProvider<McpServerTransportProvider>
+            implements McpServerTransportProvider {
+        ResendingProvider(McpServerTransportProvider provider) {
+            super(provider);
+        }
+
         @Override
         public void setSessionFactory(McpServerSession.Factory factory) {
             provider.setSessionFactory(transport -> factory.create(new ResendingTransport(transport)));
-        }
-
-        @Override
-        public Mono<Void> notifyClients(String method, Object params) {
-            return provider.notifyClients(method, params);
-        }
-
-        @Override
-        public Mono<Void> notifyClient(String sessionId, String method, Object params) {
-            return provider.notifyClient(sessionId, method, params);
-        }
-
-        @Override
-        public Mono<Void> closeGracefully() {
-            return provider.closeGracefully();
-        }
-
-        @Override
-        public void close() {
-            provider.close();
-        }
-
-        @Override
-        public List<String> protocolVersions() {
-            return provider.protocolVersions();
         }
     }
 
