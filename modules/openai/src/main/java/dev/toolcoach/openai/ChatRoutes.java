@@ -120,6 +120,10 @@ final class ChatRoutes extends AllDirectives {
             backendRequest = completions.validate(request);
         } catch (RejectedRequest e) {
             return CompletableFuture.completedFuture(error(e.status(), e.type(), e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            // a value a type below refused: its message is not written for clients, so it is not shown
+            LOG.debug("chat request refused", e);
+            return CompletableFuture.completedFuture(error(400, "invalid_request_error", "request body is not a valid chat request"));
         }
         if (!slots.tryAcquire()) {
             busyRejections.incrementAndGet();
