@@ -123,6 +123,7 @@ class ServeSubcommandTest {
         for (int i = 0; i < 3; i++) others.add(CompletableFuture.supplyAsync(() -> client.chat(QUESTION)));
         OpenAiException whole = assertThrows(OpenAiException.class, () -> client.chat(tooLong));
         assertEquals(400, whole.status(), whole.getMessage());
+        assertEquals(OpenAiException.Kind.CONTEXT_LENGTH_EXCEEDED, whole.kind(), "OpenAI's code: a client tells it from a bad request");
         assertTrue(whole.getMessage().contains("and the model's context of 4096 leaves no room for a reply"), whole.getMessage());
         assertFalse(whole.getMessage().contains("xxxx"), "the prompt is not echoed");
         OpenAiException streamed = assertThrows(OpenAiException.class, () -> client.chatStreaming(tooLong, c -> { }));

@@ -17,6 +17,7 @@ import akka.stream.OverflowStrategy;
 import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
+import dev.toolcoach.lm.ContextTooLong;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -189,9 +190,15 @@ final class ChatRoutes extends AllDirectives {
         return ByteString.fromString("data: " + data + "\n\n");
     }
 
-    /** A backend's refusal (ChatBackend: an {@link IllegalArgumentException}) is a 400 with its reason; anything else a 500. */
+    /**
+     * A backend's refusal (ChatBackend: an {@link IllegalArgumentException}) is a 400 with its reason, a context too long
+     * with OpenAI's code for it; anything else a 500.
+     */
     private HttpResponse backendFailure(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ContextTooLong) {
+            return json(400, ApiError.of(cause.getMessage(), "invalid_request_error", ApiError.CONTEXT_LENGTH_EXCEEDED));
+        }
         if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
             return error(400, "invalid_request_error", cause.getMessage());
         }

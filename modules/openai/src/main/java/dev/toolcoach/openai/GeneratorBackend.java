@@ -71,7 +71,7 @@ public final class GeneratorBackend implements ChatBackend {
         } catch (CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             // a request the model cannot take (its prompt too long) is the client's to fix: a 400, not a server error
-            if (cause instanceof IllegalArgumentException refused) throw new IllegalArgumentException(refused.getMessage(), refused);
+            if (cause instanceof IllegalArgumentException refused) throw refused;
             throw new IllegalStateException("the engine failed: " + cause.getMessage(), cause);
         } finally {
             generator.release(trajectory);

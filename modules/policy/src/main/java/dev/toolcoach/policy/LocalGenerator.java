@@ -1,6 +1,7 @@
 package dev.toolcoach.policy;
 
 import dev.toolcoach.agent.Generator;
+import dev.toolcoach.lm.ContextTooLong;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
@@ -36,14 +37,13 @@ public final class LocalGenerator implements Generator {
 
     /**
      * The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings). A context the
-     * model cannot hold fails this request alone, with an {@link IllegalArgumentException}, before the engine sees it.
+     * model cannot hold fails this request alone ({@link ContextTooLong}), before the engine sees it.
      */
     @Override
     public CompletionStage<Generation> generate(GenerationRequest request) {
         int[] context = request.context();
         if (context.length >= contextLength) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("the prompt is " + context.length
-                    + " tokens, and the model's context of " + contextLength + " leaves no room for a reply"));
+            return CompletableFuture.failedFuture(new ContextTooLong(context.length, contextLength));
         }
         return engine.submit(context, request.sampling().withStopTokenIds(stopTokenIds)).thenApply(this::toAgent);
     }
