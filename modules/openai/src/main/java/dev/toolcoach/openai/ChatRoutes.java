@@ -168,7 +168,9 @@ final class ChatRoutes extends AllDirectives {
                 });
                 offer(events, event("[DONE]"));
             } catch (Throwable e) {
-                if (!response.complete(backendFailure(e))) {
+                if (!response.isDone()) { // only this thread completes it: nothing was sent yet
+                    response.complete(backendFailure(e));
+                } else {
                     LOG.warn("streamed generation failed: {}", e.toString());
                     // the 200 header is already sent, so the error travels in the stream as OpenAI does it
                     events.offer(event(OpenAiJson.write(ApiError.of("generation failed", "server_error", null))));

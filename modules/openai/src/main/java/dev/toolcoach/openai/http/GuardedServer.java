@@ -6,10 +6,12 @@ import akka.http.javadsl.IncomingConnection;
 import akka.http.javadsl.ServerBinding;
 import akka.http.javadsl.model.ContentTypes;
 import akka.http.javadsl.model.HttpEntities;
+import akka.http.javadsl.model.StatusCode;
 import akka.http.javadsl.model.StatusCodes;
 import akka.http.javadsl.server.Directives;
 import akka.http.javadsl.server.ExceptionHandler;
 import akka.http.javadsl.server.Route;
+import akka.http.scaladsl.model.EntityStreamSizeException;
 import akka.stream.Materializer;
 import akka.stream.javadsl.Flow;
 import akka.stream.javadsl.Sink;
@@ -37,8 +39,9 @@ public final class GuardedServer {
                                                       ConnectionLimits limits) {
         Materializer materializer = Materializer.matFromSystem(system);
         ConnectionGate gate = new ConnectionGate(limits);
+        long maxBody = system.classicSystem().settings().config().getBytes("akka.http.server.parsing.max-content-length");
         Flow<akka.http.javadsl.model.HttpRequest, akka.http.javadsl.model.HttpResponse, akka.NotUsed> handler =
-                withBodyDeadline(route, limits).flow(system);
+                withBodyDeadline(route, limits, maxBody).flow(system);
         Source<IncomingConnection, CompletionStage<ServerBinding>> connections = Http.get(system).newServerAt(host, port).connectionSource();
         return connections.to(Sink.foreach(connection -> gate.admit(connection.remoteAddress().getAddress()).ifPresentOrElse(
                         ticket -> connection.handleWith(HeadWatchdog.watching(ticket, limits.headTimeout(), handler), materializer),
@@ -46,13 +49,25 @@ public final class GuardedServer {
                 .run(materializer);
     }
 
-    private static Route withBodyDeadline(Route route, ConnectionLimits limits) {
+    /**
+     * The body read whole within the deadline before the route sees the request. A body declared larger than the server
+     * takes is answered 413 unread (reading it only to fail would abort the connection, and its client lose the answer).
+     */
+    private static Route withBodyDeadline(Route route, ConnectionLimits limits, long maxBody) {
         long millis = limits.bodyTimeout().toMillis();
-        ExceptionHandler late = ExceptionHandler.newBuilder().match(TimeoutException.class, e -> Directives.complete(
-                StatusCodes.REQUEST_TIMEOUT, HttpEntities.create(ContentTypes.APPLICATION_JSON,
-                        "{\"error\": \"the request body did not arrive within " + limits.bodyTimeout().toSeconds() + " s\"}")))
+        ExceptionHandler late = ExceptionHandler.newBuilder()
+                .match(TimeoutException.class, e -> error(StatusCodes.REQUEST_TIMEOUT,
+                        "the request body did not arrive within " + limits.bodyTimeout().toSeconds() + " s"))
+                .match(EntityStreamSizeException.class, e -> error(StatusCodes.PAYLOAD_TOO_LARGE,
+                        "the request body is larger than this server takes"))
                 .build();
-        return Directives.handleExceptions(late, () -> Directives.toStrictEntity(
-                FiniteDuration.create(millis, TimeUnit.MILLISECONDS), () -> route));
+        Route tooLarge = error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is larger than this server takes");
+        return Directives.extractRequestEntity(entity -> entity.getContentLengthOption().orElse(0L) > maxBody ? tooLarge
+                : Directives.handleExceptions(late, () -> Directives.toStrictEntity(
+                        FiniteDuration.create(millis, TimeUnit.MILLISECONDS), () -> route)));
+    }
+
+    private static Route error(StatusCode status, String message) {
+        return Directives.complete(status, HttpEntities.create(ContentTypes.APPLICATION_JSON, "{\"error\": \"" + message + "\"}"));
     }
 }

@@ -75,6 +75,13 @@ final class HeadWatchdog extends GraphStage<BidiShape<HttpRequest, HttpRequest, 
                     public void onUpstreamFinish() {
                         complete(requestOut); // the client sent all it will; its last response still goes out
                     }
+
+                    @Override
+                    public void onUpstreamFailure(Throwable failure) {
+                        // e.g. a body over the size limit: its 413 still goes out, then the connection closes
+                        // normally (failing the stage would abort it, and the client could lose the answer)
+                        complete(requestOut);
+                    }
                 });
                 setHandler(requestOut, new AbstractOutHandler() {
                     @Override

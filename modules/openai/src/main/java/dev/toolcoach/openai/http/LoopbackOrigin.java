@@ -34,21 +34,28 @@ public final class LoopbackOrigin {
      */
     public static Optional<String> refusal(Optional<String> host, Optional<String> origin, int port) {
         String endpoints = "127.0.0.1:" + port + ", localhost:" + port + " or another loopback address with this port";
-        if (host.isEmpty() || !isLoopback(host.get(), port)) {
+        if (host.isEmpty() || !isLoopback(host.get(), port, false)) {
             return Optional.of("the Host header must name this loopback endpoint (" + endpoints + ")");
         }
         if (origin.isPresent() && !(origin.get().toLowerCase(Locale.ROOT).startsWith("http://")
-                && isLoopback(origin.get().substring("http://".length()), port))) {
+                && isLoopback(origin.get().substring("http://".length()), port, true))) {
             return Optional.of("the request's Origin is another site: only this machine's own clients (no browser page) may "
                     + "call this endpoint without credentials");
         }
         return Optional.empty();
     }
 
-    private static boolean isLoopback(String hostAndPort, int port) {
+    /**
+     * Whether {@code hostAndPort} names this machine on {@code port}. A Host may leave the port out (the name is what a
+     * rebinding page cannot fake); an Origin names its page's port, and a page served by another port of this machine
+     * is another site.
+     */
+    private static boolean isLoopback(String hostAndPort, int port, boolean portRequired) {
         String value = hostAndPort.strip().toLowerCase(Locale.ROOT);
         if (value.endsWith("/")) value = value.substring(0, value.length() - 1);
         String suffix = ":" + port;
-        return value.endsWith(suffix) && LOOPBACK_HOST.matcher(value.substring(0, value.length() - suffix.length())).matches();
+        if (value.endsWith(suffix)) value = value.substring(0, value.length() - suffix.length());
+        else if (portRequired || value.matches(".*:\\d+")) return false;
+        return LOOPBACK_HOST.matcher(value).matches();
     }
 }

@@ -15,7 +15,7 @@ class LoopbackOriginTest {
 
     @Test
     void thisMachinesOwnClientsAreTaken() {
-        for (String host : new String[] {"127.0.0.1:8558", "LOCALHOST:8558", "[::1]:8558", "127.0.0.2:8558"}) {
+        for (String host : new String[] {"127.0.0.1:8558", "LOCALHOST:8558", "[::1]:8558", "127.0.0.2:8558", "127.0.0.1", "localhost"}) {
             assertTrue(taken(host, null), host);
         }
         assertTrue(taken("127.0.0.1:8558", "http://localhost:8558"));
@@ -27,7 +27,8 @@ class LoopbackOriginTest {
         String[][] refused = {{"evil.example:8558", null}, {"127.0.0.1.evil.example:8558", null}, {"127.0.0.1:9999", null},
                 {null, null}, {"127.0.0.1:8558", "http://evil.example"}, {"127.0.0.1:8558", "null"},
                 {"127.0.0.1:8558", "https://127.0.0.1:8558"}, {"127.0.0.1:8558", "http://127.0.0.1:8559"},
-                {"127.0.0.1:8558", "http://localhost:8558.evil.example"}};
+                {"127.0.0.1:8558", "http://localhost:8558.evil.example"}, {"127.0.0.1:8558", "http://127.0.0.1"},
+                {"evil.example", null}, {"[::1]:80", null}};
         for (String[] c : refused) {
             assertTrue(!taken(c[0], c[1]), c[0] + " " + c[1]);
         }
