@@ -1,9 +1,11 @@
 package dev.toolcoach.coachnode;
 
+import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.openai.OpenAiConfig;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
+import java.util.Arrays;
 
 /** Where the external model is: options, with the API key taken only from the environment so it never shows in a process list. */
 final class EndpointOptions {
@@ -20,6 +22,15 @@ final class EndpointOptions {
     @Option(names = "--retries", defaultValue = "3", description = "retries on 429/5xx (default: ${DEFAULT-VALUE})")
     int retries;
 
+    /** The endpoints a command's options name (null: not given), each called with {@code $OPENAI_API_KEY}: the user typed both. */
+    static OutboundEndpoints named(String... urls) {
+        return OutboundEndpoints.named(Arrays.asList(urls), apiKey());
+    }
+
+    private static String apiKey() {
+        return System.getenv().getOrDefault("OPENAI_API_KEY", "");
+    }
+
     /** The client config; a missing base URL is a usage error naming both ways to give it. */
     OpenAiConfig config() {
         String url = baseUrl != null ? baseUrl : System.getenv("OPENAI_BASE_URL");
@@ -27,8 +38,7 @@ final class EndpointOptions {
             throw new UsageException("no endpoint: give --base-url or set OPENAI_BASE_URL");
         }
         String id = model != null ? model : System.getenv().getOrDefault("OPENAI_MODEL", "");
-        String key = System.getenv().getOrDefault("OPENAI_API_KEY", "");
-        return OpenAiConfig.of(url, id).withApiKey(key).withRequestTimeout(Duration.ofSeconds(timeoutSeconds))
+        return OpenAiConfig.of(url, id).withApiKey(apiKey()).withRequestTimeout(Duration.ofSeconds(timeoutSeconds))
                 .withRetries(retries, Duration.ofMillis(500), Duration.ofSeconds(30));
     }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.coachnode;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
@@ -15,6 +16,7 @@ import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.trace.UntrustedJson;
 import dev.toolcoach.trace.tooluse.ContextKey;
 import dev.toolcoach.trace.tooluse.ToolUse;
 import picocli.CommandLine.Command;
@@ -93,7 +95,8 @@ public final class EvalCommand implements Callable<Integer> {
             }
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
-            try (ModelEndpoint.Open selector = tools.model() == null ? null : tools.model().open()) {
+            try (ModelEndpoint.Open selector = tools.model() == null ? null
+                    : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url")) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
                 EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
                         t.reward());
@@ -101,6 +104,8 @@ public final class EvalCommand implements Callable<Integer> {
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);
             }
+        } catch (JsonProcessingException e) {
+            return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, "the run's config.json: " + UntrustedJson.reason(e));
         } catch (IllegalArgumentException | ModelLoadException | IOException e) {
             return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
         }

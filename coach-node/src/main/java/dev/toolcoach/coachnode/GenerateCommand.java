@@ -13,7 +13,6 @@ import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.tokenizer.Llama2cTokenizer;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,6 +25,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, description = "Generate text with a llama2.c checkpoint or a Hugging Face model folder")
 public final class GenerateCommand implements Callable<Integer> {
+
+    /** A sampling option out of range: checked before anything loads. */
+    static final int USAGE_ERROR = 2;
 
     @Mixin
     DeviceOption device;
@@ -70,12 +72,20 @@ public final class GenerateCommand implements Callable<Integer> {
         System.setProperty("DJL_OFFLINE", "true");
         System.setProperty("OPT_OUT_TRACKING", "true");
         long rngSeed = seed != null ? seed : System.nanoTime();
+        SamplingParams sampling;
+        try {
+            if (steps < 1) throw new IllegalArgumentException("--steps must be at least 1, got " + steps);
+            sampling = new SamplingParams(temperature, 0, topP, steps, rngSeed);
+        } catch (IllegalArgumentException e) {
+            err.println("generate: " + e.getMessage());
+            return USAGE_ERROR;
+        }
         try (NDManager root = ComputeDevice.newBaseManager(); PolicyModel m = ModelLoader.load(model, tokenizer, root)) {
             OpThreads.setIntraOp(threads);
             if (m.tokenizer() instanceof Llama2cTokenizer tok) {
-                out.print(Llama2cRun.generate(m.transformer(), tok, prompt, temperature, topP, steps, rngSeed));
+                out.print(Llama2cRun.generate(m.transformer(), tok, prompt, sampling.temperature(), sampling.topP(), steps, rngSeed));
             } else {
-                out.print(continuation(m, rngSeed));
+                out.print(continuation(m, sampling));
             }
             out.flush();
             return 0;
@@ -85,7 +95,7 @@ public final class GenerateCommand implements Callable<Integer> {
         }
     }
 
-    private String continuation(PolicyModel m, long rngSeed) {
+    private String continuation(PolicyModel m, SamplingParams sampling) {
         int[] encoded = m.tokenizer().encode(prompt);
         int bos = m.source().bosTokenId();
         int[] ids = encoded;
@@ -97,8 +107,8 @@ public final class GenerateCommand implements Callable<Integer> {
         if (ids.length == 0) {
             throw new IllegalArgumentException("empty prompt and the model has no BOS token to start from");
         }
-        SamplingParams params = new SamplingParams(temperature, 0, topP, steps, rngSeed, m.source().eosTokenIds(), List.of());
-        DecodedSequence g = BatchDecoder.decodeOne(m.transformer(), m.tokenizer(), ids, params, null);
+        DecodedSequence g = BatchDecoder.decodeOne(m.transformer(), m.tokenizer(), ids,
+                sampling.withStopTokenIds(m.source().eosTokenIds()), null);
         return g.text();
     }
 }

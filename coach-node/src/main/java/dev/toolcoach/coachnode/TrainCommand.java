@@ -1,7 +1,7 @@
 package dev.toolcoach.coachnode;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobRequest;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
@@ -12,6 +12,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.trace.UntrustedJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -108,7 +109,7 @@ public final class TrainCommand implements Callable<Integer> {
                     taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString(), toolOptions.choice(),
                     judgeOptions.choice());
             String runName = request.runName();
-            TaskTrainingJob.Options options = request.options(runName);
+            TaskTrainingJob.Options options = request.options(runName).withEndpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url));
             if (adapt != null) options = options.withAdapt(adapt);
             if (toolReward != null) options = options.withToolReward(ToolUseReward.Weights.parse(toolReward));
             Task task = TaskTrainingJob.validate(options);
@@ -143,10 +144,9 @@ public final class TrainCommand implements Callable<Integer> {
     private static ScratchRecipe readRecipe(Path file) {
         try {
             return new ObjectMapper().readValue(file.toFile(), ScratchRecipe.class);
-        } catch (ValueInstantiationException e) {
-            // a value the recipe refuses: its own message names the field, in one line
-            String problem = e.getCause() instanceof IllegalArgumentException bad ? bad.getMessage() : e.getOriginalMessage();
-            throw new IllegalArgumentException("cannot read the recipe " + file + ": " + problem, e);
+        } catch (JsonProcessingException e) {
+            // one line naming the field or place, never Jackson's own text (Java types, the file's content)
+            throw new IllegalArgumentException("cannot read the recipe " + file + ": " + UntrustedJson.reason(e), e);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the recipe " + file + ": " + e.getMessage(), e);
         }

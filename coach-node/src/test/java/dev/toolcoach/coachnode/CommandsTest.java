@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -143,6 +144,25 @@ class CommandsTest {
         assertEquals(CommandOutput.INPUT_ERROR, badRecipe.code());
         assertEquals(1, badRecipe.err().strip().lines().count(), badRecipe.err());
         assertTrue(badRecipe.err().contains(recipe + ": recipe field actionFormat: unknown action format 'python'"), badRecipe.err());
+        assertFalse(Files.exists(runs), "nothing was written");
+    }
+
+    /** Recipe files as a user gets them wrong: each one line naming the place or the field, no Jackson internals. */
+    @Test
+    void aBadRecipeFileIsOneLineNamingThePlaceOrTheField(@TempDir Path dir) throws Exception {
+        Path runs = dir.resolve("runs");
+        Map<String, String> cases = Map.of(
+                "{\"groupSize\": 8,\n \"groupsPerStep\": oops}", ": not valid JSON at line 2, column ",
+                "{\"groupSize\": \"eight\"}", ": field groupSize is missing or has the wrong type",
+                "{\"groupSize\": -2, \"groupsPerStep\": 4}", ": recipe field groupSize must be at least 1, was -2");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            Path recipe = Files.writeString(dir.resolve("recipe.json"), c.getKey());
+            Run bad = run(new TrainCommand(), "--task", "finance", "--recipe", recipe.toString(), "--runs", runs.toString());
+            assertEquals(CommandOutput.INPUT_ERROR, bad.code());
+            assertEquals(1, bad.err().strip().lines().count(), bad.err());
+            assertTrue(bad.err().contains("cannot read the recipe " + recipe + c.getValue()), c.getKey() + " -> " + bad.err());
+            assertFalse(bad.err().contains("java.") || bad.err().contains("Source:") || bad.err().contains("`"), bad.err());
+        }
         assertFalse(Files.exists(runs), "nothing was written");
     }
 

@@ -60,6 +60,31 @@ class GenerateCommandTest {
         assertFalse(missing.err().contains("\tat "), "no stack trace");
     }
 
+    @Test
+    void samplingOptionsThatAreNotFiniteOrOutOfRangeAreOneLineUsageErrors() {
+        String[][] cases = {{"--temperature", "NaN", "temperature must be"}, {"--temperature", "Infinity", "temperature must be"},
+                {"--temperature", "-1", "temperature must be"}, {"--top-p", "NaN", "topP must be"}, {"--top-p", "0", "topP must be"},
+                {"--steps", "0", "--steps must be"}};
+        for (String[] c : cases) {
+            Run r = run("--model", "/nonexistent/model.bin", c[0], c[1]);
+            assertEquals(GenerateCommand.USAGE_ERROR, r.exit(), c[0] + " " + c[1] + ": " + r.err());
+            assertTrue(r.err().startsWith("generate: " + c[2]), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertEquals("", r.out());
+        }
+    }
+
+    @Test
+    void aModelFolderWhoseConfigIsNotJsonIsOneLineNamingTheFileAndPlace(@TempDir Path tmp) throws Exception {
+        Path model = TinyChatModel.write(tmp.resolve("m"), 3L);
+        Files.writeString(model.resolve("config.json"), "{\"model_type\": \"qwen2\",\n \"hidden_size\": 32 32}");
+        Run r = run("--model", model.toString(), "--steps", "2");
+        assertEquals(1, r.exit(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("config.json") && r.err().contains("not valid JSON at line 2, column "), r.err());
+        assertFalse(r.err().contains("Source:") || r.err().contains("java.") || r.err().contains("(code "), r.err());
+    }
+
     private static Path sharedModels() {
         String root = System.getProperty("toolcoach.shared.data");
         Path dir = root == null ? null : Path.of(root, "models");

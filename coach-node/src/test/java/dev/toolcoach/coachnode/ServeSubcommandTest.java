@@ -114,4 +114,21 @@ class ServeSubcommandTest {
         assertEquals("assistant", chunks.get(0).choices().get(0).delta().role());
         assertEquals(client.chat(QUESTION).text(), streamed.text());
     }
+
+    /** A request the model cannot take is the client's error, and only its own: the others of its batch are served. */
+    @Test
+    void aPromptLongerThanTheContextIs400AndFailsOnlyItself() {
+        ChatRequest tooLong = ChatRequest.of(List.of(ChatMessage.user("x".repeat(5_000)))).withMaxTokens(4);
+        List<CompletableFuture<ChatResponse>> others = new ArrayList<>();
+        for (int i = 0; i < 3; i++) others.add(CompletableFuture.supplyAsync(() -> client.chat(QUESTION)));
+        OpenAiException whole = assertThrows(OpenAiException.class, () -> client.chat(tooLong));
+        assertEquals(400, whole.status(), whole.getMessage());
+        assertEquals(OpenAiException.Kind.CONTEXT_LENGTH_EXCEEDED, whole.kind(), "OpenAI's code: a client tells it from a bad request");
+        assertTrue(whole.getMessage().contains("and the model's context of 4096 leaves no room for a reply"), whole.getMessage());
+        assertFalse(whole.getMessage().contains("xxxx"), "the prompt is not echoed");
+        OpenAiException streamed = assertThrows(OpenAiException.class, () -> client.chatStreaming(tooLong, c -> { }));
+        assertEquals(400, streamed.status(), streamed.getMessage());
+        String first = client.chat(QUESTION).text();
+        for (CompletableFuture<ChatResponse> other : others) assertEquals(first, other.join().text());
+    }
 }

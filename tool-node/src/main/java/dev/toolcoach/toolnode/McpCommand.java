@@ -9,6 +9,7 @@ import dev.toolcoach.cluster.node.NodeRunCommand;
 import dev.toolcoach.cluster.node.NodeStartException;
 import dev.toolcoach.cluster.toolserver.HostedSuites;
 import dev.toolcoach.cluster.toolserver.ToolHostSettings;
+import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
@@ -69,12 +70,14 @@ final class McpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Optional<String> bearer = Optional.ofNullable(token).or(() -> Optional.ofNullable(env.get("TOOLCOACH_MCP_TOKEN")));
         ToolHostSettings settings;
+        ConnectionLimits limits;
         try {
             if (httpPort != null) McpHttpEndpoint.checkExposure(httpHost, bearer);
             NodeOverrides overrides = new NodeOverrides(Optional.ofNullable(configFile), Optional.empty(), Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.ofNullable(suites));
             Config config = NodeConfigLoader.load(NodeProgram.TOOL, overrides, env);
             settings = ToolHostSettings.fromConfig(config).checkHostable();
+            limits = ConnectionLimits.fromConfig(config);
         } catch (NodeConfigException | IllegalArgumentException e) {
             return fail(NodeRunCommand.CONFIG_ERROR, e.getMessage());
         }
@@ -86,7 +89,7 @@ final class McpCommand implements Callable<Integer> {
         }
         List<ToolExecutor> executors = hosted.stream().map(h -> new ToolExecutor(h.suite(), settings.executor())).toList();
         try {
-            return httpPort == null ? serveStdio(executors) : serveHttp(executors, bearer);
+            return httpPort == null ? serveStdio(executors) : serveHttp(executors, bearer, limits);
         } finally {
             executors.forEach(ToolExecutor::close);
             HostedSuites.closeAll(hosted);
@@ -98,10 +101,10 @@ final class McpCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int serveHttp(List<ToolExecutor> executors, Optional<String> bearer) throws Exception {
+    private int serveHttp(List<ToolExecutor> executors, Optional<String> bearer, ConnectionLimits limits) throws Exception {
         McpHttpEndpoint endpoint;
         try {
-            endpoint = McpHttpEndpoint.start(httpHost, httpPort, bearer, executors, version());
+            endpoint = McpHttpEndpoint.start(httpHost, httpPort, bearer, executors, version(), limits, McpHttpEndpoint.Sessions.DEFAULT);
         } catch (IOException e) {
             return fail(NodeRunCommand.START_ERROR, "cannot bind " + httpHost + ":" + httpPort + ": " + e.getMessage());
         }

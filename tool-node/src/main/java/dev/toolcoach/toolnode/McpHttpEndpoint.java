@@ -1,8 +1,10 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.openai.http.ConnectionLimits;
+import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.tools.mcp.McpToolServer;
-import io.modelcontextprotocol.json.McpJsonDefaults;
+import dev.toolcoach.tools.mcp.McpWireJson;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
@@ -16,15 +18,16 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A node's suites as an MCP server over streamable HTTP (the SDK's servlet in an embedded Jetty) at
  * {@code /mcp}. Every request needs {@code Authorization: Bearer <token>} when a token is set; without
- * one the endpoint binds only loopback and accepts only loopback Host headers (no DNS rebinding).
+ * one the endpoint binds only loopback and takes requests only from this machine's own clients ({@link LoopbackOrigin}).
+ * Connections are kept as every ToolCoach server keeps them ({@link JettyConnectionGuard}, {@code toolcoach.http}).
  */
 final class McpHttpEndpoint implements AutoCloseable {
 
@@ -58,8 +61,17 @@ final class McpHttpEndpoint implements AutoCloseable {
         }
     }
 
-    static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version)
-            throws Exception {
+    /**
+     * How many sessions are kept: at most {@code max} (the oldest without an open stream ends for a new one), and one
+     * with no request and no open stream through a whole {@code sweepInterval} ends (so after one to two of them).
+     */
+    record Sessions(int max, Duration sweepInterval) {
+        static final Sessions DEFAULT = new Sessions(256, Duration.ofMinutes(5));
+    }
+
+    /** Serves {@code executors} at {@code host:port} (0: any free port), each connection under {@code limits}. */
+    static McpHttpEndpoint start(String host, int port, Optional<String> token, List<ToolExecutor> executors, String version,
+                                 ConnectionLimits limits, Sessions sessions) throws Exception {
         checkExposure(host, token);
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -69,17 +81,20 @@ final class McpHttpEndpoint implements AutoCloseable {
         // the port is known only once bound; the Host check reads it when a request comes
         int[] boundPort = new int[1];
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(McpJsonDefaults.getMapper())
+                .jsonMapper(McpWireJson.mapper())
                 .mcpEndpoint(PATH)
                 .maxRequestSize(MAX_REQUEST_BYTES)
                 .securityValidator(headers -> check(headers, token, boundPort[0]))
+                .sessionSweepInterval(sessions.sweepInterval())
                 .build();
-        McpSyncServer server = McpToolServer.serve(transport, executors, version);
+        McpSyncServer server = McpToolServer.serve(transport, executors, version, sessions.max());
         ServletContextHandler context = new ServletContextHandler();
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");
-        jetty.setHandler(context);
+        JettyConnectionGuard guard = new JettyConnectionGuard(context, limits, jetty.getScheduler());
+        connector.addEventListener(guard);
+        jetty.setHandler(guard);
         try {
             jetty.start();
         } catch (Exception e) {
@@ -114,12 +129,9 @@ final class McpHttpEndpoint implements AutoCloseable {
             if (!ok) throw new ServerTransportSecurityException(401, "missing or wrong bearer token");
             return;
         }
-        // loopback without a token: a web page's script reaching 127.0.0.1 through a rebound name is refused
-        Set<String> allowed = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
-        String hostHeader = header(headers, "host").orElse("");
-        if (!allowed.contains(hostHeader.toLowerCase())) {
-            throw new ServerTransportSecurityException(403, "Host " + hostHeader + " is not this loopback endpoint");
-        }
+        // loopback without a token: only this machine's own clients, no page a browser shows (CSRF, DNS rebinding)
+        Optional<String> refusal = LoopbackOrigin.refusal(header(headers, "host"), header(headers, "origin"), port);
+        if (refusal.isPresent()) throw new ServerTransportSecurityException(403, refusal.get());
     }
 
     private static Optional<String> header(Map<String, List<String>> headers, String name) {

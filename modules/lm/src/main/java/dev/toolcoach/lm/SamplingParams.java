@@ -17,7 +17,10 @@ import java.util.Set;
 public record SamplingParams(float temperature, int topK, float topP, int maxNewTokens, long seed,
                              Set<Integer> stopTokenIds, List<String> stopStrings) {
     public SamplingParams {
-        if (temperature < 0) throw new IllegalArgumentException("temperature must be >= 0, got " + temperature);
+        // written as what a good value is: NaN passes every comparison, and would reach a sampler
+        if (!(temperature >= 0 && Float.isFinite(temperature))) {
+            throw new IllegalArgumentException("temperature must be a finite number >= 0, got " + temperature);
+        }
         if (topK < 0) throw new IllegalArgumentException("topK must be >= 0, got " + topK);
         if (!(topP > 0 && topP <= 1)) throw new IllegalArgumentException("topP must be in (0, 1], got " + topP);
         if (maxNewTokens <= 0) throw new IllegalArgumentException("maxNewTokens must be > 0, got " + maxNewTokens);

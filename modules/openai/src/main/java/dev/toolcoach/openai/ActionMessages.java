@@ -49,8 +49,7 @@ final class ActionMessages {
                 case "system", "user" -> out.add(new Message(m.role(), content));
                 case "tool" -> out.add(Message.toolResult(m.name() != null ? m.name() : toolByCallId.get(m.toolCallId()), content));
                 case "assistant" -> out.add(Message.assistant(assistantText(m, i)));
-                default -> throw RejectedRequest.invalid("messages[" + i + "].role '" + m.role()
-                        + "' is not one of system, user, assistant, tool");
+                default -> throw RejectedRequest.invalid("messages[" + i + "].role is not one of system, user, assistant, tool");
             }
         }
         return out;
@@ -90,7 +89,7 @@ final class ActionMessages {
         } catch (UntrustedJson.TooDeep e) {
             throw RejectedRequest.invalid(where + ".arguments is nested deeper than " + UntrustedJson.MAX_DEPTH + " levels");
         } catch (JsonProcessingException e) {
-            throw RejectedRequest.invalid(where + ".arguments is not valid JSON (" + e.getOriginalMessage() + ")");
+            throw RejectedRequest.invalid(where + ".arguments is " + UntrustedJson.reason(e));
         }
     }
 

@@ -21,7 +21,8 @@ public interface ChatBackend {
      * Generates the next assistant turn.
      *
      * @param onText receives the text in pieces as it is generated (for streaming); the pieces
-     *               concatenated equal the returned text
+     *               concatenated equal the returned text. An empty piece as soon as the request is accepted lets a
+     *               stream begin before the first text; a request refused before any piece gets its status (400)
      * @throws IllegalArgumentException when the request is one this model cannot take (the client gets a 400);
      *                                  any other exception is a server error (500)
      */

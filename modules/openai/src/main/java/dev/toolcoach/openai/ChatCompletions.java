@@ -45,7 +45,7 @@ final class ChatCompletions {
         try {
             request = UntrustedJson.readValue(OpenAiJson.mapper(), body, ChatRequest.class, UntrustedJson.MAX_DEPTH);
         } catch (JsonProcessingException e) {
-            throw RejectedRequest.invalid("request body is not a valid chat request: " + e.getOriginalMessage());
+            throw RejectedRequest.invalid("request body is not a valid chat request: " + UntrustedJson.reason(e));
         }
         if (request == null) throw RejectedRequest.invalid("request body is empty");
         return request;
@@ -55,8 +55,8 @@ final class ChatCompletions {
     BackendRequest validate(ChatRequest r) {
         if (r.messages().isEmpty()) throw RejectedRequest.invalid("messages must not be empty");
         if (r.model() != null && !r.model().isBlank() && !r.model().equals(backend.modelId())) {
-            throw new RejectedRequest(404, "invalid_request_error", "model '" + r.model()
-                    + "' is not served here; available: " + backend.modelId());
+            throw new RejectedRequest(404, "invalid_request_error", "the requested model is not served here; available: "
+                    + backend.modelId());
         }
         RequestedSampling sampling;
         try {
@@ -82,17 +82,30 @@ final class ChatCompletions {
                 Usage.of(reply.promptTokens(), reply.completionTokens()));
     }
 
-    /** Generates while sending chunks: first the role, then text deltas, then the finish reason. */
+    /**
+     * Generates while sending chunks: first the role, then text deltas, then the finish reason. The role goes out when
+     * the backend first calls back (an empty piece once it has accepted the request, or its first text), so a request
+     * it refuses at once fails before any chunk: a 400, not a stream that breaks off.
+     */
     void stream(BackendRequest request, Consumer<ChatChunk> out) {
         String id = nextId();
         long created = created();
         ActionStreamer streamer = new ActionStreamer(actionMessages, backend.actionFormat().codec());
-        out.accept(chunk(id, created, new ChatDelta("assistant", null, null, null), null));
-        BackendReply reply = backend.generate(request,
-                piece -> streamer.accept(piece).forEach(d -> out.accept(chunk(id, created, d, null))));
-        streamer.finish(callIdPrefix(id)).forEach(d -> out.accept(chunk(id, created, d, null)));
+        boolean[] roleSent = {false};
+        Consumer<ChatChunk> send = c -> {
+            if (!roleSent[0]) {
+                roleSent[0] = true;
+                out.accept(chunk(id, created, new ChatDelta("assistant", null, null, null), null));
+            }
+            if (c != null) out.accept(c);
+        };
+        BackendReply reply = backend.generate(request, piece -> {
+            send.accept(null);
+            streamer.accept(piece).forEach(d -> send.accept(chunk(id, created, d, null)));
+        });
+        streamer.finish(callIdPrefix(id)).forEach(d -> send.accept(chunk(id, created, d, null)));
         String finish = finishReason(reply, !streamer.calls().isEmpty());
-        out.accept(chunk(id, created, new ChatDelta(null, null, null, null), finish));
+        send.accept(chunk(id, created, new ChatDelta(null, null, null, null), finish));
     }
 
     private ChatChunk chunk(String id, long created, ChatDelta delta, String finishReason) {

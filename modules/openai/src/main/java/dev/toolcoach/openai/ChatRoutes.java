@@ -17,6 +17,8 @@ import akka.stream.OverflowStrategy;
 import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
+import dev.toolcoach.lm.ContextTooLong;
+import dev.toolcoach.openai.http.LoopbackOrigin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ final class ChatRoutes extends AllDirectives {
     private final Materializer materializer;
     private final Semaphore slots;
     private final AtomicLong busyRejections = new AtomicLong();
+    private volatile int boundPort;
 
     ChatRoutes(ChatCompletions completions, ServerSettings settings, ExecutorService generators, Materializer materializer) {
         this.completions = completions;
@@ -67,9 +70,21 @@ final class ChatRoutes extends AllDirectives {
                         entity(Unmarshaller.entityToString(), body -> completeWithFuture(chat(body)))))));
     }
 
+    /** The port the server is bound to, which a request's Host must name when there is no key ({@link LoopbackOrigin}). */
+    void bound(int port) {
+        boundPort = port;
+    }
+
     private Route authorised(Supplier<Route> inner) {
+        if (settings.apiKey().isEmpty()) {
+            // no key means loopback only (ServerSettings.checkExposure): this machine's own clients, no browser page
+            return optionalHeaderValueByName("Host", host -> optionalHeaderValueByName("Origin", origin ->
+                    LoopbackOrigin.refusal(host, origin, boundPort)
+                            .map(why -> (Route) complete(error(403, "invalid_request_error", why)))
+                            .orElseGet(inner)));
+        }
         return optionalHeaderValueByName("Authorization", header -> {
-            if (settings.apiKey().isEmpty() || header.map(this::rightKey).orElse(false)) {
+            if (header.map(this::rightKey).orElse(false)) {
                 return inner.get();
             }
             String why = header.isEmpty() ? "no API key given (Authorization: Bearer ...)" : "invalid API key";
@@ -85,14 +100,16 @@ final class ChatRoutes extends AllDirectives {
 
     /**
      * Any failure, {@code Error}s included, becomes a 500: a {@code StackOverflowError} left to reach Akka's
-     * dispatcher trips {@code akka.jvm-exit-on-fatal-error} and ends the whole process.
+     * dispatcher trips {@code akka.jvm-exit-on-fatal-error} and ends the whole process. What a client reads of a
+     * failure never quotes its input nor names a Java class: a 400 carries our own one-line reason, a 500 only that
+     * it failed (the log has the rest).
      */
     private CompletionStage<HttpResponse> chat(String body) {
         try {
             return startChat(body);
         } catch (Throwable t) {
             LOG.error("chat request failed", t);
-            return CompletableFuture.completedFuture(error(500, "server_error", "the request failed: " + message(t)));
+            return CompletableFuture.completedFuture(error(500, "server_error", "the request failed"));
         }
     }
 
@@ -105,8 +122,9 @@ final class ChatRoutes extends AllDirectives {
         } catch (RejectedRequest e) {
             return CompletableFuture.completedFuture(error(e.status(), e.type(), e.getMessage()));
         } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(error(400, "invalid_request_error",
-                    "request body is not a valid chat request: " + e.getMessage()));
+            // a value a type below refused: its message is not written for clients, so it is not shown
+            LOG.debug("chat request refused", e);
+            return CompletableFuture.completedFuture(error(400, "invalid_request_error", "request body is not a valid chat request"));
         }
         if (!slots.tryAcquire()) {
             busyRejections.incrementAndGet();
@@ -130,26 +148,39 @@ final class ChatRoutes extends AllDirectives {
                 });
     }
 
-    /** Streams chunks as SSE; generation runs on a generator thread, pushing into a backpressured queue. */
+    /**
+     * Streams chunks as SSE; generation runs on a generator thread, pushing into a backpressured queue. The 200 goes out
+     * with the first chunk, so a request the backend refuses before writing anything (a prompt longer than the model's
+     * context) still gets its 400.
+     */
     private CompletionStage<HttpResponse> streamed(BackendRequest request) {
         Pair<SourceQueueWithComplete<ByteString>, Source<ByteString, NotUsed>> queue =
                 Source.<ByteString>queue(64, OverflowStrategy.backpressure()).preMaterialize(materializer);
         SourceQueueWithComplete<ByteString> events = queue.first();
+        HttpResponse stream = HttpResponse.create()
+                .withEntity(HttpEntities.createChunked(MediaTypes.TEXT_EVENT_STREAM.toContentType(), queue.second()));
+        CompletableFuture<HttpResponse> response = new CompletableFuture<>();
         CompletableFuture.runAsync(() -> {
             try {
-                completions.stream(request, chunk -> offer(events, event(OpenAiJson.write(chunk))));
+                completions.stream(request, chunk -> {
+                    response.complete(stream);
+                    offer(events, event(OpenAiJson.write(chunk)));
+                });
                 offer(events, event("[DONE]"));
             } catch (Throwable e) {
-                LOG.warn("streamed generation failed: {}", e.toString());
-                // the 200 header is already sent, so the error travels in the stream as OpenAI does it
-                events.offer(event(OpenAiJson.write(ApiError.of(message(e), "server_error", null))));
+                if (!response.isDone()) { // only this thread completes it: nothing was sent yet
+                    response.complete(backendFailure(e));
+                } else {
+                    LOG.warn("streamed generation failed: {}", e.toString());
+                    // the 200 header is already sent, so the error travels in the stream as OpenAI does it
+                    events.offer(event(OpenAiJson.write(ApiError.of("generation failed", "server_error", null))));
+                }
             } finally {
                 slots.release();
                 events.complete();
             }
         }, generators);
-        return CompletableFuture.completedFuture(HttpResponse.create()
-                .withEntity(HttpEntities.createChunked(MediaTypes.TEXT_EVENT_STREAM.toContentType(), queue.second())));
+        return response;
     }
 
     private static void offer(SourceQueueWithComplete<ByteString> events, ByteString event) {
@@ -161,17 +192,20 @@ final class ChatRoutes extends AllDirectives {
         return ByteString.fromString("data: " + data + "\n\n");
     }
 
+    /**
+     * A backend's refusal (ChatBackend: an {@link IllegalArgumentException}) is a 400 with its reason, a context too long
+     * with OpenAI's code for it; anything else a 500.
+     */
     private HttpResponse backendFailure(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause instanceof IllegalArgumentException) {
-            return error(400, "invalid_request_error", message(cause));
+        if (cause instanceof ContextTooLong) {
+            return json(400, ApiError.of(cause.getMessage(), "invalid_request_error", ApiError.CONTEXT_LENGTH_EXCEEDED));
+        }
+        if (cause instanceof IllegalArgumentException && cause.getMessage() != null) {
+            return error(400, "invalid_request_error", cause.getMessage());
         }
         LOG.warn("generation failed: {}", cause.toString());
-        return error(500, "server_error", "generation failed: " + message(cause));
-    }
-
-    private static String message(Throwable t) {
-        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        return error(500, "server_error", "generation failed");
     }
 
     private static HttpResponse json(int status, Object body) {

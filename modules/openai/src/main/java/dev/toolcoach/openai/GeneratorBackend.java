@@ -12,6 +12,7 @@ import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -63,10 +64,14 @@ public final class GeneratorBackend implements ChatBackend {
         String trajectory = "openai-" + requests.incrementAndGet();
         Generation reply;
         try {
-            reply = generator.generate(new GenerationRequest(trajectory, prompt, sampling(request.sampling())))
-                    .toCompletableFuture().join();
+            CompletableFuture<Generation> pending = generator.generate(
+                    new GenerationRequest(trajectory, prompt, sampling(request.sampling()))).toCompletableFuture();
+            if (!pending.isCompletedExceptionally()) onText.accept(""); // accepted: a stream may begin
+            reply = pending.join();
         } catch (CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
+            // a request the model cannot take (its prompt too long) is the client's to fix: a 400, not a server error
+            if (cause instanceof IllegalArgumentException refused) throw refused;
             throw new IllegalStateException("the engine failed: " + cause.getMessage(), cause);
         } finally {
             generator.release(trajectory);

@@ -230,11 +230,24 @@ public final class OpenAiClient {
         } else if (status >= 500) {
             kind = Kind.SERVER_ERROR;
             what = "failed with " + status + tried;
+        } else if (ApiError.CONTEXT_LENGTH_EXCEEDED.equals(errorCode(body))) {
+            kind = Kind.CONTEXT_LENGTH_EXCEEDED;
+            what = "cannot take a conversation this long (" + status + ")";
         } else {
             kind = Kind.REQUEST_REJECTED;
             what = "rejected the request (" + status + ")";
         }
         return new OpenAiException(kind, status, uri + " " + what + (detail.isEmpty() ? "" : ": " + detail), null);
+    }
+
+    /** The code of an OpenAI-style error body, or null. */
+    private static String errorCode(String body) {
+        try {
+            JsonNode node = OpenAiJson.mapper().readTree(body);
+            return node != null && node.path("error").path("code").isTextual() ? node.path("error").path("code").asText() : null;
+        } catch (JsonProcessingException notJson) {
+            return null;
+        }
     }
 
     /** The message of an OpenAI-style error body, else the body itself, shortened. */

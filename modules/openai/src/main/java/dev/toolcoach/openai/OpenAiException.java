@@ -18,6 +18,8 @@ public final class OpenAiException extends RuntimeException {
         SERVER_ERROR,
         /** Any other 4xx: the server refused the request as written. */
         REQUEST_REJECTED,
+        /** A 400 with code {@code context_length_exceeded}: this conversation no longer fits the model (others may). */
+        CONTEXT_LENGTH_EXCEEDED,
         /** A reply that is not the expected JSON. */
         BAD_RESPONSE,
         /** A well-formed reply without any choice. */

@@ -1,11 +1,12 @@
 package dev.toolcoach.openai;
 
 import akka.actor.ActorSystem;
-import akka.http.javadsl.Http;
 import akka.http.javadsl.ServerBinding;
 import akka.stream.Materializer;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.openai.http.ConnectionLimits;
+import dev.toolcoach.openai.http.GuardedServer;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +25,14 @@ public final class OpenAiServer implements AutoCloseable {
     /** Request bodies above this are refused with 413 before they are read (a long conversation is well under it). */
     public static final String MAX_REQUEST_BODY = "4m";
 
-    // generation can take minutes; Akka's 20 s default would cut long replies off
+    // generation can take minutes; Akka's 20 s default would cut long replies off. A slow client is cut by
+    // toolcoach.http's head and body timeouts (GuardedServer), not by these.
     private static final String SERVER_CONFIG = """
             akka.http.server.request-timeout = 600s
             akka.http.server.idle-timeout = 600s
             akka.http.server.parsing.max-content-length = %s
+            # a malformed request gets its 400; a log line for each would let a flood of them fill the log
+            akka.http.server.parsing.error-logging-verbosity = off
             akka.loggers = ["akka.event.slf4j.Slf4jLogger"]
             akka.logging-filter = "akka.event.slf4j.Slf4jLoggingFilter"
             akka.loglevel = WARNING
@@ -60,8 +64,9 @@ public final class OpenAiServer implements AutoCloseable {
         ChatRoutes routes = new ChatRoutes(new ChatCompletions(backend, Clock.systemUTC()), settings, generators,
                 Materializer.matFromSystem(system));
         try {
-            ServerBinding binding = Http.get(system).newServerAt(settings.host(), settings.port())
-                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            ServerBinding binding = GuardedServer.bind(system, settings.host(), settings.port(), routes.route(),
+                    ConnectionLimits.fromConfig(config)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            routes.bound(binding.localAddress().getPort());
             return new OpenAiServer(system, binding, generators, routes);
         } catch (Exception e) {
             generators.shutdownNow();

@@ -65,7 +65,7 @@ class ActionMessagesTest {
         assertTrue(e.getMessage().startsWith("messages[1].tool_calls[0].function.arguments is not valid JSON"), e.getMessage());
         RejectedRequest role = assertThrows(RejectedRequest.class,
                 () -> format.toActionMessages(List.of(new ChatMessage("robot", "hi", null, null, null, null))));
-        assertTrue(role.getMessage().contains("messages[0].role 'robot'"), role.getMessage());
+        assertEquals("messages[0].role is not one of system, user, assistant, tool", role.getMessage(), "the role given is not echoed");
     }
 
     @Test

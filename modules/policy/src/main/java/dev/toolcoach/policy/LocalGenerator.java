@@ -1,6 +1,7 @@
 package dev.toolcoach.policy;
 
 import dev.toolcoach.agent.Generator;
+import dev.toolcoach.lm.ContextTooLong;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
@@ -10,6 +11,7 @@ import dev.toolcoach.model.tokenizer.ModelTokenizer;
 
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,21 +24,29 @@ public final class LocalGenerator implements Generator {
     private final InferenceEngine engine;
     private final ModelTokenizer tokenizer;
     private final Set<Integer> stopTokenIds;
+    private final int contextLength;
 
-    public LocalGenerator(InferenceEngine engine, ModelTokenizer tokenizer, Set<Integer> stopTokenIds) {
+    /** @param contextLength positions the model runs at: a context must leave room for at least one new token */
+    public LocalGenerator(InferenceEngine engine, ModelTokenizer tokenizer, Set<Integer> stopTokenIds, int contextLength) {
         if (stopTokenIds.isEmpty()) throw new IllegalArgumentException("a generator needs at least one stop token");
         this.engine = engine;
         this.tokenizer = tokenizer;
         this.stopTokenIds = Set.copyOf(stopTokenIds);
+        this.contextLength = contextLength;
     }
 
     /**
      * The agent's sampling with this model's stop tokens (the agent gives none, and no stop strings); the trajectory is
-     * the engine's conversation, so each turn prefills only what the engine's cache of it does not hold yet.
+     * the engine's conversation, so each turn prefills only what the engine's cache of it does not hold yet. A context
+     * the model cannot hold fails this request alone ({@link ContextTooLong}), before the engine sees it.
      */
     @Override
     public CompletionStage<Generation> generate(GenerationRequest request) {
-        return engine.submit(request.trajectoryId(), request.context(), request.sampling().withStopTokenIds(stopTokenIds))
+        int[] context = request.context();
+        if (context.length >= contextLength) {
+            return CompletableFuture.failedFuture(new ContextTooLong(context.length, contextLength));
+        }
+        return engine.submit(request.trajectoryId(), context, request.sampling().withStopTokenIds(stopTokenIds))
                 .thenApply(this::toAgent);
     }
 

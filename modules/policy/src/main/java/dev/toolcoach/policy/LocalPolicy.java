@@ -32,7 +32,7 @@ public final class LocalPolicy implements AutoCloseable {
         this.model = model;
         this.engine = engine;
         this.chatFormat = chatFormat;
-        this.generator = new LocalGenerator(engine, model.tokenizer(), chatFormat.stopTokenIds());
+        this.generator = new LocalGenerator(engine, model.tokenizer(), chatFormat.stopTokenIds(), model.config().contextLength());
         this.ownedManager = ownedManager;
     }
 

@@ -137,6 +137,7 @@ public final class ScriptedBackend implements ChatBackend {
         if (step == null) throw new IllegalStateException("script exhausted after " + requests.size() + " requests");
         peak.accumulateAndGet(active.incrementAndGet(), Math::max);
         try {
+            onText.accept(""); // a scripted model takes every request: a stream begins now
             String text = step.produce(request);
             int pieces = 0;
             for (int i = 0; i < text.length(); i += PIECE_CHARS, pieces++) {

@@ -113,7 +113,8 @@ class ServerClientTest {
         OpenAiException e = assertThrows(OpenAiException.class, () -> oneRetry.chat(ChatRequest.of(QUESTION)));
         assertEquals(Kind.SERVER_ERROR, e.kind());
         assertEquals(500, e.status());
-        assertTrue(e.getMessage().contains("after 1 retries") && e.getMessage().contains("device lost"), e.getMessage());
+        assertTrue(e.getMessage().contains("after 1 retries") && e.getMessage().endsWith(": generation failed"), e.getMessage());
+        assertFalse(e.getMessage().contains("device lost"), "a server error is not described to the client: " + e.getMessage());
     }
 
     @Test
@@ -121,11 +122,11 @@ class ServerClientTest {
         OpenAiException model = assertThrows(OpenAiException.class,
                 () -> client().chat(ChatRequest.of(QUESTION).withModel("gpt-9")));
         assertEquals(Kind.REQUEST_REJECTED, model.kind());
-        assertTrue(model.getMessage().contains("model 'gpt-9' is not served here"), model.getMessage());
+        assertTrue(model.getMessage().contains("the requested model is not served here; available: scripted-7b"), model.getMessage());
         OpenAiException temp = assertThrows(OpenAiException.class,
                 () -> client().chat(ChatRequest.of(QUESTION).withTemperature(7)));
         assertEquals(400, temp.status());
-        assertTrue(temp.getMessage().contains("temperature must be in [0, 2]"), temp.getMessage());
+        assertTrue(temp.getMessage().contains("temperature must be a number in [0, 2]"), temp.getMessage());
     }
 
     @Test
@@ -147,7 +148,7 @@ class ServerClientTest {
         server.backend().fail("decoder crashed");
         OpenAiException e = assertThrows(OpenAiException.class, () -> client().chatStreaming(ChatRequest.of(QUESTION), c -> { }));
         assertEquals(Kind.STREAM_ERROR, e.kind());
-        assertTrue(e.getMessage().endsWith("failed: decoder crashed"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("failed: generation failed"), e.getMessage());
     }
 
     @Test
@@ -185,6 +186,9 @@ class ServerClientTest {
             OpenAiException e = assertThrows(OpenAiException.class, () -> impatient.chat(ChatRequest.of(QUESTION)));
             assertEquals(Kind.TIMEOUT, e.kind());
             assertTrue(e.getMessage().contains("within 300 ms"), e.getMessage());
+            // on a loaded machine the request may reach the model only after the client gave up: it must take the held
+            // reply, not a later test's
+            awaitTrue(() -> server.backend().active() == 1, "held generation to start");
         } finally {
             gate.countDown();
         }

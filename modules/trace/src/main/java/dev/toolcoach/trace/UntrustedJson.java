@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 
 import java.io.IOException;
 import java.util.regex.Pattern;
@@ -71,13 +72,21 @@ public final class UntrustedJson {
     }
 
     /**
-     * Why the JSON could not be read, without any of its content (Jackson's own messages quote the offending
-     * text): where it failed (column, or the field path) and what kind of failure it was.
+     * Why the JSON could not be read, in one line and without any of its content (Jackson's own messages quote the
+     * offending text and name Java types): where it failed (column, its line past the first; or the field path) and what kind of failure
+     * it was; a value our own types refuse ({@link IllegalArgumentException} from a constructor) by its own message.
      */
     public static String reason(JsonProcessingException e) {
         if (e instanceof TooDeep) return e.getOriginalMessage();
         if (e instanceof StreamReadException) {
-            return "not valid JSON" + (e.getLocation() == null ? "" : " at column " + e.getLocation().getColumnNr());
+            if (e.getLocation() == null) return "not valid JSON";
+            int line = e.getLocation().getLineNr();
+            return "not valid JSON at " + (line > 1 ? "line " + line + ", " : "") + "column " + e.getLocation().getColumnNr();
+        }
+        if (e instanceof ValueInstantiationException v && v.getCause() instanceof IllegalArgumentException refused
+                && refused.getMessage() != null) {
+            String path = path(v);
+            return (path.isEmpty() ? "" : path + ": ") + refused.getMessage().lines().findFirst().orElse("");
         }
         if (e instanceof JsonMappingException m) {
             String path = path(m);

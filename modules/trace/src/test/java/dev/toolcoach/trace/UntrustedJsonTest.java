@@ -16,6 +16,11 @@ class UntrustedJsonTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     record Row(String id, List<Integer> counts) {
+        Row {
+            if (counts != null && counts.stream().anyMatch(c -> c < 0)) {
+                throw new IllegalArgumentException("counts must not be negative, was " + counts.stream().filter(c -> c < 0).findFirst().orElseThrow());
+            }
+        }
     }
 
     @Test
@@ -43,6 +48,17 @@ class UntrustedJsonTest {
         JsonProcessingException type = assertThrows(JsonProcessingException.class,
                 () -> UntrustedJson.readValue(JSON, "{\"id\": \"a\", \"counts\": [1, \"hunter2\"]}", Row.class, 64));
         assertEquals("field counts[1] is missing or has the wrong type", UntrustedJson.reason(type));
+        JsonProcessingException secondLine = assertThrows(JsonProcessingException.class,
+                () -> UntrustedJson.readValue(JSON, "{\"id\": \"a\",\n  hunter2}", Row.class, 64));
+        assertEquals("not valid JSON at line 2, column 4", UntrustedJson.reason(secondLine));
+    }
+
+    /** A value a type of ours refuses in its constructor is named by that type's one line, at the field's path. */
+    @Test
+    void aValueOurTypeRefusesIsItsOwnOneLineAtTheField() {
+        JsonProcessingException refused = assertThrows(JsonProcessingException.class,
+                () -> UntrustedJson.readValue(JSON, "{\"id\": \"a\", \"counts\": [-1]}", Row.class, 64));
+        assertEquals("counts must not be negative, was -1", UntrustedJson.reason(refused));
     }
 
     private static int depth(String json) {

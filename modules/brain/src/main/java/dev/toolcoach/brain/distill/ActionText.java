@@ -15,8 +15,9 @@ import java.util.List;
 /**
  * A teacher's chat reply as the action text the student learns to write, by the codec of the student's action
  * format: reasoning as thinking (Tool-N1 replies always open with a think block), the teacher's tool calls as
- * the format writes calls, plain content as the answer. Content that already is tagged action text (a teacher
- * following the system prompt) is kept as written.
+ * the format writes calls, plain content as the answer. Content that already is action text of the format (a teacher
+ * following the system prompt: an answer block, or a call block the format's codec reads, a code action's program
+ * included, even one cut off) is kept as written, so the student's loop runs it.
  */
 final class ActionText {
 
@@ -28,10 +29,7 @@ final class ActionText {
     static String of(ChatMessage reply, ActionFormat format) {
         ToolCallCodec codec = format.codec();
         String content = reply.content() == null ? "" : reply.content().strip();
-        if (reply.calls().isEmpty()
-                && (content.contains(ActionTag.ANSWER.open()) || content.contains(ActionTag.TOOL_CALL.open()))) {
-            return content;
-        }
+        if (reply.calls().isEmpty() && isActionText(content, codec)) return content;
         String reasoning = reply.reasoningContent() == null ? "" : reply.reasoningContent().strip();
         boolean toolN1 = format == ActionFormat.TOOL_N1 || format == ActionFormat.TOOL_N1_COMPACT;
         String thinking = reasoning.isEmpty() && !toolN1 ? "" : codec.writeThinking(reasoning);
@@ -42,6 +40,12 @@ final class ActionText {
             calls.add(new ToolCallCodec.WrittenCall(f == null ? "" : f.name(), arguments(f == null ? null : f.arguments())));
         }
         return thinking + codec.writeCalls(calls, false);
+    }
+
+    private static boolean isActionText(String content, ToolCallCodec codec) {
+        if (content.contains(ActionTag.ANSWER.open()) || content.contains(ActionTag.TOOL_CALL.open())) return true;
+        ToolCallCodec.CallReading calls = codec.readCalls(content);
+        return !calls.blocks().isEmpty() || calls.cutOff();
     }
 
     /** Arguments as an object; text that is not a JSON object is kept as a string so the parser reports it. */

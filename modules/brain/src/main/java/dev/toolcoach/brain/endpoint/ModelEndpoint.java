@@ -11,7 +11,7 @@ import java.time.Duration;
  * Where a helper model (a judge, a tool selector) is: an OpenAI-compatible endpoint, or a local Hugging Face model
  * folder served in this JVM while the job runs ({@link ServedModel}).
  *
- * @param url   an OpenAI-compatible API root (its key from {@code $OPENAI_API_KEY}); null for a local folder
+ * @param url   an OpenAI-compatible API root (called with the key {@link OutboundEndpoints} has for it); null for a local folder
  * @param model the model id at {@code url}, or, without a URL, the local model folder
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -23,12 +23,16 @@ public record ModelEndpoint(String url, String model) {
         }
     }
 
-    /** The endpoint ready to be asked; a local folder is loaded and served on first use, until {@link Open#close}. */
-    public Open open() {
+    /**
+     * The endpoint ready to be asked; a local folder is loaded and served on first use, until {@link Open#close}.
+     *
+     * @param allowed the endpoints this process may call, each with its key: a URL is called with its endpoint's key only
+     * @param field   the request field that named this endpoint, for a refusal (e.g. {@code judge.endpoint.url})
+     * @throws IllegalArgumentException naming {@code field} when the URL is not under an allowed endpoint
+     */
+    public Open open(OutboundEndpoints allowed, String field) {
         if (url != null && !url.isBlank()) {
-            OpenAiConfig config = OpenAiConfig.of(url, model == null ? "" : model)
-                    .withApiKey(System.getenv().getOrDefault("OPENAI_API_KEY", ""))
-                    .withRequestTimeout(Duration.ofSeconds(600));
+            OpenAiConfig config = allowed.config(field, url, model == null ? "" : model).withRequestTimeout(Duration.ofSeconds(600));
             OpenAiClient client = new OpenAiClient(config);
             return new Open(null, client);
         }

@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Adapter;
 import akka.cluster.typed.Cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobListener;
 import dev.toolcoach.brain.taskjob.JobRequest;
@@ -103,6 +104,7 @@ public final class JobController implements Extension {
         return t;
     });
     private final TrainingConfig.Limits limits;
+    private final OutboundEndpoints endpoints;
     private final JobWork work;
     private volatile Tracker current;
 
@@ -125,6 +127,7 @@ public final class JobController implements Extension {
         this.runsDir = Path.of(jobs.getString("runs-dir"));
         this.limits = new TrainingConfig.Limits(jobs.getDuration("job-timeout"), jobs.getDuration("stall-timeout"),
                 jobs.getInt("max-redispatches"));
+        this.endpoints = OutboundEndpoints.fromConfig(jobs);
         Cluster cluster = Cluster.get(system);
         this.runsJobs = classic.settings().config().getBoolean("toolcoach.jobs.controller")
                 && cluster.selfMember().hasRole(NodeRole.COACH.roleName()) && cluster.selfMember().hasRole(NodeRole.LEARNER.roleName());
@@ -152,7 +155,7 @@ public final class JobController implements Extension {
         String name = located.runName();
         TaskTrainingJob.Options options;
         try {
-            options = located.options(name);
+            options = located.options(name).withEndpoints(endpoints);
             TaskTrainingJob.validate(options);
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), false);

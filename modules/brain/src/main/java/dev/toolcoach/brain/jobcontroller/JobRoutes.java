@@ -21,14 +21,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.trace.UntrustedJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -39,8 +36,8 @@ import java.util.function.Supplier;
  * 404 when no job of that name runs. Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
  *
  * <p>Starting a job runs code and reads files on this node, so both {@code POST}s are refused (403) while Akka
- * Management's {@code route-providers-read-only} is on, need {@code Authorization: Bearer <toolcoach.jobs.token>}
- * (401) when a token is set, and without a token are taken only while the management port is bound to loopback.
+ * Management's {@code route-providers-read-only} is on; the management server lets them through only with the
+ * management token, or from this machine's own clients on loopback ({@code cluster.management.ManagementWrites}).
  * The body is limited in size ({@code toolcoach.jobs.max-request-body}, 413) and nesting, and is confined to the
  * node's runs and data folders ({@link JobRequest#confinedTo}).
  *
@@ -63,37 +60,21 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
     public Routes createExtension(ExtendedActorSystem system) {
         Config config = system.settings().config();
         Config jobs = config.getConfig("toolcoach.jobs");
-        String bind = config.getString("akka.management.http.bind-hostname");
-        return new Routes(JobController.ID.get(system), jobs.getString("token"),
-                loopback(bind.isBlank() ? config.getString("akka.management.http.hostname") : bind),
-                Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")), jobs.getBytes("max-request-body"),
-                config.getString("toolcoach.tools.skills.dir"));
-    }
-
-    private static boolean loopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        return new Routes(JobController.ID.get(system), Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")),
+                jobs.getBytes("max-request-body"), config.getString("toolcoach.tools.skills.dir"));
     }
 
     /** The {@code /jobs} routes over the node's job controller. */
     public static final class Routes implements Extension, ManagementRouteProvider {
         private final JobController controller;
-        private final byte[] expectedAuthorization;
-        private final boolean loopbackOnly;
         private final Path runsRoot;
         private final Path dataRoot;
         private final long maxBody;
         /** The cluster's skill folder, or null when none is configured. */
         private final SkillLibrary skills;
 
-        Routes(JobController controller, String token, boolean loopbackOnly, Path runsRoot, Path dataRoot, long maxBody,
-               String skillsDir) {
+        Routes(JobController controller, Path runsRoot, Path dataRoot, long maxBody, String skillsDir) {
             this.controller = controller;
-            this.expectedAuthorization = token.isEmpty() ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
-            this.loopbackOnly = loopbackOnly;
             this.runsRoot = runsRoot;
             this.dataRoot = dataRoot;
             this.maxBody = maxBody;
@@ -147,20 +128,13 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
                             () -> Directives.entity(Unmarshaller.entityToString(), this::submit))))));
         }
 
+        /** Credentials were checked by the management server; a read-only node changes nothing whoever asks. */
         private Route allowed(boolean readOnly, Supplier<Route> inner) {
             if (readOnly) {
                 return error(StatusCodes.FORBIDDEN, "this node's management routes are read-only "
                         + "(akka.management.http.route-providers-read-only = on): it starts and cancels no jobs");
             }
-            if (expectedAuthorization == null) {
-                return loopbackOnly ? inner.get() : error(StatusCodes.FORBIDDEN, "no toolcoach.jobs.token is set "
-                        + "(TOOLCOACH_JOBS_TOKEN), so jobs are taken only while the management port is bound to loopback");
-            }
-            return Directives.optionalHeaderValueByName("Authorization", header -> header
-                    .filter(h -> MessageDigest.isEqual(expectedAuthorization, h.getBytes(StandardCharsets.UTF_8)))
-                    .map(h -> inner.get())
-                    .orElseGet(() -> error(StatusCodes.UNAUTHORIZED, header.isEmpty()
-                            ? "no token given (Authorization: Bearer <toolcoach.jobs.token>)" : "invalid token")));
+            return inner.get();
         }
 
         /** Any failure, {@code Error}s included, is answered: one left to Akka's dispatcher would end the node. */
@@ -168,7 +142,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
             try {
                 return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot)));
             } catch (JsonProcessingException e) {
-                return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + firstLine(e.getOriginalMessage()));
+                return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + UntrustedJson.reason(e));
             } catch (JobController.Rejected e) {
                 return error(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, e.getMessage());
             } catch (IllegalArgumentException e) {
@@ -177,10 +151,6 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
                 LOG.error("a job submission failed", t);
                 return error(StatusCodes.INTERNAL_SERVER_ERROR, "the job could not be submitted: " + t.getClass().getSimpleName());
             }
-        }
-
-        private static String firstLine(String message) {
-            return message == null ? "unreadable" : message.lines().findFirst().orElse("");
         }
 
         private static Route error(StatusCode status, String message) {

@@ -42,6 +42,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param minMergeCount a merged pair must occur this often in them
      */
     public record Vocabulary(int maxMerges, int minMergeCount) {
+        public Vocabulary {
+            atLeast("maxMerges", maxMerges, 0);
+            atLeast("minMergeCount", minMergeCount, 0);
+        }
     }
 
     /**
@@ -54,6 +58,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      */
     public record Warmup(int traces, int epochs, int batch, double lr, int heldOut, int patience) {
         public Warmup {
+            atLeast("warmupTraces", traces, 0);
+            atLeast("warmupEpochs", epochs, 0);
+            atLeast("warmupBatch", batch, traces > 0 ? 1 : 0);
+            finiteAtLeastZero("warmupLr", lr);
             new LearnerSft.Validation(heldOut, patience); // checks them
         }
 
@@ -81,6 +89,15 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      */
     public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
                        LoraConfig lora, int oversampling) {
+        public Grpo {
+            atLeast("groupSize", groupSize, 1);
+            atLeast("groupsPerStep", groupsPerStep, 1);
+            atLeast("grpoSteps", steps, 0);
+            atLeast("oversampling", oversampling, 1);
+            finiteAtLeastZero("temperature", temperature);
+            finiteAtLeastZero("grpoLr", lr);
+            if (!Double.isFinite(callWeight)) throw new IllegalArgumentException("recipe field callWeight must be a finite number, was " + callWeight);
+        }
     }
 
     /**
@@ -94,6 +111,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      */
     public record Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch, ActionFormat actionFormat) {
         public Rollouts {
+            atLeast("maxTurns", maxTurns, 1);
+            atLeast("maxTotalTokens", maxTotalTokens, 1);
+            atLeast("maxNewTokens", maxNewTokens, 1);
+            atLeast("engineBatch", engineBatch, 1);
             if (actionFormat == null || !ACTION_FORMATS.contains(actionFormat)) {
                 throw new IllegalArgumentException("a model from scratch acts in " + String.join(", ",
                         ACTION_FORMATS.stream().map(ActionFormat::formatName).toList()) + ", not " + actionFormat);
@@ -103,6 +124,18 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         /** In Tool-N1's compact format, what every recipe acted in before the format was a field. */
         public Rollouts(int maxTurns, int maxTotalTokens, int maxNewTokens, int engineBatch) {
             this(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, ActionFormat.TOOL_N1_COMPACT);
+        }
+    }
+
+    /** A count read from a recipe: refused naming the field and the value given (a partial recipe's missing counts are 0). */
+    private static void atLeast(String field, int value, int min) {
+        if (value < min) throw new IllegalArgumentException("recipe field " + field + " must be at least " + min + ", was " + value);
+    }
+
+    /** Written as what a good value is: NaN passes every comparison. */
+    private static void finiteAtLeastZero(String field, double value) {
+        if (!(value >= 0 && Double.isFinite(value))) {
+            throw new IllegalArgumentException("recipe field " + field + " must be a finite number >= 0, was " + value);
         }
     }
 
@@ -249,10 +282,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("engineBatch") int engineBatch, @JsonProperty("actionFormat") String actionFormat,
                                   @JsonProperty("testExamples") Integer testExamples,
                                   @JsonProperty("passAtKQueries") Integer passAtKQueries) {
+        ActionFormat format = actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat);
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
-                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch,
-                        actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat)),
+                new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, format),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,
                         passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries));
     }

@@ -13,6 +13,7 @@ import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.SkipReason;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
+import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
@@ -70,6 +71,9 @@ public final class TaskTrainingJob {
     public static final double TEST_FRACTION = 0.2;
     /** pass@k is measured with this many samples of each query, k as many. */
     public static final int PASS_AT_K = 8;
+    /** The request fields that name a helper model's endpoint (POST /jobs), for refusals. */
+    static final String JUDGE_URL = "judge.endpoint.url";
+    static final String SELECTOR_URL = "tool_retrieval.model.url";
 
     /**
      * @param task      a registered task name
@@ -90,10 +94,12 @@ public final class TaskTrainingJob {
      * @param judge     an LLM judge as the training reward, or null for the task's reward
      * @param toolSuite the cluster's suite (e.g. an MCP server a tool node hosts) that serves the task's tools instead of its
      *                  built-in suite, or null; its tools must take the task's oracle calls. Only on a cluster.
+     * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (none: neither may be a URL)
      */
     public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite) {
+                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
+                          OutboundEndpoints endpoints) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -102,6 +108,14 @@ public final class TaskTrainingJob {
             Objects.requireNonNull(limits, "limits");
             tools = tools == null ? ToolChoice.none() : tools;
             if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
+            endpoints = endpoints == null ? OutboundEndpoints.none() : endpoints;
+        }
+
+        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
+                       ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite) {
+            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt, toolReward,
+                    tools, judge, toolSuite, null);
         }
 
         public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
@@ -131,33 +145,39 @@ public final class TaskTrainingJob {
 
         public Options withLimits(TrainingConfig.Limits l) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward,
-                    tools, judge, toolSuite);
+                    tools, judge, toolSuite, endpoints);
         }
 
         public Options withTools(ToolChoice choice) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, choice, judge, toolSuite);
+                    toolReward, choice, judge, toolSuite, endpoints);
         }
 
         public Options withJudge(JudgeChoice choice) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, choice, toolSuite);
+                    toolReward, tools, choice, toolSuite, endpoints);
         }
 
         /** The task's tools from the cluster's suite {@code suite} (e.g. an MCP server a tool node hosts). */
         public Options withToolSuite(String suite) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, judge, suite);
+                    toolReward, tools, judge, suite, endpoints);
+        }
+
+        /** The endpoints the judge and the tool selector may be at, each with its key. */
+        public Options withEndpoints(OutboundEndpoints allowed) {
+            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
+                    toolReward, tools, judge, toolSuite, allowed);
         }
 
         public Options withAdapt(Path settings) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
-                    toolReward, tools, judge, toolSuite);
+                    toolReward, tools, judge, toolSuite, endpoints);
         }
 
         public Options withToolReward(ToolUseReward.Weights weights) {
             return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    weights, tools, judge, toolSuite);
+                    weights, tools, judge, toolSuite, endpoints);
         }
 
         /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
@@ -211,6 +231,12 @@ public final class TaskTrainingJob {
         options.trainingConfig();
         options.tools().retrieval();
         if (options.judge() != null) options.judge().judgeMode();
+        if (options.judge() != null && options.judge().endpoint().url() != null) {
+            options.endpoints().check(JUDGE_URL, options.judge().endpoint().url());
+        }
+        if (options.tools().model() != null && options.tools().model().url() != null) {
+            options.endpoints().check(SELECTOR_URL, options.tools().model().url());
+        }
         Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (task.toolSuites().size() != 1) {
@@ -256,7 +282,7 @@ public final class TaskTrainingJob {
         Path run = options.runDir();
         Split split = split(task, options.seed(), recipe.evaluation().testExamples());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
-        try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model())) {
+        try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints())) {
             Files.createDirectories(run);
             Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
                     "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
@@ -381,9 +407,9 @@ public final class TaskTrainingJob {
         private final ModelEndpoint.Open judge;
         private final ModelEndpoint.Open selector;
 
-        HelperModels(JudgeChoice judge, ModelEndpoint selector) {
-            this.judge = judge == null ? null : judge.endpoint().open();
-            this.selector = selector == null ? null : selector.open();
+        HelperModels(JudgeChoice judge, ModelEndpoint selector, OutboundEndpoints allowed) {
+            this.judge = judge == null ? null : judge.endpoint().open(allowed, JUDGE_URL);
+            this.selector = selector == null ? null : selector.open(allowed, SELECTOR_URL);
         }
 
         OpenAiClient judge() {

@@ -152,6 +152,33 @@ class DistillTest {
         }
     }
 
+    /**
+     * A code-acting student (distill --teacher-url ... --action-format code-act): the endpoint teacher writes its
+     * programs as plain content in {@code <code>} blocks, which run in the sandbox as the student's would, their
+     * output going back to the teacher; they are not taken for answers.
+     */
+    @Test
+    void aCodeActingStudentsTeacherHasItsProgramsRun(@TempDir Path cache) {
+        TaskExample example = FINANCE.examples().get(0);
+        example.oracleCompletions(ActionFormat.CODE_ACT).forEach(server.backend()::reply);
+        AgentConfig d = AgentConfig.defaults();
+        DistillSettings settings = new DistillSettings(1, 0.9, new AgentConfig(ActionFormat.CODE_ACT, d.sampling(), 4,
+                4096, d.toolTimeout(), d.toolOutputCap()));
+
+        DistillReport report = new Distiller(STUDENT, tools, settings, new TraceCache(cache), null)
+                .distill(DistillDataset.of(FINANCE, List.of(example)), teacher(endpoint()));
+
+        assertEquals(1, report.keptCount(), report.skipped().toString());
+        Trace kept = report.kept().get(0).trace();
+        assertTrue(kept.turns().get(0).modelCompletion().contains("<code>"), kept.turns().get(0).modelCompletion());
+        assertEquals("python", kept.turns().get(0).parsedCompletion().toolCalls().get(0).name(), "a program, not an answer");
+        assertTrue(kept.toolResults().get(0).ok(), kept.toolResults().get(0).text());
+        BackendRequest second = server.backend().requests().get(1);
+        Message observation = second.messages().get(second.messages().size() - 1);
+        assertTrue(observation.content().contains(kept.toolResults().get(0).text()), "the teacher saw what its program printed: "
+                + observation.content());
+    }
+
     @Test
     void oracleTeacherKeepsEverySolvedExample(@TempDir Path cache) {
         Distiller twoEach = new Distiller(STUDENT, tools, new DistillSettings(2, 0.9, AgentConfig.defaults()),

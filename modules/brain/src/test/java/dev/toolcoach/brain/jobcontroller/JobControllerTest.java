@@ -2,19 +2,13 @@ package dev.toolcoach.brain.jobcontroller;
 
 import akka.actor.typed.ActorSystem;
 import akka.cluster.typed.Cluster;
-import akka.management.javadsl.AkkaManagement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.brain.taskjob.JobRequest;
 import dev.toolcoach.brain.taskjob.TinyRecipe;
-import dev.toolcoach.cluster.node.NodeConfigLoader;
-import dev.toolcoach.cluster.node.NodeLauncher;
-import dev.toolcoach.cluster.node.NodeOverrides;
+import dev.toolcoach.cluster.management.ManagementServer;
 import dev.toolcoach.cluster.node.NodeProgram;
-import dev.toolcoach.cluster.node.NodeSettings;
 import dev.toolcoach.testkit.HeadlessChromium;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import static dev.toolcoach.testkit.HeadlessChromium.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,12 +43,11 @@ class JobControllerTest {
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(4);
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final List<ActorSystem<?>> systems = new ArrayList<>();
+    private final TestNodes nodes = new TestNodes();
 
     @AfterEach
     void stopNodes() {
-        systems.forEach(ActorSystem::terminate);
-        systems.forEach(s -> s.getWhenTerminated().toCompletableFuture().join());
+        nodes.close();
     }
 
     @Test
@@ -102,7 +94,7 @@ class JobControllerTest {
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(data.resolve("secret.jsonl"), "SECRET-1 root:x:0:0\n{\"id\": \"SECRET-2\"}\n{\"SECRET-3\": 1}\n");
         Files.createDirectories(dir.resolve("elsewhere/init"));
-        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.jobs.token", "s3cret",
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.management.token", "s3cret",
                 "akka.management.http.route-providers-read-only", "off", "toolcoach.jobs.data-dir", data.toString(),
                 "toolcoach.jobs.max-request-body", "64k"));
         String jobs = management(coach) + "jobs";
@@ -110,7 +102,7 @@ class JobControllerTest {
 
         HttpResponse<String> none = post(jobs, ok, null);
         assertEquals(401, none.statusCode(), none.body());
-        assertEquals("no token given (Authorization: Bearer <toolcoach.jobs.token>)", error(none));
+        assertEquals("no token given (Authorization: Bearer <toolcoach.management.token>)", error(none));
         assertEquals(401, post(jobs, ok, "Bearer s3creT").statusCode());
 
         Map<String, String> outside = Map.of(
@@ -152,7 +144,7 @@ class JobControllerTest {
 
     @Test
     void aReadOnlyManagementTakesNoJobs(@TempDir Path runs) throws Exception {
-        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.jobs.token", "s3cret"));
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), runs, Map.of("toolcoach.management.token", "s3cret"));
         HttpResponse<String> refused = post(management(coach) + "jobs", request("finance", "ro"), "Bearer s3cret");
         assertEquals(403, refused.statusCode());
         assertTrue(error(refused).startsWith("this node's management routes are read-only"), refused.body());
@@ -222,7 +214,7 @@ class JobControllerTest {
                  "provenance": {"source": "s", "trajectories": ["t1"], "support": 1, "novelty": 1.0, "min_length": 2,
                    "min_support": 1, "validated": 1, "created_at": "2026-11-24T00:00:00Z"}}
                 """);
-        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), dir.resolve("runs"), Map.of("toolcoach.jobs.token", "s3cret",
+        ActorSystem<?> coach = start(NodeProgram.COACH, List.of(), dir.resolve("runs"), Map.of("toolcoach.management.token", "s3cret",
                 "akka.management.http.route-providers-read-only", "off", "toolcoach.tools.skills.dir", skills.toString()));
         String base = management(coach) + "skills";
         HttpResponse<String> listed = get(base);
@@ -290,7 +282,7 @@ class JobControllerTest {
     }
 
     private static String management(ActorSystem<?> system) {
-        return AkkaManagement.get(system).start().toCompletableFuture().join().toString() + "/";
+        return ManagementServer.get(system).url().toString() + "/";
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, Path runs) {
@@ -299,15 +291,6 @@ class JobControllerTest {
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, Path runs, Map<String, String> settings) {
-        NodeOverrides overrides = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.of("127.0.0.1"),
-                Optional.of(0), Optional.of(seeds), Optional.of("127.0.0.1"), Optional.of(0),
-                Optional.of(4), Optional.of(List.of("finance")));
-        Config config = ConfigFactory.parseMap(settings)
-                .withFallback(ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
-                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString())))
-                .withFallback(NodeConfigLoader.load(program, overrides, Map.of()));
-        ActorSystem<?> system = NodeLauncher.start(config, NodeSettings.fromConfig(config));
-        systems.add(system);
-        return system;
+        return nodes.start(program, seeds, runs, settings);
     }
 }

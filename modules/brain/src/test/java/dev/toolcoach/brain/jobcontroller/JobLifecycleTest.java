@@ -3,17 +3,11 @@ package dev.toolcoach.brain.jobcontroller;
 import akka.actor.ExtendedActorSystem;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
-import akka.management.javadsl.AkkaManagement;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.taskjob.JobRequest;
-import dev.toolcoach.cluster.node.NodeConfigLoader;
-import dev.toolcoach.cluster.node.NodeLauncher;
-import dev.toolcoach.cluster.node.NodeOverrides;
+import dev.toolcoach.cluster.management.ManagementServer;
 import dev.toolcoach.cluster.node.NodeProgram;
-import dev.toolcoach.cluster.node.NodeSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,24 +40,17 @@ class JobLifecycleTest {
 
     @TempDir
     Path runs;
+    private final TestNodes nodes = new TestNodes();
     private ActorSystem<?> coach;
 
     @BeforeEach
     void startCoach() {
-        NodeOverrides overrides = new NodeOverrides(Optional.empty(), Optional.empty(), Optional.of("127.0.0.1"),
-                Optional.of(0), Optional.of(List.of()), Optional.of("127.0.0.1"), Optional.of(0),
-                Optional.of(1), Optional.of(List.of("finance")));
-        Config config = ConfigFactory.parseMap(Map.of("akka.coordinated-shutdown.run-by-jvm-shutdown-hook", "off",
-                        "akka.loglevel", "WARNING", "toolcoach.jobs.runs-dir", runs.toString(),
-                        "akka.management.http.route-providers-read-only", "off"))
-                .withFallback(NodeConfigLoader.load(NodeProgram.COACH, overrides, Map.of()));
-        coach = NodeLauncher.start(config, NodeSettings.fromConfig(config));
+        coach = nodes.start(NodeProgram.COACH, List.of(), runs, Map.of("akka.management.http.route-providers-read-only", "off"));
     }
 
     @AfterEach
     void stopCoach() {
-        coach.terminate();
-        coach.getWhenTerminated().toCompletableFuture().join();
+        nodes.close();
     }
 
     @Test
@@ -124,7 +111,7 @@ class JobLifecycleTest {
 
     @Test
     void theCancelRouteAnswers404ForAJobThatIsNotRunning() throws Exception {
-        String url = AkkaManagement.get(coach).start().toCompletableFuture().join() + "/jobs/nothing/cancel";
+        String url = ManagementServer.get(coach).url() + "/jobs/nothing/cancel";
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(404, response.statusCode());

@@ -23,7 +23,7 @@ public record CodeActSettings(Path python, SandboxLimits limits) {
         try {
             return new CodeActSettings(Path.of(config.getString(PATH + "python")), new SandboxLimits((int) cpuSeconds,
                     config.getDuration(PATH + "wall-time"), config.getBytes(PATH + "memory"), config.getInt(PATH + "max-processes"),
-                    config.getBytes(PATH + "max-file-size"), config.getInt(PATH + "max-tool-calls"), config.getInt(PATH + "max-running")));
+                    config.getBytes(PATH + "max-file-size"), config.getBytes(PATH + "scratch-size"), config.getInt(PATH + "max-tool-calls"), config.getInt(PATH + "max-running")));
         } catch (IllegalArgumentException e) {
             throw new NodeConfigException("toolcoach.code-act: " + e.getMessage());
         }

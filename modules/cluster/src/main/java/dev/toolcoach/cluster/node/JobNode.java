@@ -7,10 +7,10 @@ import akka.actor.typed.Props;
 import akka.actor.typed.SpawnProtocol;
 import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
-import akka.management.javadsl.AkkaManagement;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import dev.toolcoach.cluster.management.ManagementServer;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -81,7 +81,7 @@ public final class JobNode implements AutoCloseable {
 
     /** Where this node's Akka Management answers ({@code /ready}, {@code /cluster/members}, {@code /metrics}). */
     public String managementUrl() {
-        return AkkaManagement.get(system).start().toCompletableFuture().join().toString();
+        return ManagementServer.get(system).url().toString();
     }
 
     /** Spawns a top-level actor and returns its ref. */

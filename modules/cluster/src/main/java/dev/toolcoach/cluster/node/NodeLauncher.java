@@ -5,17 +5,14 @@ import akka.actor.typed.SpawnProtocol;
 import akka.cluster.typed.Cluster;
 import akka.cluster.typed.Join;
 import akka.management.cluster.bootstrap.ClusterBootstrap;
-import akka.management.javadsl.AkkaManagement;
 import com.typesafe.config.Config;
+import dev.toolcoach.cluster.management.ManagementServer;
 import dev.toolcoach.cluster.toolserver.HostedSuites;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.codeact.CodeActEnvironment;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /** Starts a node: its actor system with the role actors, the management HTTP server, and the cluster join. */
 public final class NodeLauncher {
@@ -51,16 +48,10 @@ public final class NodeLauncher {
 
     private static void startManagement(ActorSystem<?> system, NodeSettings settings) {
         try {
-            AkkaManagement.get(system).start().toCompletableFuture()
-                    .get(MANAGEMENT_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
+            ManagementServer.get(system).start(MANAGEMENT_START_TIMEOUT);
+        } catch (IllegalStateException e) {
             throw new NodeStartException("cannot start management HTTP on " + settings.managementHost() + ":"
                     + settings.managementPort() + ": " + rootMessage(e));
-        } catch (TimeoutException e) {
-            throw new NodeStartException("management HTTP did not start within " + MANAGEMENT_START_TIMEOUT.toSeconds() + "s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new NodeStartException("interrupted while starting management HTTP");
         }
     }
 

@@ -100,7 +100,7 @@ class NodeConfigLoaderTest {
         Files.writeString(file, "toolcoach.code-act { cpu-time = 3s, wall-time = 5s, memory = 256MiB, max-tool-calls = 4 }\n");
         SandboxLimits limits = NodeSettings.fromConfig(NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(),
                 Map.of("TOOLCOACH_CONFIG", file.toString()))).codeAct().limits();
-        assertEquals(new SandboxLimits(3, Duration.ofSeconds(5), 256L << 20, 8, 1L << 20, 4, 16), limits);
+        assertEquals(new SandboxLimits(3, Duration.ofSeconds(5), 256L << 20, 8, 1L << 20, 16L << 20, 4, 16), limits);
 
         Files.writeString(file, "toolcoach.code-act.memory = 1MiB\n");
         Config tooSmall = NodeConfigLoader.load(NodeProgram.COACH, NodeOverrides.none(), Map.of("TOOLCOACH_CONFIG", file.toString()));

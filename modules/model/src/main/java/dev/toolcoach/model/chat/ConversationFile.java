@@ -1,6 +1,7 @@
 package dev.toolcoach.model.chat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.toolcoach.trace.UntrustedJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ToolCall;
@@ -29,7 +30,7 @@ public final class ConversationFile {
         try {
             root = JSON.readValue(Files.readString(file), Object.class);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new IllegalArgumentException(file + ": " + UntrustedJson.reason(e));
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read (" + e.getMessage() + ")");
         }

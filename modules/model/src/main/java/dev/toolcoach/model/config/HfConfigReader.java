@@ -1,8 +1,10 @@
 package dev.toolcoach.model.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.trace.UntrustedJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -35,6 +37,8 @@ final class HfConfigReader {
         JsonNode n;
         try {
             n = JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new ModelLoadException(file, "config is " + UntrustedJson.reason(e), e);
         } catch (IOException e) {
             throw new ModelLoadException(file, "cannot read config (" + e.getMessage() + ")", e);
         }

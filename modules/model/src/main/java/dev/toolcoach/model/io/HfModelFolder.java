@@ -1,10 +1,12 @@
 package dev.toolcoach.model.io;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.ModelSource;
 import dev.toolcoach.model.chat.JinjaChatTemplate;
 import dev.toolcoach.model.config.ModelConfig;
+import dev.toolcoach.trace.UntrustedJson;
 import java.io.IOException;
 import java.nio.FloatBuffer;
 import java.nio.file.Files;
@@ -275,8 +277,10 @@ public final class HfModelFolder {
     private static JsonNode json(Path file) {
         try {
             return JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new ModelLoadException(file, UntrustedJson.reason(e), e);
         } catch (IOException e) {
-            throw new ModelLoadException(file, "not valid JSON (" + e.getMessage() + ")", e);
+            throw new ModelLoadException(file, "cannot be read (" + e.getMessage() + ")", e);
         }
     }
 }

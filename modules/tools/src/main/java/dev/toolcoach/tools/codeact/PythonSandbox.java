@@ -43,16 +43,20 @@ import java.util.stream.Stream;
 /**
  * Runs untrusted Python programs (code actions) in a sandbox made of standard Linux tools rather than our own:
  * bubblewrap gives each program new user, PID, network, IPC and mount namespaces with nothing but {@code /usr}
- * (read-only), a private {@code /tmp} and a private working directory, so there is no network and no file of the
- * host to read; {@code prlimit} caps its CPU time, address space, file size and process count; the wall time is
- * enforced here by killing its process tree. Run as root, every program runs as a user of its own (one per
- * running slot, never root), which makes the process limit per program; run as another user, the limit counts
- * that user's processes, so it is set above what the user runs already.
+ * (read-only) and one writable place, its working directory {@code /sandbox} (with {@code /tmp} inside it), a tmpfs
+ * of {@link SandboxLimits#scratchBytes} in all, so there is no network, no file of the host to read or fill, and no
+ * nested user namespace ({@code --disable-userns}); {@code prlimit} caps its CPU time, address space, file size and
+ * process count; the wall time is enforced here by killing its process tree. bubblewrap itself starts with an empty
+ * environment, so nothing of the JVM's (keys included) is readable inside, not even in {@code /proc/1/environ}. Run as
+ * root, every program runs as a user of its own (one per running slot, never root), which makes the process limit per
+ * program; run as another user, the limit counts that user's processes, so it is set above what the user runs already.
  *
- * <p>The program calls the offered tools as Python functions; each call comes back over the interpreter's
- * standard output as one JSON line and is answered by the {@link Bridge} (the real tools, on a tool node or in
- * process). What the program prints goes to a file in its working directory, so it cannot forge protocol lines
- * by printing.
+ * <p>The program calls the offered tools as Python functions. It runs in a process of its own ({@code runner.py}),
+ * whose calls go over a channel of its own to the sandbox's first process ({@code harness.py}, not dumpable, so the
+ * program cannot reach its descriptors), which checks each one and alone writes the protocol lines this class reads
+ * (on bubblewrap's standard input and output) and answers through the {@link Bridge} (the real tools, on a tool node
+ * or in process). What the program prints, by any means, goes to its own files and comes back as text: it cannot
+ * forge a protocol line.
  */
 public final class PythonSandbox implements AutoCloseable {
 
@@ -63,10 +67,13 @@ public final class PythonSandbox implements AutoCloseable {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Longest protocol line: a tool call's arguments, or the final message with the program's capped output. */
     private static final int MAX_PROTOCOL_LINE = 1 << 20;
     private static final int MAX_JSON_DEPTH = 64;
-    /** What of stdout and stderr the trace keeps. */
+    /** What of stdout and stderr the trace keeps (the harness sends one byte more, to tell a cut). */
     private static final int READ_CAP = 64 << 10;
+    /** Processes of a program's user besides the program's own: bubblewrap's monitor, the harness, the program. */
+    private static final int SANDBOX_PROCESSES = 3;
     /** First user id of the per-slot users a root JVM runs programs as (far above any system or login user). */
     private static final int FIRST_SLOT_UID = 2_000_000;
     private static final int SIGXCPU_EXIT = 128 + 24;
@@ -78,6 +85,7 @@ public final class PythonSandbox implements AutoCloseable {
     private final Path setpriv;
     private final SandboxLimits limits;
     private final String harness;
+    private final String runner;
     private final boolean root;
     private final BlockingQueue<Integer> freeSlots;
     private final ExecutorService runners;
@@ -91,7 +99,8 @@ public final class PythonSandbox implements AutoCloseable {
         this.setpriv = setpriv;
         this.limits = limits;
         this.root = root;
-        this.harness = readHarness();
+        this.harness = resource("harness.py");
+        this.runner = resource("runner.py");
         this.freeSlots = new ArrayBlockingQueue<>(limits.maxRunning());
         for (int slot = 0; slot < limits.maxRunning(); slot++) freeSlots.add(slot);
         this.runners = Executors.newFixedThreadPool(limits.maxRunning(), daemon("code-action"));
@@ -119,8 +128,29 @@ public final class PythonSandbox implements AutoCloseable {
                     + "the sandbox mounts; " + python + " is " + interpreter);
         }
         boolean root = "0".equals(String.valueOf(uidOfThisProcess()));
-        return new PythonSandbox(interpreter, command("bwrap", "bubblewrap"), command("prlimit", "util-linux"),
+        Path bwrap = command("bwrap", "bubblewrap");
+        checkDisablesUserNamespaces(bwrap);
+        return new PythonSandbox(interpreter, bwrap, command("prlimit", "util-linux"),
                 root ? command("setpriv", "util-linux") : null, limits, root);
+    }
+
+    /** {@code --disable-userns} came with bubblewrap 0.8.0; an older one would let a program make user namespaces. */
+    private static void checkDisablesUserNamespaces(Path bwrap) {
+        String help;
+        try {
+            Process p = new ProcessBuilder(bwrap.toString(), "--help").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            help = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + bwrap + " --help: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking " + bwrap);
+        }
+        if (!help.contains("--disable-userns")) {
+            throw new IllegalStateException("code actions need bubblewrap 0.8.0 or newer (" + bwrap + " has no --disable-userns)");
+        }
     }
 
     /** {@code /usr/bin/python3} with {@link SandboxLimits#defaults()}. */
@@ -158,16 +188,17 @@ public final class PythonSandbox implements AutoCloseable {
         Path dir = Files.createTempDirectory("toolcoach-code-");
         try {
             Files.writeString(dir.resolve("harness.py"), harness);
-            Path stderrFile = dir.resolve("stderr.txt");
+            Files.writeString(dir.resolve("runner.py"), runner);
+            Path stderrFile = Files.createTempFile("toolcoach-code-", ".stderr");
             if (root) {
                 int uid = FIRST_SLOT_UID + slot;
                 Files.setAttribute(dir, "unix:uid", uid);
                 Files.setAttribute(dir, "unix:gid", uid);
             }
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-            Process process = new ProcessBuilder(command(slot, dir))
-                    .redirectError(stderrFile.toFile())
-                    .start();
+            ProcessBuilder builder = new ProcessBuilder(command(slot, dir)).redirectError(stderrFile.toFile());
+            builder.environment().clear(); // bubblewrap is the sandbox's PID 1's parent: /proc/1/environ would be ours
+            Process process = builder.start();
             running.add(process);
             AtomicReference<String> killedFor = new AtomicReference<>();
             ScheduledFuture<?> wall = clock.schedule(() -> kill(process, killedFor, "the program ran past its wall time of "
@@ -185,11 +216,12 @@ public final class PythonSandbox implements AutoCloseable {
                 waitQuietly(process);
                 running.remove(process);
             }
-            int exit = process.exitValue();
-            String stdout = readCapped(dir.resolve("stdout.txt"));
-            String stderr = readCapped(stderrFile);
-            return new CodeRun(code, stdout, stderr, exit, exchange.value, error(exchange, killedFor.get(), exit, stderr),
-                    exchange.calls, millisSince(start));
+            String sandboxError = capped(readCapped(stderrFile));
+            Files.deleteIfExists(stderrFile);
+            int exit = exchange.exit != null ? exchange.exit : process.exitValue();
+            String stderr = exchange.finished ? capped(exchange.stderr) : sandboxError;
+            return new CodeRun(code, capped(exchange.stdout), stderr, exit, exchange.value,
+                    error(exchange, killedFor.get(), exit, stderr), exchange.calls, millisSince(start));
         } finally {
             deleteTree(dir);
         }
@@ -208,13 +240,20 @@ public final class PythonSandbox implements AutoCloseable {
                 + (last.isEmpty() ? "" : ": " + last.substring(lastLine + 1));
     }
 
-    /** The conversation with one running program. */
+    /** The conversation with one running program, through the sandbox's harness. */
     private final class Exchange {
         private final List<Map<String, Object>> calls = new ArrayList<>();
+        /** The harness sent its final message. */
+        private boolean finished;
+        /** The program finished and reported its result. */
         private boolean done;
         private Object value;
         private String error;
         private String protocolError;
+        /** The program's exit status (128 + signal when the kernel stopped it), from the harness. */
+        private Integer exit;
+        private String stdout = "";
+        private String stderr = "";
 
         void talk(Process process, String code, List<ToolSpec> tools, Bridge bridge, AtomicReference<String> killedFor,
                   long start) throws InterruptedException {
@@ -222,10 +261,10 @@ public final class PythonSandbox implements AutoCloseable {
                  InputStream out = process.getInputStream()) {
                 send(in, request(code, tools));
                 String line;
-                while (!done && (line = readLine(out)) != null) {
+                while (!finished && (line = readLine(out)) != null) {
                     JsonNode message = UntrustedJson.readTree(JSON, line, MAX_JSON_DEPTH);
                     if (message != null && message.has("done")) {
-                        finish(message.get("done"));
+                        finish(message);
                     } else if (message != null && message.path("call").isTextual()) {
                         if (calls.size() >= limits.maxToolCalls()) {
                             protocolError = "the program made more than " + limits.maxToolCalls() + " tool calls";
@@ -250,7 +289,15 @@ public final class PythonSandbox implements AutoCloseable {
             }
         }
 
-        private void finish(JsonNode result) throws JsonProcessingException {
+        private void finish(JsonNode message) throws JsonProcessingException {
+            finished = true;
+            int status = message.path("exit").asInt(0);
+            exit = status < 0 ? 128 - status : status; // Python gives -N for signal N
+            stdout = message.path("stdout").asText("");
+            stderr = message.path("stderr").asText("");
+            if (message.path("protocol_error").isTextual()) protocolError = message.get("protocol_error").asText();
+            JsonNode result = message.get("done");
+            if (result == null || !result.isObject()) return;
             done = true;
             if (result.path("ok").asBoolean(false)) {
                 JsonNode v = result.get("value");
@@ -342,23 +389,28 @@ public final class PythonSandbox implements AutoCloseable {
             command.addAll(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
                     "--inh-caps=-all", "--bounding-set=-all", "--"));
         }
-        command.addAll(List.of(bwrap.toString(), "--unshare-all", "--die-with-parent", "--new-session",
+        // the harness is PID 1 (--as-pid-1): no bubblewrap process whose descriptors a program could open in /proc
+        command.addAll(List.of(bwrap.toString(), "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+                "--new-session", "--as-pid-1",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin"));
         if (Files.isDirectory(Path.of("/usr/lib64"))) command.addAll(List.of("--symlink", "usr/lib64", "/lib64"));
-        command.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                "--bind", dir.toString(), "/sandbox", "--chdir", "/sandbox",
+        // one writable place, its size the cap on everything the program writes; / and /dev (tmpfs too) read-only
+        command.addAll(List.of("--proc", "/proc", "--dev", "/dev",
+                "--size", Long.toString(limits.scratchBytes()), "--tmpfs", "/sandbox", "--dir", "/sandbox/tmp",
+                "--symlink", "/sandbox/tmp", "/tmp", "--ro-bind", dir.toString(), "/harness",
+                "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/sandbox",
                 "--clearenv", "--setenv", "PATH", "/usr/bin", "--setenv", "HOME", "/sandbox",
                 "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-                "--", python.toString(), "-I", "-X", "utf8", "harness.py"));
+                "--", python.toString(), "-I", "-X", "utf8", "/harness/harness.py"));
         return command;
     }
 
     /**
-     * RLIMIT_NPROC counts every process and thread of the user: a slot's own user runs bubblewrap's monitor and
-     * the interpreter; another user runs whatever it runs already, which the limit must leave room for.
+     * RLIMIT_NPROC counts every process and thread of the user: a slot's own user runs bubblewrap's monitor, the
+     * harness and the program; another user runs whatever it runs already, which the limit must leave room for.
      */
     private long processLimit() {
-        long base = root ? 2 : tasksOfThisUser() + 2;
+        long base = root ? SANDBOX_PROCESSES : tasksOfThisUser() + SANDBOX_PROCESSES;
         return base + limits.maxProcesses();
     }
 
@@ -414,12 +466,15 @@ public final class PythonSandbox implements AutoCloseable {
     private static String readCapped(Path file) {
         if (!Files.exists(file)) return "";
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes(READ_CAP + 1);
-            String text = new String(bytes, 0, Math.min(bytes.length, READ_CAP), StandardCharsets.UTF_8);
-            return bytes.length > READ_CAP ? text + "\n[cut at " + READ_CAP + " bytes]" : text;
+            return new String(in.readNBytes(READ_CAP + 1), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /** At most {@link #READ_CAP} characters, marked where cut. */
+    private static String capped(String text) {
+        return text.length() > READ_CAP ? text.substring(0, READ_CAP) + "\n[cut at " + READ_CAP + " bytes]" : text;
     }
 
     private static void deleteTree(Path dir) {
@@ -446,9 +501,9 @@ public final class PythonSandbox implements AutoCloseable {
         throw new IllegalStateException("code actions need '" + name + "' on the PATH (Debian package " + debianPackage + ")");
     }
 
-    private static String readHarness() {
-        try (InputStream in = PythonSandbox.class.getResourceAsStream("harness.py")) {
-            if (in == null) throw new IllegalStateException("harness.py is missing from the tools jar");
+    private static String resource(String name) {
+        try (InputStream in = PythonSandbox.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException(name + " is missing from the tools jar");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

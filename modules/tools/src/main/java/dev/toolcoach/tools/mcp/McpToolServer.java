@@ -49,7 +49,7 @@ public final class McpToolServer {
 
     /** Serves the executors' tools over a single-session transport (stdio). */
     public static McpSyncServer serve(McpServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(new ResendingProvider(transport)).serverInfo(SERVER_NAME, version)
+        return McpServer.sync(new ResendingProvider(transport)).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -71,15 +71,19 @@ public final class McpToolServer {
                 return read;
             }
         };
-        McpSyncServer server = serve(new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, protocol), executors, version);
+        McpSyncServer server = serve(new StdioServerTransportProvider(McpWireJson.mapper(), in, protocol), executors, version);
         Runtime.getRuntime().addShutdownHook(new Thread(ended::countDown));
         ended.await();
         server.close();
     }
 
-    /** Serves the executors' tools over streamable HTTP. */
-    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version) {
-        return McpServer.sync(transport).serverInfo(SERVER_NAME, version)
+    /**
+     * Serves the executors' tools over streamable HTTP, keeping at most {@code maxSessions} sessions (the oldest without
+     * an open stream ends for a new one). The transport should write with {@link McpWireJson#mapper()}.
+     */
+    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version,
+                                      int maxSessions) {
+        return McpServer.sync(new CappedSessions(transport, maxSessions)).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
@@ -89,35 +93,15 @@ public final class McpToolServer {
      * ({@link StdioRefusal}); a refused answer would be lost and its client would wait for it until its deadline,
      * so it is offered again after a short pause.
      */
-    private record ResendingProvider(McpServerTransportProvider provider) implements McpServerTransportProvider {
+    private static final class ResendingProvider extends ForwardingProvider<McpServerTransportProvider>
+            implements McpServerTransportProvider {
+        ResendingProvider(McpServerTransportProvider provider) {
+            super(provider);
+        }
+
         @Override
         public void setSessionFactory(McpServerSession.Factory factory) {
             provider.setSessionFactory(transport -> factory.create(new ResendingTransport(transport)));
-        }
-
-        @Override
-        public Mono<Void> notifyClients(String method, Object params) {
-            return provider.notifyClients(method, params);
-        }
-
-        @Override
-        public Mono<Void> notifyClient(String sessionId, String method, Object params) {
-            return provider.notifyClient(sessionId, method, params);
-        }
-
-        @Override
-        public Mono<Void> closeGracefully() {
-            return provider.closeGracefully();
-        }
-
-        @Override
-        public void close() {
-            provider.close();
-        }
-
-        @Override
-        public List<String> protocolVersions() {
-            return provider.protocolVersions();
         }
     }
 
@@ -183,6 +167,7 @@ public final class McpToolServer {
     }
 
     private static McpSchema.CallToolResult call(ToolExecutor executor, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        McpWireJson.checkArguments(request);
         String trajectory = "mcp-" + exchange.sessionId();
         Map<String, Object> arguments = request.arguments() == null ? Map.of() : request.arguments();
         ToolResult result = executor.call(trajectory, new ToolCall(request.name(), arguments)).join();

@@ -1,94 +1,87 @@
-# Runs one code action inside the sandbox. Protocol with the JVM, one JSON object per line:
-#   in:  {"code": str, "tools": [{"name": str, "params": [str]}]}   then one reply per call
-#   out: {"call": name, "arguments": {...}} for each tool call, and {"done": {...}} at the end
-# What the program prints goes to stdout.txt in the working directory (bounded by the file-size limit),
-# so the protocol channel carries nothing but protocol.
-import ast
+# The sandbox's first process (PID 1 inside it): speaks the protocol with the JVM and runs the program in a child
+# process (runner.py) that holds none of the JVM's descriptors. One JSON object per line:
+#   from the JVM: {"code": str, "tools": [{"name": str, "params": [str]}]}, then one reply per call
+#   to the JVM:   {"call": name, "arguments": {...}} for each tool call the program makes, then
+#                 {"done": result or null, "exit": the program's exit status, "stdout": str, "stderr": str,
+#                  "protocol_error": str or null}
+# This process is not dumpable, so the program (same user) can neither open /proc/1/fd nor trace it: whatever the
+# program prints, with print, os.write or a child process of its own, goes to its files, and the only lines the JVM
+# reads are the ones written here, from what the program asked through its own channel and this process checked.
+import ctypes
 import json
+import os
+import subprocess
 import sys
-import traceback
 
-_protocol_in = sys.stdin
-_protocol_out = sys.stdout
-
-
-class ToolError(Exception):
-    """A tool answered with an error."""
+PR_SET_DUMPABLE = 4
+MAX_LINE = 1 << 20
+READ_CAP = 64 << 10
+AFTER_DONE_SECONDS = 2
 
 
-def _send(message):
-    _protocol_out.write(json.dumps(message) + "\n")
-    _protocol_out.flush()
+def _send(stream, message):
+    stream.write(json.dumps(message) + "\n")
+    stream.flush()
 
 
-def _tool(name, params):
-    def call(*args, **kwargs):
-        if len(args) > len(params):
-            raise TypeError(f"{name}() takes {len(params)} positional arguments but {len(args)} were given")
-        arguments = dict(zip(params, args))
-        for key, value in kwargs.items():
-            if key in arguments:
-                raise TypeError(f"{name}() got multiple values for argument '{key}'")
-            arguments[key] = value
-        _send({"call": name, "arguments": arguments})
-        reply = json.loads(_protocol_in.readline())
-        if not reply.get("ok"):
-            raise ToolError(reply.get("error"))
-        return reply.get("value")
-
-    call.__name__ = name
-    return call
-
-
-def _jsonable(value):
+def _read(path):
     try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError):
-        return repr(value)
+        with open(path, "rb") as f:
+            return f.read(READ_CAP + 1).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
-def _user_traceback(error):
-    # only the program's own frames: the harness is not the model's business
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == "<code>"]
-    lines = [f"line {f.lineno}, in {f.name}" for f in frames]
-    return "; ".join(lines + [f"{type(error).__name__}: {error}"])
-
-
-def _run(request):
-    scope = {"__name__": "__main__", "ToolError": ToolError}
-    for tool in request["tools"]:
-        scope[tool["name"]] = _tool(tool["name"], tool["params"])
-    try:
-        tree = ast.parse(request["code"], "<code>", "exec")
-    except SyntaxError as error:
-        return {"ok": False, "error": f"SyntaxError: {error.msg} (line {error.lineno})"}
-    except ValueError as error:
-        return {"ok": False, "error": f"SyntaxError: {error}"}
-    last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
-    try:
-        exec(compile(tree, "<code>", "exec"), scope)
-        value = eval(compile(last, "<code>", "eval"), scope) if last is not None else None
-    except SystemExit as error:
-        return {"ok": error.code in (None, 0), "error": None if error.code in (None, 0) else f"exit({error.code})"}
-    except BaseException as error:
-        return {"ok": False, "error": _user_traceback(error)}
-    return {"ok": True, "value": _jsonable(value)}
+def _relay(jvm_in, jvm_out, to_child, from_child, tools):
+    """Relays the program's tool calls until it is done; returns (result or None, protocol error or None)."""
+    while True:
+        line = from_child.readline(MAX_LINE + 1)
+        if not line:
+            return None, None
+        if len(line) > MAX_LINE:
+            return None, f"the program wrote a line longer than {MAX_LINE} bytes to the sandbox's channel"
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if isinstance(message, dict) and "done" in message and isinstance(message["done"], dict):
+            return message["done"], None
+        if not (isinstance(message, dict) and message.get("call") in tools and isinstance(message.get("arguments"), dict)):
+            return None, "the program wrote something other than a tool call to the sandbox's channel"
+        _send(jvm_out, {"call": message["call"], "arguments": message["arguments"]})
+        reply = jvm_in.readline()
+        if not reply:
+            return None, None
+        _send(to_child, json.loads(reply))
 
 
 def main():
-    request = json.loads(_protocol_in.readline())
-    printed = open("stdout.txt", "w", encoding="utf-8")
-    sys.stdout = printed
-    result = _run(request)
-    sys.stdout = _protocol_out
-    try:
-        printed.close()
-    except OSError as error:
-        result = {"ok": False, "error": f"the program's output: {error}"}
-    _send({"done": result})
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise SystemExit("cannot make the sandbox's first process undumpable")
+    jvm_in, jvm_out = sys.stdin, sys.stdout
+    request = json.loads(jvm_in.readline())
+    tools = {tool["name"] for tool in request["tools"]}
+    to_child_r, to_child_w = os.pipe()
+    from_child_r, from_child_w = os.pipe()
+    with open("stdout.txt", "wb") as out, open("stderr.txt", "wb") as err:
+        child = subprocess.Popen([sys.executable, "-I", "-X", "utf8", "/harness/runner.py", str(to_child_r), str(from_child_w)],
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(to_child_r, from_child_w))
+    os.close(to_child_r)
+    os.close(from_child_w)
+    with os.fdopen(to_child_w, "w", encoding="utf-8") as to_child, \
+            os.fdopen(from_child_r, "r", encoding="utf-8", errors="replace") as from_child:
+        try:
+            _send(to_child, {"code": request["code"], "tools": request["tools"]})
+            result, protocol_error = _relay(jvm_in, jvm_out, to_child, from_child, tools)
+        except BrokenPipeError:
+            result, protocol_error = None, None
+        try:
+            exit_status = child.wait(AFTER_DONE_SECONDS if result is not None or protocol_error else None)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            exit_status = child.wait()
+    _send(jvm_out, {"done": result, "exit": exit_status, "stdout": _read("stdout.txt"), "stderr": _read("stderr.txt"),
+                    "protocol_error": protocol_error})
 
 
 main()

@@ -1,0 +1,184 @@
+package dev.toolcoach.toolnode;
+
+import dev.toolcoach.openai.http.ConnectionLimits;
+import dev.toolcoach.testkit.RawHttp;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code tool-node mcp --http-port} without a token, as a browser page or a misbehaving client on this machine meets it:
+ * the real endpoint (the SDK's servlet in Jetty) over the arithmetic suite, requests written byte for byte.
+ */
+class McpAdversarialTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final int MAX_SESSIONS = 8;
+    private static final ConnectionLimits LIMITS = new ConnectionLimits(16, 4, Duration.ofSeconds(1), Duration.ofSeconds(30));
+    private static final String INITIALIZE = """
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+             "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}""";
+
+    private static BuiltinSuites.Hosted arithmetic;
+    private static ToolExecutor executor;
+    private static McpHttpEndpoint endpoint;
+
+    @BeforeAll
+    static void start() throws Exception {
+        arithmetic = BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults());
+        executor = new ToolExecutor(arithmetic.suite(), ExecutorSettings.defaults());
+        endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", LIMITS,
+                new McpHttpEndpoint.Sessions(MAX_SESSIONS, Duration.ofSeconds(1)));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        endpoint.close();
+        executor.close();
+        arithmetic.close();
+    }
+
+    static Map<String, String> headers(URI url) {
+        Map<String, String> headers = RawHttp.loopbackHeaders(url, "application/json");
+        headers.put("Accept", "application/json, text/event-stream");
+        return headers;
+    }
+
+    @Test
+    void aBrowserPageOrARebindingNameOpensNoSession() {
+        URI url = endpoint.uri();
+        Map<String, String> page = headers(url);
+        page.put("Origin", "http://evil.example");
+        RawHttp.Response csrf = RawHttp.send("POST", url, page, INITIALIZE, TIMEOUT);
+        assertEquals(403, csrf.status(), csrf.body());
+        Map<String, String> rebound = headers(url);
+        rebound.put("Host", "evil.example:" + url.getPort());
+        assertEquals(403, RawHttp.send("POST", url, rebound, INITIALIZE, TIMEOUT).status());
+        RawHttp.Response own = RawHttp.send("POST", url, headers(url), INITIALIZE, TIMEOUT);
+        assertEquals(200, own.status(), own.body());
+        assertTrue(own.body().contains("serverInfo"), own.body());
+    }
+
+    @Test
+    void silentConnectionsDoNotCrowdOutAClientAndADribbledHeadIsCut() throws Exception {
+        URI url = endpoint.uri();
+        List<Socket> silent = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) silent.add(connect(url));
+            // the flood's address keeps four; another client is not crowded out
+            RawHttp.Response other = RawHttp.send("POST", url, headers(url), INITIALIZE, TIMEOUT,
+                    InetAddress.getByAddress(new byte[] {127, 0, 0, 2}));
+            assertEquals(200, other.status(), other.body());
+        } finally {
+            for (Socket s : silent) s.close();
+        }
+        try (Socket dribbling = connect(url)) {
+            dribbling.getOutputStream().write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            // the attack's pace, not a wait: a byte every 200 ms would keep Jetty's idle timeout from firing
+            try {
+                for (int i = 0; i < 50; i++) {
+                    dribbling.getOutputStream().write('X');
+                    Thread.sleep(200);
+                }
+            } catch (IOException closedByTheServer) {
+                // the server closed the connection
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis >= 900 && millis < 5_000, "cut at the head timeout, after " + millis + " ms");
+        }
+    }
+
+    private static Socket connect(URI url) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), url.getPort()), 5_000);
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    @Test
+    void errorsAreJsonRpcErrorsWithoutAJavaStackTrace() throws Exception {
+        URI url = endpoint.uri();
+        for (String body : List.of("{not json", "[]", "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}")) {
+            RawHttp.Response refused = RawHttp.send("POST", url, headers(url), body, TIMEOUT);
+            assertEquals(400, refused.status(), refused.body());
+            assertTrue(refused.body().startsWith("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"), refused.body());
+            assertFalse(refused.body().contains("stackTrace") || refused.body().contains("java") || refused.body().contains("className"),
+                    refused.body());
+        }
+    }
+
+    @Test
+    void argumentsThatAreNotAnObjectGetAJsonRpcErrorOfTheCallsId() throws Exception {
+        String session = initialize();
+        for (String arguments : List.of("\"{\\\"a\\\": 1}\"", "[1, 2]", "7")) {
+            String answer = post(session, "{\"jsonrpc\": \"2.0\", \"id\": 42, \"method\": \"tools/call\", "
+                    + "\"params\": {\"name\": \"add\", \"arguments\": " + arguments + "}}").body();
+            assertTrue(answer.contains("{\"jsonrpc\":\"2.0\",\"id\":42,\"error\":{\"code\":-32602,\"message\":"
+                    + "\"params.arguments must be a JSON object, not "), arguments + ": " + answer);
+        }
+        String sum = post(session, "{\"jsonrpc\": \"2.0\", \"id\": 43, \"method\": \"tools/call\", "
+                + "\"params\": {\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2}}}").body();
+        assertTrue(sum.contains("\"id\":43,\"result\""), sum);
+    }
+
+    @Test
+    void abandonedSessionsAreCappedAndExpire() throws Exception {
+        List<String> sessions = new ArrayList<>();
+        for (int i = 0; i < MAX_SESSIONS + 4; i++) sessions.add(initialize());
+        assertEquals(404, ping(sessions.get(0)), "the oldest sessions ended for the newest");
+        assertEquals(200, ping(sessions.get(sessions.size() - 1)));
+        // a session neither used nor streaming through a whole sweep interval (1 s here) ends
+        String idle = sessions.get(sessions.size() - 2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        int status = 200;
+        while (status == 200 && System.nanoTime() < deadline) {
+            Thread.sleep(2_500); // longer than two sweeps: each ping counts as use
+            status = ping(idle);
+        }
+        assertEquals(404, status, "the idle session expired");
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static String initialize() throws Exception {
+        HttpResponse<String> reply = post(null, INITIALIZE);
+        assertEquals(200, reply.statusCode(), reply.body());
+        return reply.headers().firstValue("mcp-session-id").orElseThrow();
+    }
+
+    private static int ping(String session) throws Exception {
+        return post(session, "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"ping\"}").statusCode();
+    }
+
+    private static HttpResponse<String> post(String session, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.uri()).timeout(TIMEOUT)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) request.header("mcp-session-id", session);
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
