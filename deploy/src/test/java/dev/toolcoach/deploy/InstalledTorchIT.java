@@ -75,6 +75,8 @@ class InstalledTorchIT {
         assertTrue(doctor.output().contains("engine           PyTorch " + torchVersion + " through DJL "), doctor.output());
         assertTrue(doctor.output().contains("(ToolCoach's build of deploy/gpu/djl-jni, features bf16,cast-gradient"), doctor.output());
         assertTrue(doctor.output().contains("device           cpu, precision f32 (auto: the default on this device)"), doctor.output());
+        // the engine's prefill and scoring attention: a TorchScript module this torch must load and run
+        assertTrue(doctor.output().lines().anyMatch(l -> l.startsWith("fused attention  ") && l.endsWith("(ok)")), doctor.output());
         assertTrue(lastLine(doctor).startsWith("verdict: ok: ToolCoach computes on cpu in f32 with PyTorch " + torchVersion
                 + " (installed torch, ToolCoach's JNI)"), doctor.output());
     }
