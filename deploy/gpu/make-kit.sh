@@ -35,7 +35,7 @@ done
 cp "$DIR"/lib.deps/*.jar "$DIR/lib/"; rm -rf "$DIR/lib.deps" "$DIR/mvn.log"
 # only the jars a GPU run loads; a listed one the build no longer makes means the list is stale
 LIST=deploy/gpu/kit-jars.txt
-BUILT_JARS="$(ls "$DIR/lib" | wc -l) of $BUILT_JARS"
+BUILT_JARS=$(ls "$DIR/lib" | wc -l)
 for j in "$DIR"/lib/*.jar; do
   grep -qxF "$(basename "$j" | sed 's/-[0-9].*\.jar$//')" "$LIST" || rm -f "$j"
 done
