@@ -66,16 +66,18 @@ def cluster(a):
     t0 = time.time()
     deadline = t0 + a.timeout
     try:
+        # all at once: the athlete and the tool node keep trying to join the coach (the seed) until it is up
         for name, main, port, jvm, extra in plan:
             management = free_port()
-            log = open(os.path.join(a.logs, f"09-cluster-{name}.log"), "w")
+            log = open(os.path.join(a.logs, f"10-cluster-{name}.log"), "w")
             cmd = [a.java, "-DDJL_OFFLINE=true", "-DOPT_OUT_TRACKING=true", *jvm, "-cp", a.classpath, main,
                    "--config", os.path.join(REPO, "deploy", "conf", f"{name}.conf"), "--port", str(port),
                    "--management-port", str(management), *extra]
             procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
             nodes[name] = f"http://127.0.0.1:{management}"
-            if not wait_until(deadline, lambda: procs[-1].poll() is None and http("GET", nodes[name] + "/ready")[0] == 200):
-                print(f"cluster: {name} node not ready after {time.time() - t0:.0f} s (exit {procs[-1].poll()})")
+        for (name, *_), proc in zip(plan, procs):
+            if not wait_until(deadline, lambda: proc.poll() is None and http("GET", nodes[name] + "/ready")[0] == 200):
+                print(f"cluster: {name} node not ready after {time.time() - t0:.0f} s (exit {proc.poll()})")
                 return 1
         print(f"cluster: coach, athlete and tool nodes ready in {time.time() - t0:.1f} s")
         status, text = http("POST", nodes["coach"] + "/jobs", json.loads(a.job))

@@ -1,14 +1,14 @@
 """The anchor a GPU user would pick instead of ToolCoach: Hugging Face transformers + peft, eager attention, on the same
 model folder QwenShapeBench wrote, with the same workloads: one LoRA (r 8, alpha 16, q/v) policy-gradient step over
 ROWS x TOKENS tokens per micro-batch size (a warm-up step first, then the median of STEPS), and greedy decode (16-token
-prompt, NEW new tokens) per batch size; f32 and bf16. One line per figure, each starting with "hf ".
+prompt, NEW new tokens) per batch size; f32 and bf16. One line per figure, each starting with "hf ". An empty --micro
+measures decode alone (peft is then not needed), an empty --decode the step alone.
 
 usage: python3 hf_anchor.py DIR [--rows 8] [--tokens 512] [--micro 1,4,8] [--dtypes float32,bfloat16]
                             [--decode 1,8,64] [--new 32] [--steps 2] [--device cuda]"""
-import argparse, statistics, sys, time
+import argparse, statistics, time
 
 import torch
-from peft import LoraConfig, get_peft_model
 from transformers import AutoModelForCausalLM
 
 ap = argparse.ArgumentParser()
@@ -52,12 +52,17 @@ for dtype_name in a.dtypes.split(","):
             m.generate(ids, max_new_tokens=a.new, min_new_tokens=a.new, do_sample=False, pad_token_id=0)
             sync(); s = time.time() - t
         print(f"hf {dtype_name} greedy batch {b}: {b * a.new / s:.2f} tokens/s aggregate ({s:.2f} s)", flush=True)
+    micros = [int(x) for x in a.micro.split(",") if x]
+    if not micros:
+        del m
+        continue
+    from peft import LoraConfig, get_peft_model
     pm = get_peft_model(m, LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"], lora_dropout=0.0))
     pm.train()
     opt = torch.optim.AdamW([p for p in pm.parameters() if p.requires_grad], lr=1e-5)
     ids = torch.randint(0, vocab, (a.rows, a.tokens), device=dev)
     adv = torch.randn(a.rows, 1, device=dev)
-    for micro in [int(x) for x in a.micro.split(",") if x]:
+    for micro in micros:
         times = []
         try:
             for rep in range(a.steps + 1):  # the first warms up

@@ -4,6 +4,7 @@
 # torch, installs it where DJL looks for it, and writes an environment file that points DJL at that torch.
 #
 #   deploy/gpu/install-torch-jni.sh [--python PY | --torch DIR] [--prefix DIR] [--jobs N] [--jni-include DIR] [--quick]
+#                                   [--cache DIR | --no-cache]
 #
 #   --python PY       the Python whose torch to use (default: python3); torch is found without importing it
 #   --torch DIR       a torch folder instead: pip's site-packages/torch, or an unpacked libtorch (lib/ include/ share/)
@@ -12,6 +13,11 @@
 #   --jobs N          parallel compile jobs (default: the number of CPUs)
 #   --jni-include DIR a folder holding jni.h and linux/jni_md.h (default: from the JDK of javac or $JAVA_HOME)
 #   --quick           an unoptimised build (-O0): for tests, where the build's time matters more than the JNI's speed
+#   --cache DIR       JNIs built before, shared by every prefix on this machine (default: $TOOLCOACH_JNI_CACHE, else
+#                     ${XDG_CACHE_HOME:-~/.cache}/toolcoach/djl-jni): one built for the same torch version, C++ ABI,
+#                     vendored source, build flags, compiler and --quick is reused instead of built again (the JNI names
+#                     torch's libraries, not their folder, so any install of that torch version loads it)
+#   --no-cache        build, whatever the cache holds (the result still goes into it)
 #
 # Then `source PREFIX/torch.env` before any ToolCoach command or node (deploy/local/cluster.sh does it itself when
 # TOOLCOACH_TORCH_ENV names the file), and check with `java -jar coach-node/target/coach-node.jar doctor`.
@@ -28,7 +34,8 @@ EXCLUDED="libaoti_custom_ops.so,libbackend_with_compiler.so,libjitbackend_test.s
 die() { echo "install-torch-jni: $1" >&2; exit "${2:-2}"; }
 say() { echo "install-torch-jni: $*" >&2; }
 
-PYTHON=python3 TORCH="" PREFIX="${TOOLCOACH_HOME:-$HOME/.toolcoach}/torch" JOBS="$(nproc)" JNI_INCLUDE="" QUICK=0
+PYTHON=python3 TORCH="" PREFIX="${TOOLCOACH_HOME:-$HOME/.toolcoach}/torch" JOBS="$(nproc)" JNI_INCLUDE="" QUICK=0 REUSE=1
+JNI_CACHE="${TOOLCOACH_JNI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/toolcoach/djl-jni}"
 while (( $# )); do
   case "$1" in
     --python) PYTHON="${2:?--python needs a program}"; shift 2 ;;
@@ -37,7 +44,9 @@ while (( $# )); do
     --jobs) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive number, got '${2:-}'"; JOBS="$2"; shift 2 ;;
     --jni-include) JNI_INCLUDE="${2:?--jni-include needs a folder}"; shift 2 ;;
     --quick) QUICK=1; shift ;;
-    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --cache) JNI_CACHE="${2:?--cache needs a folder}"; shift 2 ;;
+    --no-cache) REUSE=0; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
 done
@@ -126,23 +135,33 @@ attempts=("config 0 -" "manual 0 -" "manual 0 -fpermissive")
 [[ "$FLAVOR" == cu* ]] && attempts=("config 1 -" "manual 1 -" "manual 0 -" "manual 0 -fpermissive")
 BUILT=""
 T0=$SECONDS
-for a in "${attempts[@]}"; do
-  read -r mode cuda extra <<< "$a"; [[ "$extra" == - ]] && extra=""
-  say "building DJL $DJL_VERSION's JNI ($mode, USE_CUDA=$cuda${extra:+, $extra}, -j$JOBS$( (( QUICK )) && echo ', -O0'))"
-  if build "$mode" "$cuda" "$extra"; then break; fi
-  say "that build failed; first errors:"
-  grep -E ': (fatal )?error:|undefined reference|CMake Error|FAILED:' "$LOG" | tail -n 8 | sed 's/^/    /' >&2 || true
-done
-[[ -n "$BUILT" && -f "$BUILT" ]] || die "every build attempt failed (log: $LOG)" 4
+# the cache's key: everything the library's bytes depend on but torch's folder (the JNI links torch's libraries by name)
+SOURCE_SUM="$(cd "$HERE/djl-jni" && find engines api -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)"
+KEY="$FULL-$( { printf '%s\n' "$SOURCE_SUM" "$ABI" "${OPT[*]}" "${attempts[*]}" "$TORCH_CUDA_ARCH_LIST"
+  "${CXX:-g++}" --version 2>/dev/null | head -1; declare -f build; } | sha256sum | cut -c1-16)"
+CACHED="$JNI_CACHE/$KEY/libdjl_torch.so"
+if (( REUSE )) && [[ -f "$CACHED" ]]; then
+  BUILT="$CACHED"
+  say "reusing the JNI built before for this torch, source and flags: $CACHED (--no-cache builds it again)"
+else
+  for a in "${attempts[@]}"; do
+    read -r mode cuda extra <<< "$a"; [[ "$extra" == - ]] && extra=""
+    say "building DJL $DJL_VERSION's JNI ($mode, USE_CUDA=$cuda${extra:+, $extra}, -j$JOBS$( (( QUICK )) && echo ', -O0'))"
+    if build "$mode" "$cuda" "$extra"; then break; fi
+    say "that build failed; first errors:"
+    grep -E ': (fatal )?error:|undefined reference|CMake Error|FAILED:' "$LOG" | tail -n 8 | sed 's/^/    /' >&2 || true
+  done
+  [[ -n "$BUILT" && -f "$BUILT" ]] || die "every build attempt failed (log: $LOG)" 4
+fi
 mkdir -p "$JNI_DIR"
 cp "$BUILT" "$JNI.tmp" && mv "$JNI.tmp" "$JNI"
 NATIVES="$(grep -c JNIEXPORT "$SRC/build/include/ai_djl_pytorch_jni_PyTorchLibrary.h")"
 EXPORTED="$(nm -D --defined-only "$JNI" | grep -c ' Java_ai_djl_pytorch_jni_PyTorchLibrary_' || true)"
 LDP="$TORCH/lib${NVIDIA_LIBS:+:$NVIDIA_LIBS}"
 UNRESOLVED="$(LD_LIBRARY_PATH="$LDP${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ldd -r "$JNI" 2>&1 | grep -cE 'undefined symbol|not found' || true)"
-(( EXPORTED >= NATIVES )) || die "the JNI exports $EXPORTED of DJL's $NATIVES natives (log: $LOG)" 4
-(( UNRESOLVED == 0 )) || die "the JNI has $UNRESOLVED unresolved symbols or libraries against $TORCH/lib (ldd -r $JNI)" 4
-SOURCE_SUM="$(cat "$SRC"/CMakeLists.txt "$SRC"/src/main/native/* | sha256sum | cut -c1-16)"
+FROM="log: $LOG"; [[ "$BUILT" == "$CACHED" ]] && FROM="reused from $CACHED; --no-cache builds it again"
+(( EXPORTED >= NATIVES )) || die "the JNI exports $EXPORTED of DJL's $NATIVES natives ($FROM)" 4
+(( UNRESOLVED == 0 )) || die "the JNI has $UNRESOLVED unresolved symbols or libraries against $TORCH/lib (ldd -r $JNI; $FROM)" 4
 cat > "$JNI.toolcoach.properties" <<EOF
 # ToolCoach's build of DJL's JNI (deploy/gpu/djl-jni): what it can do beyond DJL $DJL_VERSION's own
 features=bf16,cast-gradient
@@ -151,7 +170,11 @@ torch=$FULL
 torch.dir=$TORCH
 source.sha256=$SOURCE_SUM
 EOF
-say "built in $((SECONDS - T0)) s: $JNI ($EXPORTED of $NATIVES natives, nothing unresolved)"
+if [[ "$BUILT" != "$CACHED" ]]; then # checked: keep it for the next prefix, renamed into place whole
+  mkdir -p "$JNI_CACHE/$KEY" && cp "$JNI" "$CACHED.$$" && mv "$CACHED.$$" "$CACHED" \
+    || say "warning: could not keep the JNI in the cache $JNI_CACHE"
+fi
+say "$([[ "$BUILT" == "$CACHED" ]] && echo "reused" || echo "built") in $((SECONDS - T0)) s: $JNI ($EXPORTED of $NATIVES natives, nothing unresolved)"
 
 # --- CUDA: DJL counts GPUs through JNA's libcudart.so; give it the cudart torch itself links, under that name
 CUDART_DIR=""

@@ -2,13 +2,16 @@
 # Assembles what deploy/gpu/gpu-check.sh needs beside the repository on a CUDA machine that has a pip PyTorch but no
 # Java, no network and no DJL natives, into DIR (default .gpukit, ignored by git), at most 64 MiB:
 #   jre.tar.xz      a jlink'd Java 17 runtime (the modules the nodes use), uncompressed inside, xz outside
-#   lib.tar.xz      the project's jars (coach, athlete and tool nodes, bench) and their runtime dependencies, without
-#                   DJL's PyTorch natives and JNI (the JNI is built there against the machine's torch) and with the
-#                   tokenizers jar cut to its linux-x86_64 library; each jar stored uncompressed, so that xz over all of
-#                   them (41 MiB) gets below the 93 MiB the deflated jars take
+#   lib.tar.xz      the jars a GPU run loads (deploy/gpu/kit-jars.txt: the project's own and the runtime dependencies
+#                   any JVM of a CPU rehearsal of gpu-check.sh loaded a class from), without DJL's PyTorch natives and
+#                   JNI (the JNI is built there against the machine's torch) and with the tokenizers jar cut to its
+#                   linux-x86_64 library; each jar stored uncompressed, so that xz over all of them gets below what the
+#                   deflated jars take
 #   jni-include/    jni.h and jni_md.h of this JDK (the JNI build there has no JDK)
 # Run from the repository root; it builds the jars first (mvn -o package, tests skipped; -Pcuda is not needed). Needs
-# python3 (re-stores the jars) and xz; takes minutes (xz -9 over 230 MB).
+# python3 (re-stores the jars) and xz; takes minutes. kit-jars.txt names jars without their versions; after a change of
+# dependencies, refresh it from a rehearsal: make a kit, run `GPUCHECK_DEVICE=cpu GPUCHECK_SMALL=1 GPUCHECK_CLASSLOG=1
+# GPUCHECK_CAP_SCALE=4 OUT=DIR deploy/gpu/gpu-check.sh` (every step must pass), copy DIR/jars-loaded.txt over it.
 #   deploy/gpu/make-kit.sh [DIR]
 set -euo pipefail
 DIR="${1:-.gpukit}"
@@ -30,9 +33,16 @@ for m in coach-node athlete-node tool-node modules/*; do
   done
 done
 cp "$DIR"/lib.deps/*.jar "$DIR/lib/"; rm -rf "$DIR/lib.deps" "$DIR/mvn.log"
-rm -f "$DIR"/lib/toolcoach-deploy-*.jar "$DIR"/lib/toolcoach-testkit-*.jar "$DIR"/lib/toolcoach-examples-*.jar
-# test-only or build-only artifacts a GPU run never loads
-rm -f "$DIR"/lib/jmh-*.jar "$DIR"/lib/jqwik-*.jar "$DIR"/lib/junit-*.jar "$DIR"/lib/selenium-*.jar "$DIR"/lib/opentest4j-*.jar
+# only the jars a GPU run loads; a listed one the build no longer makes means the list is stale
+LIST=deploy/gpu/kit-jars.txt
+BUILT_JARS=$(ls "$DIR/lib" | wc -l)
+for j in "$DIR"/lib/*.jar; do
+  grep -qxF "$(basename "$j" | sed 's/-[0-9].*\.jar$//')" "$LIST" || rm -f "$j"
+done
+while read -r name; do
+  compgen -G "$DIR/lib/$name-[0-9]*.jar" > /dev/null \
+    || { echo "make-kit: $LIST names $name, which the build no longer has: refresh the list (see the top of this script)" >&2; exit 5; }
+done < <(grep -v '^#' "$LIST")
 # DJL's tokenizers jar carries its Rust library for every platform: keep linux-x86_64's
 for t in "$DIR"/lib/tokenizers-*.jar; do
   [[ -f "$t" ]] || continue
@@ -41,7 +51,7 @@ for t in "$DIR"/lib/tokenizers-*.jar; do
   rm -f "$t"; "$JAVA_HOME/bin/jar" cf "$t" -C "$tmp" .; rm -rf "$tmp"
 done
 
-JARS=$(ls "$DIR/lib" | wc -l)
+JARS="$(ls "$DIR/lib" | wc -l) of $BUILT_JARS"
 python3 - "$DIR/lib" <<'PY'
 import glob, os, sys, zipfile
 for jar in glob.glob(os.path.join(sys.argv[1], "*.jar")):
@@ -54,7 +64,7 @@ for jar in glob.glob(os.path.join(sys.argv[1], "*.jar")):
 PY
 tar -cf - -C "$DIR" lib | xz -9 -T0 > "$DIR/lib.tar.xz"
 # uncompressed modules: xz over them is smaller than jlink's own compression (18 against 29 MiB)
-"$JAVA_HOME/bin/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.sql,java.xml,jdk.crypto.ec,jdk.unsupported,jdk.zipfs \
+"$JAVA_HOME/bin/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.sql,java.xml,java.instrument,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.zipfs \
   --strip-debug --no-man-pages --no-header-files --compress=0 --output "$DIR/jre.tmp/jre"
 tar -cf - -C "$DIR/jre.tmp" jre | xz -6 -T0 > "$DIR/jre.tar.xz"
 rm -rf "$DIR/lib" "$DIR/jre.tmp"

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code doctor} on DJL's own natives (the test JVM's): what it found, a matmul checked, one verdict line; a device or a
- * precision it cannot use is a FAILED verdict with the reason and exit 1, never a usage error. (On an installed torch
- * with ToolCoach's JNI: InstalledTorchIT in the deploy module.)
+ * {@code doctor} on DJL's own natives (the test JVM's): what it found, a matmul and the fused attention checked, one
+ * verdict line; a device or a precision it cannot use is a FAILED verdict with the reason and exit 1, never a usage
+ * error. (On an installed torch with ToolCoach's JNI: InstalledTorchIT in the deploy module.)
  */
 class DoctorCommandTest {
 
@@ -36,6 +36,7 @@ class DoctorCommandTest {
         assertTrue(out.contains("installed torch  none (DJL's own libtorch"), out);
         assertTrue(out.contains("jni              DJL's own (0.35.1; no bf16, casts drop the gradient)"), out);
         assertTrue(out.lines().anyMatch(l -> l.startsWith("matmul ") && l.endsWith("(ok)")), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("fused attention  scaled dot-product (TorchScript)") && l.endsWith("(ok)")), out);
         assertTrue(lastLine(run).startsWith("verdict: ok: ToolCoach computes on cpu in f32 with PyTorch 2.7.1 (DJL's own natives)"), out);
     }
 

@@ -5,10 +5,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +23,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The installed-PyTorch path end to end on this machine, with a pip CPU wheel standing in for a CUDA machine's torch
- * (it builds and loads the same way): a venv under target/ gets the wheel ({@code /opt/wheels/torch-*.whl}, or the
- * system property {@code toolcoach.torch.wheel}), {@code deploy/gpu/install-torch-jni.sh --quick} builds DJL's JNI from
- * the vendored source against it (once per build: a second run finds it built), and the real coach-node jar, with the
- * script's torch.env sourced, runs {@code doctor} in f32, bf16 and f16 and llama2.c's greedy reference text. Skipped,
- * saying why, without the wheel, cmake or a C++ compiler.
+ * (it builds and loads the same way): a venv gets the wheel ({@code /opt/wheels/torch-*.whl}, or the system property
+ * {@code toolcoach.torch.wheel}), {@code deploy/gpu/install-torch-jni.sh --quick} builds DJL's JNI from the vendored
+ * source against it into a prefix under target/, and the real coach-node jar, with the script's torch.env sourced, runs
+ * {@code doctor} in f32, bf16 and f16 and llama2.c's greedy reference text. Skipped, saying why, without the wheel, cmake
+ * or a C++ compiler.
+ *
+ * <p>What is slow is made once per machine, as a user's machine makes it: the venv lives in the user's cache folder
+ * ({@code $XDG_CACHE_HOME} or {@code ~/.cache}, {@code toolcoach/test-torch/<wheel>}), and the JNI in the script's own
+ * build cache there, keyed by torch version, vendored source, build flags and compiler: a change to any of them builds
+ * it again, so what the test runs is always what the script builds from this checkout.
  */
 class InstalledTorchIT {
 
@@ -33,6 +41,9 @@ class InstalledTorchIT {
     private static final Path DEPLOY = DeployFiles.deployDir();
     private static final Path REPO = DEPLOY.getParent();
     private static final Path HOME = DEPLOY.resolve("target/installed-torch");
+    private static final Path CACHE = Path.of(System.getenv().getOrDefault("XDG_CACHE_HOME", System.getProperty("user.home") + "/.cache"),
+            "toolcoach");
+    private static Path venv;
     private static Path envFile;
     private static String torchVersion;
 
@@ -50,22 +61,50 @@ class InstalledTorchIT {
             Assumptions.assumeTrue(run(List.of("bash", "-c", "command -v " + tool), 1).exitCode() == 0,
                     tool + " is not installed: installed-torch test skipped");
         }
-        Path venv = HOME.resolve("venv");
-        if (!Files.exists(venv.resolve("torch-installed"))) {
-            Result made = run(List.of("python3", "-m", "venv", "--clear", venv.toString()), 2);
-            Assumptions.assumeTrue(made.exitCode() == 0, "python3 cannot make a venv (" + made.output().strip() + "): skipped");
-            // the wheel alone: torch's Python dependencies are not needed to build against it or to load its libraries
-            Result pip = run(List.of(venv.resolve("bin/pip").toString(), "install", "-q", "--no-index", "--no-deps", wheel.toString()), 5);
-            assertEquals(0, pip.exitCode(), pip.output());
-            Files.writeString(venv.resolve("torch-installed"), wheel.toString());
-        }
-        Result install = run(List.of("bash", DEPLOY.resolve("gpu/install-torch-jni.sh").toString(), "--python",
-                venv.resolve("bin/python").toString(), "--prefix", HOME.resolve("home").toString(), "--quick"), 20);
+        venv = venvWith(wheel);
+        Result install = install(HOME.resolve("home"));
         assertEquals(0, install.exitCode(), install.output());
         envFile = HOME.resolve("home/torch.env");
         assertTrue(install.output().contains("(265 of 265 natives, nothing unresolved)"), install.output());
         assertTrue(Files.readString(envFile).contains("export PYTORCH_VERSION=" + torchVersion + " PYTORCH_FLAVOR=cpu"),
                 Files.readString(envFile));
+    }
+
+    /** The wheel alone in a venv of the user's cache, made once (under a lock: other checkouts' tests share it). */
+    private static Path venvWith(Path wheel) throws IOException, InterruptedException {
+        Path dir = CACHE.resolve("test-torch").resolve(wheel.getFileName().toString().replaceFirst("\\.whl$", ""));
+        Path venv = dir.resolve("venv");
+        Files.createDirectories(dir);
+        try (FileChannel lock = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = lock.lock()) {
+            if (!Files.exists(venv.resolve("torch-installed"))) {
+                Result made = run(List.of("python3", "-m", "venv", "--clear", venv.toString()), 2);
+                Assumptions.assumeTrue(made.exitCode() == 0, "python3 cannot make a venv (" + made.output().strip() + "): skipped");
+                // the wheel alone: torch's Python dependencies are not needed to build against it or to load its libraries
+                Result pip = run(List.of(venv.resolve("bin/pip").toString(), "install", "-q", "--no-index", "--no-deps", wheel.toString()), 5);
+                assertEquals(0, pip.exitCode(), pip.output());
+                Files.writeString(venv.resolve("torch-installed"), wheel.toString());
+            }
+        }
+        return venv;
+    }
+
+    private static Result install(Path prefix) throws IOException, InterruptedException {
+        return run(List.of("bash", DEPLOY.resolve("gpu/install-torch-jni.sh").toString(), "--python", venv.resolve("bin/python").toString(),
+                "--prefix", prefix.toString(), "--quick"), 20);
+    }
+
+    @Test
+    void anotherPrefixReusesTheJniBuiltForThisTorchAndSource() throws IOException, InterruptedException {
+        Path second = HOME.resolve("second");
+        Result again = install(second);
+        assertEquals(0, again.exitCode(), again.output());
+        assertTrue(again.output().contains("install-torch-jni: reusing the JNI built before for this torch, source and flags: "), again.output());
+        assertTrue(again.output().contains("(265 of 265 natives, nothing unresolved)"), again.output());
+        Path jni = Path.of("cache/pytorch/" + torchVersion + "-cpu-linux-x86_64/0.35.1-libdjl_torch.so");
+        assertEquals(-1L, Files.mismatch(HOME.resolve("home").resolve(jni), second.resolve(jni)));
+        assertTrue(Files.readString(second.resolve("torch.env")).contains("export ENGINE_CACHE_DIR=" + second.resolve("cache")),
+                Files.readString(second.resolve("torch.env")));
     }
 
     @Test
@@ -75,6 +114,8 @@ class InstalledTorchIT {
         assertTrue(doctor.output().contains("engine           PyTorch " + torchVersion + " through DJL "), doctor.output());
         assertTrue(doctor.output().contains("(ToolCoach's build of deploy/gpu/djl-jni, features bf16,cast-gradient"), doctor.output());
         assertTrue(doctor.output().contains("device           cpu, precision f32 (auto: the default on this device)"), doctor.output());
+        // the engine's prefill and scoring attention: a TorchScript module this torch must load and run
+        assertTrue(doctor.output().lines().anyMatch(l -> l.startsWith("fused attention  ") && l.endsWith("(ok)")), doctor.output());
         assertTrue(lastLine(doctor).startsWith("verdict: ok: ToolCoach computes on cpu in f32 with PyTorch " + torchVersion
                 + " (installed torch, ToolCoach's JNI)"), doctor.output());
     }

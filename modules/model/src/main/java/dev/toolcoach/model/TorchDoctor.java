@@ -14,6 +14,7 @@ import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.ModelWeights;
+import dev.toolcoach.model.nn.ScriptedOps;
 import dev.toolcoach.model.nn.StepInputs;
 import dev.toolcoach.model.nn.Transformer;
 
@@ -81,6 +82,7 @@ public final class TorchDoctor {
         line("device", ComputeDevice.name(device) + ", precision " + precision
                 + (Precision.parse(precisionName).isEmpty() ? " (auto: the default on this device)" : ""));
         matmul(device, problems);
+        fusedAttention(device, problems);
         if (precision != Precision.F32) {
             halfBase(device, precision, problems);
         }
@@ -150,6 +152,70 @@ public final class TorchDoctor {
         line("matmul", s + (problems.isEmpty() ? " (ok)" : " (FAILED)"));
     }
 
+    /**
+     * The fused attention prefill and scoring run (PyTorch's scaled dot-product attention, reached through a TorchScript
+     * module DJL loads: {@link ScriptedOps}) on the device, grouped-query and causal, against a float64 softmax product on
+     * the host: a torch whose TorchScript cannot load or run that module fails here, not in the first training step.
+     */
+    private void fusedAttention(Device device, List<String> problems) {
+        int heads = 4, kvHeads = 2, len = 6, hd = 8;
+        Random random = new Random(13);
+        float[] q = new float[heads * len * hd];
+        float[] k = new float[kvHeads * len * hd];
+        float[] v = new float[kvHeads * len * hd];
+        for (float[] a : List.of(q, k, v)) {
+            for (int i = 0; i < a.length; i++) {
+                a[i] = (float) random.nextGaussian();
+            }
+        }
+        float[] mask = new float[len * len];
+        for (int i = 0; i < len; i++) {
+            for (int j = i + 1; j < len; j++) {
+                mask[i * len + j] = Float.NEGATIVE_INFINITY;
+            }
+        }
+        double[] host = new double[heads * len * hd];
+        for (int h = 0; h < heads; h++) {
+            int g = h / (heads / kvHeads);
+            for (int i = 0; i < len; i++) {
+                double[] w = new double[i + 1];
+                double max = Double.NEGATIVE_INFINITY;
+                double sum = 0;
+                for (int j = 0; j <= i; j++) {
+                    for (int d = 0; d < hd; d++) {
+                        w[j] += (double) q[(h * len + i) * hd + d] * k[(g * len + j) * hd + d];
+                    }
+                    w[j] /= Math.sqrt(hd);
+                    max = Math.max(max, w[j]);
+                }
+                for (int j = 0; j <= i; j++) {
+                    w[j] = Math.exp(w[j] - max);
+                    sum += w[j];
+                }
+                for (int j = 0; j <= i; j++) {
+                    for (int d = 0; d < hd; d++) {
+                        host[(h * len + i) * hd + d] += w[j] / sum * v[(g * len + j) * hd + d];
+                    }
+                }
+            }
+        }
+        String name = ComputeDevice.name(device);
+        try (NDManager manager = NDManager.newBaseManager(device)) {
+            float[] fused = ScriptedOps.attention(manager.create(q, new Shape(1, heads, len, hd)), manager.create(k, new Shape(1, kvHeads, len, hd)),
+                    manager.create(v, new Shape(1, kvHeads, len, hd)), manager.create(mask, new Shape(1, 1, len, len))).toFloatArray();
+            double error = relativeError(fused, host);
+            boolean ok = error <= MATMUL_TOLERANCE;
+            line("fused attention", String.format(Locale.ROOT, "scaled dot-product (TorchScript), %d heads over %d kv heads, causal, on %s: max "
+                    + "error %.1e of the host's float64 (%s)", heads, kvHeads, name, error, ok ? "ok" : "FAILED"));
+            if (!ok) {
+                problems.add(String.format(Locale.ROOT, "the fused attention on %s is off by %.1e", name, error));
+            }
+        } catch (RuntimeException e) {
+            line("fused attention", "FAILED: " + e);
+            problems.add("the fused attention (a TorchScript module) failed on " + name + ": " + e.getMessage());
+        }
+    }
+
     private static float[] product(Device device, float[] a, float[] b, int m, int k, int n) {
         try (NDManager manager = NDManager.newBaseManager(device)) {
             return manager.create(a, new Shape(m, k)).matMul(manager.create(b, new Shape(k, n))).toFloatArray();
@@ -210,16 +276,23 @@ public final class TorchDoctor {
     private record Scored(float[] logits, double[] gradient) {
     }
 
-    /** Logits, and the adapter's gradient of a fixed weighted sum of the log-probabilities of the next tokens. */
+    /**
+     * Logits at the positions the mask keeps, and the adapter's gradient of a fixed weighted sum of their
+     * log-probabilities; a padding position is left out, as the learner leaves it out: it attends to nothing, so its
+     * output is whatever the attention kernel fills such a row with, which differs between types.
+     */
     private static Scored scored(Transformer model, LoraAdapter adapter, int[][] tokens, int[][] mask) {
         try (NDManager scope = model.manager().newSubManager();
              GradientCollector collector = Engine.getInstance().newGradientCollector()) {
             NDArray logits = model.forward(StepInputs.scoring(tokens, mask), scope, null, adapter, false, false);
             Random random = new Random(11); // the same weights for every model scored
+            int length = tokens[0].length;
+            int vocab = Math.toIntExact(logits.getShape().get(2));
             float[] w = new float[Math.toIntExact(logits.size())];
             int vocab = w.length / (tokens.length * tokens[0].length);
             for (int i = 0; i < w.length; i++) {
-                w[i] = (float) random.nextGaussian();
+                float weight = (float) random.nextGaussian(); // drawn for every position, kept or not
+                w[i] = isKept(mask, i / vocab, length) ? weight : 0;
             }
             float[] out = real(logits.toFloatArray(), w, mask, vocab);
             collector.backward(logits.logSoftmax(-1).mul(scope.create(w, logits.getShape())).sum());
@@ -232,6 +305,7 @@ public final class TorchDoctor {
                     grad.set(new NDIndex("..."), 0f); // PyTorch accumulates: the next scoring starts from zero
                 }
             }
+<<<<<<< HEAD
             return new Scored(out, g.stream().mapToDouble(Double::doubleValue).toArray());
         }
     }
@@ -251,6 +325,19 @@ public final class TorchDoctor {
             }
         }
         return logits;
+=======
+            float[] all = logits.toFloatArray();
+            float[] kept = new float[all.length];
+            for (int i = 0; i < all.length; i++) {
+                kept[i] = isKept(mask, i / vocab, length) ? all[i] : 0;
+            }
+            return new Scored(kept, g.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+    }
+
+    private static boolean isKept(int[][] mask, int position, int length) {
+        return mask[position / length][position % length] != 0;
+>>>>>>> h26b
     }
 
     private boolean verdict(List<String> problems, Device device, Precision precision) {

@@ -7,6 +7,7 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.lora.LoraAdapter;
@@ -68,12 +69,20 @@ class SourceJniPrecisionTest {
         }
     }
 
-    /** The adapter's gradient of the summed log-probabilities of the next tokens. */
+    /**
+     * The adapter's gradient of the summed log-probabilities of the next tokens at the positions the mask keeps (as the
+     * learner scores: a padding position attends to nothing, and its output is the attention kernel's own filler).
+     */
     private static double[] gradient(Transformer model, LoraAdapter adapter) {
         try (NDManager scope = model.manager().newSubManager();
              GradientCollector collector = Engine.getInstance().newGradientCollector()) {
             NDArray logits = model.forward(StepInputs.scoring(TOKENS, MASK), scope, null, adapter, false, false);
-            collector.backward(logits.logSoftmax(-1).get(new NDIndex(":, :, 3")).sum());
+            float[] kept = new float[MASK.length * MASK[0].length];
+            for (int i = 0; i < kept.length; i++) {
+                kept[i] = MASK[i / MASK[0].length][i % MASK[0].length];
+            }
+            collector.backward(logits.logSoftmax(-1).get(new NDIndex(":, :, 3")).mul(scope.create(kept, new Shape(MASK.length, MASK[0].length)))
+                    .sum());
             List<Double> g = new ArrayList<>();
             for (NDArray p : adapter.parameters()) {
                 try (NDArray grad = p.getGradient()) {

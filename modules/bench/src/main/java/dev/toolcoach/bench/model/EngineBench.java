@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       and a 12-token observation (as a rollout's turns are): generated tokens/s;</li>
  *   <li>prefill: 128-token prompts with one new token: prompt tokens/s.</li>
  * </ol>
- * Usage: {@code EngineBench [finance|stories110m] [seconds per workload] [B,B,...]}.
+ * Usage: {@code EngineBench [finance|stories110m] [seconds per workload] [B,B,...] [decode,multi-turn,prefill]} (the
+ * last: which workloads, default all three; a skipped one prints as -). It runs on DJL's default device: a GPU where
+ * PyTorch sees one (deploy/gpu/gpu-check.sh).
  */
 public final class EngineBench {
     private EngineBench() {
@@ -39,26 +41,36 @@ public final class EngineBench {
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 10;
         int[] batches = args.length > 2 ? java.util.Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()
                 : new int[] {1, 8, 16, 64};
+        Set<String> workloads = Set.of((args.length > 3 ? args[3] : "decode,multi-turn,prefill").split(","));
+        for (String w : workloads) {
+            if (!Set.of("decode", "multi-turn", "prefill").contains(w)) {
+                throw new IllegalArgumentException("workloads are decode, multi-turn and prefill, not " + w);
+            }
+        }
         ModelConfig config = switch (shape) {
             case "finance" -> new ModelConfig("qwen2", 128, 384, 4, 4, 4, 1283, 512, 1e-6f, 10_000f, false, true);
             case "stories110m" -> ModelConfig.llama(768, 2048, 12, 12, 12, 32000, 1024);
             default -> throw new IllegalArgumentException("shape is finance or stories110m, not " + shape);
         };
         OpThreads.setIntraOp(1);
-        System.out.printf("shape %s, %.0f s per workload, load %s%n", shape, seconds, Load.now());
         try (NDManager root = NDManager.newBaseManager();
              PolicyModel model = PolicyModel.random(config, 7L, new NoTextTokenizer(config.vocabSize()), root)) {
+            System.out.printf("shape %s on %s, %.0f s per workload, load %s%n", shape, root.getDevice(), seconds, Load.now());
             for (int b : batches) {
                 try (InferenceEngine engine = new InferenceEngine(model.transformer(), model.tokenizer(), b)) {
                     run(engine, b, 2, "warm-up", 1); // the JIT and the allocator, once per engine
-                    double decode = run(engine, b, seconds, "decode", 1);
-                    double turns = run(engine, b, seconds, "multi-turn", 3);
-                    double prefill = run(engine, b, seconds, "prefill", 0);
-                    System.out.printf("B=%-3d decode %8.0f tokens/s   multi-turn %8.0f tokens/s   prefill %8.0f prompt tokens/s   load %s%n",
+                    String decode = workloads.contains("decode") ? rate(run(engine, b, seconds, "decode", 1)) : "-";
+                    String turns = workloads.contains("multi-turn") ? rate(run(engine, b, seconds, "multi-turn", 3)) : "-";
+                    String prefill = workloads.contains("prefill") ? rate(run(engine, b, seconds, "prefill", 0)) : "-";
+                    System.out.printf("B=%-3d decode %8s tokens/s   multi-turn %8s tokens/s   prefill %8s prompt tokens/s   load %s%n",
                             b, decode, turns, prefill, Load.now());
                 }
             }
         }
+    }
+
+    private static String rate(double perSecond) {
+        return String.format(java.util.Locale.ROOT, "%.0f", perSecond);
     }
 
     /**

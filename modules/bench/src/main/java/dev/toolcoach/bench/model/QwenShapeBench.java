@@ -39,10 +39,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Real-checkpoint shapes on this machine: a random model with the exact shapes of Qwen2.5-0.5B-Instruct (or -1.5B, -7B;
- * or a tiny one of the same layout, for rehearsals) in a
+ * or a tiny one of the same layout, for rehearsals; or the main job's task model, qwen2 dim 128 with 4 layers and 1,283
+ * tokens) in a
  * real safetensors folder written in bf16, then, each phase in a JVM of its own so each peak is its own:
  * <ul>
- *   <li>{@code write DIR [0.5b|1.5b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1);</li>
+ *   <li>{@code write DIR [tiny|task|0.5b|1.5b|7b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1);</li>
  *   <li>{@code load DIR}: locate and stream the weights to the device: time, peak RSS, peak heap, against the f32 bytes;</li>
  *   <li>{@code generate DIR [newTokens] [batches] [precision]}: greedy tokens/s at each batch size (comma-separated,
  *       default 1,8) through the inference engine, the base in {@code precision} (f32, f16 or bf16; default f32);</li>
@@ -65,7 +66,7 @@ public final class QwenShapeBench {
         System.setProperty("DJL_OFFLINE", "true");
         System.setProperty("OPT_OUT_TRACKING", "true");
         if (args.length < 2) {
-            System.err.println("usage: QwenShapeBench write DIR [tiny|0.5b|1.5b|7b] | llama2c DIR | load DIR | generate DIR [newTokens] [batches] "
+            System.err.println("usage: QwenShapeBench write DIR [tiny|task|0.5b|1.5b|7b] | llama2c DIR | load DIR | generate DIR [newTokens] [batches] "
                     + "[precision] | grpo DIR [rows] [tokens] [microRows,...] [precision] [steps]");
             System.exit(2);
         }
@@ -100,8 +101,6 @@ public final class QwenShapeBench {
         c.putArray("architectures").add("Qwen2ForCausalLM");
         c.put("model_type", "qwen2");
         c.put("attention_dropout", 0.0);
-        c.put("bos_token_id", 151643);
-        c.put("eos_token_id", 151645);
         c.put("hidden_act", "silu");
         switch (size) {
             case "0.5b" -> {
@@ -132,19 +131,29 @@ public final class QwenShapeBench {
                 c.put("num_hidden_layers", 28);
                 c.put("max_window_layers", 28);
             }
-            default -> throw new IllegalArgumentException("size must be tiny, 0.5b, 1.5b or 7b, was " + size);
+            case "task" -> { // the main job's model (finance: EngineBench's shape), for the engine beside transformers
+                c.put("hidden_size", 128);
+                c.put("intermediate_size", 384);
+                c.put("num_attention_heads", 4);
+                c.put("num_hidden_layers", 4);
+                c.put("max_window_layers", 4);
+            }
+            default -> throw new IllegalArgumentException("size must be tiny, task, 0.5b, 1.5b or 7b, was " + size);
         }
-        c.put("num_key_value_heads", size.equals("7b") ? 4 : 2);
+        boolean task = size.equals("task");
+        c.put("bos_token_id", task ? 1 : 151643); // inside the vocabulary: transformers' generate masks the end token
+        c.put("eos_token_id", task ? 2 : 151645);
+        c.put("num_key_value_heads", size.equals("7b") ? 4 : task ? 4 : 2);
         c.put("initializer_range", 0.02);
-        c.put("max_position_embeddings", 32768);
+        c.put("max_position_embeddings", task ? 512 : 32768);
         c.put("rms_norm_eps", 1e-6);
-        c.put("rope_theta", 1000000.0);
-        c.put("sliding_window", 32768);
-        c.put("tie_word_embeddings", !size.equals("7b"));
+        c.put("rope_theta", task ? 10000.0 : 1000000.0);
+        c.put("sliding_window", task ? 512 : 32768);
+        c.put("tie_word_embeddings", !size.equals("7b") && !task);
         c.put("torch_dtype", "bfloat16");
         c.put("use_cache", true);
         c.put("use_sliding_window", false);
-        c.put("vocab_size", size.equals("7b") ? 152064 : 151936);
+        c.put("vocab_size", size.equals("7b") ? 152064 : task ? 1283 : 151936);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("config.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(c));
         ModelConfig config = ModelConfig.readHfConfig(dir.resolve("config.json"));
@@ -242,9 +251,9 @@ public final class QwenShapeBench {
             for (int batch : batches) {
                 try (InferenceEngine engine = new InferenceEngine(model, new NoTextTokenizer(model.config().vocabSize()), batch,
                         OpThreads.intraOp())) {
-                    greedy(engine, batch, 4); // warm-up
+                    greedy(engine, model.config().vocabSize(), batch, 4); // warm-up
                     long t0 = System.nanoTime();
-                    long tokens = greedy(engine, batch, newTokens);
+                    long tokens = greedy(engine, model.config().vocabSize(), batch, newTokens);
                     double s = (System.nanoTime() - t0) / 1e9;
                     System.out.printf("greedy batch %d (%s): %.2f tokens/s aggregate (%d tokens after a 16-token prompt, %.1f s, prefill "
                                     + "included)%n", batch, precision, tokens / s, tokens, s);
@@ -255,12 +264,12 @@ public final class QwenShapeBench {
         }
     }
 
-    private static long greedy(InferenceEngine engine, int batch, int newTokens) {
+    private static long greedy(InferenceEngine engine, int vocab, int batch, int newTokens) {
         List<CompletableFuture<DecodedSequence>> futures = new ArrayList<>();
         for (int i = 0; i < batch; i++) {
             int[] prompt = new int[16];
             for (int t = 0; t < prompt.length; t++) {
-                prompt[t] = 1000 + 37 * t + 101 * i;
+                prompt[t] = (1000 + 37 * t + 101 * i) % vocab;
             }
             futures.add(engine.submit(prompt, new SamplingParams(0f, 0, 1f, newTokens, i, Set.of(), List.of())));
         }

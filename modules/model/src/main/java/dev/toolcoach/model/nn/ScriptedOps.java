@@ -52,9 +52,9 @@ public final class ScriptedOps {
     /**
      * softmax(q k^T / sqrt(hd) + mask) v: q [B, H, L, hd]; k, v [B, kvH, T, hd] with H a multiple of kvH (each kv head
      * serves H / kvH query heads, as grouped-query attention does); mask additive, broadcastable to [B, H, L, T], of q's
-     * type. The result, [B, H, L, hd], lives in q's manager.
+     * type. The result, [B, H, L, hd], lives in q's manager. Public for {@code TorchDoctor}, which checks it on the device.
      */
-    static NDArray attention(NDArray q, NDArray k, NDArray v, NDArray mask) {
+    public static NDArray attention(NDArray q, NDArray k, NDArray v, NDArray mask) {
         PtSymbolBlock m = module();
         if (!PLAIN_EXECUTOR.get()) {
             // the profiling graph executor would rewrite the one-op graph into its own differentiable graphs: nothing to
