@@ -9,7 +9,6 @@ import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.coach.CursorCodec;
-import dev.toolcoach.cluster.learner.LearnerAccounts;
 import dev.toolcoach.cluster.learner.LearnerActor;
 import dev.toolcoach.cluster.learner.LearnerJob;
 import dev.toolcoach.cluster.learner.LearnerListener;
@@ -19,7 +18,7 @@ import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.LearnerAccounts;
 import dev.toolcoach.cluster.protocol.JobCommand;
 import dev.toolcoach.cluster.protocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobSpec;
@@ -167,7 +166,7 @@ public final class TrainingRun {
                 } finally {
                     actors.end();
                 }
-                return new Result(new AdapterWeights(config.optimisation().lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
+                return new Result(core.adapterWeights(), accounts, resumedFrom);
             } finally {
                 training.shutdown();
                 awaitQuietly(training);
@@ -203,7 +202,7 @@ public final class TrainingRun {
     }
 
     private static long dropped(CoachCursor cursor) {
-        return cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
+        return cursor.groupsDropped().total();
     }
 
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
@@ -223,7 +222,7 @@ public final class TrainingRun {
         LearnerJob learnerJob = new LearnerJob(
                 new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, sampleLimit,
                         batching.oversampling() > 1, closedBefore, droppedBefore),
-                core, config.optimisation().lora(), config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
+                core, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there

@@ -12,7 +12,8 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.learner.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.LearnerAccounts;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
@@ -302,11 +303,10 @@ class ClusterTrainingRunTest {
         assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was scored twice");
 
         LearnerAccounts accounts = result.accounts();
-        long dropped = accounts.droppedStale() + accounts.droppedUnusable() + accounts.droppedRewardFailure();
-        assertEquals(0, accounts.droppedRewardFailure(), "the gate never gave up: " + accounts);
+        assertEquals(0, accounts.dropped().get(GroupDropped.Reason.REWARD_FAILED), "the gate never gave up: " + accounts);
         assertEquals(0, accounts.pending(), "no group left waiting: " + accounts);
-        assertEquals(accounts.groupsComplete(), accounts.trained() + accounts.skippedNoSignal() + dropped, accounts.toString());
-        assertEquals(accounts.trained() + accounts.skippedNoSignal(), observations.size() / 2, "every scored group trained once");
+        assertEquals(accounts.groupsComplete(), accounts.trained() + accounts.skipped() + accounts.dropped().total(), accounts.toString());
+        assertEquals(accounts.trained() + accounts.skipped(), observations.size() / 2, "every scored group trained once");
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -59,7 +60,7 @@ class TrainingRunTest {
         assertEquals(3, steps.size());
         assertEquals(List.of(1, 2, 3), steps.stream().map(StepReport::version).toList());
         assertEquals(3, result.adapter().version());
-        assertEquals(6, result.accounts().trained() + result.accounts().skippedNoSignal());
+        assertEquals(6, result.accounts().trained() + result.accounts().skipped());
         assertEquals(0, result.accounts().pending());
         assertEquals(24, result.accounts().received() - result.accounts().duplicates(), "every rollout of 6 groups, once");
         // the learner's versions reached the athletes' engine: later rollouts were sampled by trained adapters
@@ -101,10 +102,10 @@ class TrainingRunTest {
             assertEquals(2, step.informativeGroups());
         }
         int sampled = steps.stream().mapToInt(StepReport::groupsSampled).sum();
-        assertEquals(6 + result.accounts().skippedNoSignal(), sampled, "each step counts the queries it sampled, the dropped ones too");
+        assertEquals(6 + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL), sampled, "each step counts the queries it sampled, the dropped ones too");
         assertEquals(6, result.accounts().trained());
-        assertTrue(result.accounts().skippedNoSignal() >= 3, "the flat questions came up and were dropped: "
-                + result.accounts().skippedNoSignal());
+        assertTrue(result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL) >= 3, "the flat questions came up and were dropped: "
+                + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL));
         assertEquals(0, result.accounts().pending());
     }
 

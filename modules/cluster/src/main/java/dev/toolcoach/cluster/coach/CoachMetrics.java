@@ -7,18 +7,15 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.Progress;
 import io.prometheus.metrics.model.registry.MultiCollector;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.toolcoach.cluster.metrics.Snapshots.byReason;
 import static dev.toolcoach.cluster.metrics.Snapshots.counter;
 import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
@@ -58,16 +55,10 @@ public final class CoachMetrics implements Extension, MultiCollector {
     public MetricSnapshots collect() {
         Progress p = latest.get();
         if (p == null) return MetricSnapshots.of();
-        CounterSnapshot.Builder dropped = CounterSnapshot.builder().name("toolcoach_coach_groups_dropped")
-                .help("Query groups the learner dropped, by reason");
-        for (Map.Entry<GroupDropped.Reason, Long> entry : p.groupsDropped().entrySet()) {
-            dropped.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("reason", entry.getKey().name().toLowerCase(Locale.ROOT))).value(entry.getValue()).build());
-        }
         return MetricSnapshots.of(
                 counter("toolcoach_coach_groups", "Query groups, by event", "event", Map.of(
                         "dispatched", p.groupsDispatched(), "completed", p.groupsCompleted(), "trained", p.groupsTrained())),
-                dropped.build(),
+                byReason("toolcoach_coach_groups_dropped", "Query groups the learner dropped, by reason", p.groupsDropped()),
                 counter("toolcoach_coach_rollouts", "Rollouts, by event", "event", Map.of(
                         "dispatched", p.rolloutsDispatched(), "redispatched", p.rolloutsRedispatched(),
                         "completed", p.rolloutsCompleted(), "cancelled", p.rolloutsCancelled(),

@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.coach;
 
 import dev.toolcoach.cluster.protocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.Progress;
 import dev.toolcoach.tasks.TaskExample;
@@ -11,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,7 +93,7 @@ public final class RolloutScheduler<A> {
     private long groupsCompleted;
     private long closedGroupsCompleted;
     private long groupsTrained;
-    private final Map<GroupDropped.Reason, Long> groupsDropped = new EnumMap<>(GroupDropped.Reason.class);
+    private GroupCounts groupsDropped = GroupCounts.NONE;
     private long rolloutsDispatched;
     private long rolloutsRedispatched;
     private long rolloutsCompleted;
@@ -147,8 +147,8 @@ public final class RolloutScheduler<A> {
         groupsTrained = cursor.groupsTrained();
         groupsCompleted = cursor.groupsCompleted();
         closedGroupsCompleted = cursor.groupsCompleted();
-        groupsDropped.putAll(cursor.groupsDropped());
-        groupsDispatched = groupsTrained + droppedTotal() + openGroups.size();
+        groupsDropped = cursor.groupsDropped();
+        groupsDispatched = groupsTrained + groupsDropped.total() + openGroups.size();
     }
 
     /** Work pulling: the athlete is free for {@code count} more rollouts. */
@@ -234,7 +234,7 @@ public final class RolloutScheduler<A> {
             return List.of();
         }
         close(group);
-        groupsDropped.merge(reason, 1L, Long::sum);
+        groupsDropped = groupsDropped.plus(reason);
         return dispatch();
     }
 
@@ -302,7 +302,7 @@ public final class RolloutScheduler<A> {
      * refilled by a fresh query, so steps stay full), and fewer than {@code sampleLimit} in all.
      */
     private boolean moreGroupsAllowed() {
-        return groupsDispatched - droppedTotal() < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
+        return groupsDispatched - groupsDropped.total() < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
     }
 
     private void openGroup() {
@@ -372,10 +372,6 @@ public final class RolloutScheduler<A> {
         }
         if (group.done == settings.groupSize()) closedGroupsCompleted++;
         openGroups.remove(group.id);
-    }
-
-    private long droppedTotal() {
-        return groupsDropped.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Group ids are {@code g<n>} with n counting up, so a closed group needs no record of its own. */

@@ -21,7 +21,6 @@ import dev.toolcoach.cluster.protocol.TraceAck;
 import dev.toolcoach.cluster.protocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.learn.batch.ScoredTrace;
-import dev.toolcoach.learn.core.PolicySnapshot;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.trace.tooluse.ToolUse;
 
@@ -29,10 +28,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The learner: a thin shell over {@link LearnerSteps} and {@link StepRunner}. It acks every trace as
+ * The learner: a thin shell over {@link LearnerSteps} (the step state and every count, on this actor's thread),
+ * {@link GroupScorer} and {@link TrainingStep} (run on the job's training thread; they return what they did). It acks every trace as
  * soon as it holds it and tells the coach ({@link RolloutReceived}, duplicates too); scores each group as it completes
  * and closes groups with the coach ({@link GroupTrained}, {@link GroupDropped}: with dynamic sampling a group without
  * signal is dropped when scored, and the coach refills the batch with a fresh query); scores and runs one step at a time
@@ -44,10 +43,10 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
 
     private static final Duration CURSOR_TIMEOUT = Duration.ofSeconds(30);
 
-    private record GroupScored(StepRunner.Scoring scoring, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record GroupScored(GroupScorer.Score score, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
     }
 
-    private record StepFinished(StepOutcome outcome, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record StepFinished(StepResult result, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
     }
 
     private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
@@ -57,9 +56,9 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     }
 
     private final LearnerJob job;
-    private final AtomicReference<LearnerAccounts> accounts = new AtomicReference<>(LearnerAccounts.NONE);
     private final LearnerSteps steps;
-    private final StepRunner runner;
+    private final GroupScorer scorer;
+    private final TrainingStep training;
     private final LearnerMetrics metrics;
 
     public static Behavior<LearnerCommand> create(LearnerJob job) {
@@ -69,12 +68,12 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     private LearnerActor(ActorContext<LearnerCommand> context, LearnerJob job) {
         super(context);
         this.job = job;
-        this.steps = new LearnerSteps(job.settings(), job.core().version(), accounts);
-        this.runner = new StepRunner(new GroupScorer(job.reward(), accounts),
-                new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold(), accounts), job.examples());
+        this.scorer = new GroupScorer(job.reward());
+        this.training = new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold());
+        this.steps = new LearnerSteps(job.settings(), job.core().version(), training::hasSignal);
         this.metrics = LearnerMetrics.get(context.getSystem());
         // engines that started before this learner (or after a restore) get the adapter it holds
-        publish(job.core().snapshot());
+        publish(job.core().adapterWeights());
         job.coach().tell(new LearnerStarted(context.getSelf()));
         nextStep();
     }
@@ -85,7 +84,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
                 .onMessage(TraceDelivery.class, this::onTrace)
                 .onMessage(DropGivenUpGroup.class, this::onGivenUp)
                 .onMessage(GetLearnerStatus.class, m -> {
-                    m.replyTo().tell(steps.status(accounts.get()));
+                    m.replyTo().tell(steps.status());
                     return this;
                 })
                 .onMessage(GroupScored.class, this::onGroupScored)
@@ -121,16 +120,18 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     /** Scores complete groups on the training thread, in completion order (its one thread keeps the order). */
     private void scoreCompleted() {
         for (CompleteGroup group : steps.takeCompleted()) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.score(group), job.training()), GroupScored::new);
+            var example = job.examples().apply(group.traces().get(0).queryId());
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> scorer.score(group, example), job.training()),
+                    GroupScored::new);
         }
     }
 
     private Behavior<LearnerCommand> onGroupScored(GroupScored scored) {
         if (scored.failure() != null) return fail(scored.failure());
-        StepRunner.Scoring s = scored.scoring();
-        switch (steps.scored(s.groupId(), s.scored(), s.informative())) {
-            case NO_SIGNAL -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.NO_SIGNAL));
-            case REWARD_FAILED -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.REWARD_FAILED));
+        String groupId = scored.score().groupId();
+        switch (steps.scored(scored.score())) {
+            case NO_SIGNAL -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.NO_SIGNAL));
+            case REWARD_FAILED -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));
             case READY -> {
             }
         }
@@ -147,22 +148,20 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         LearnerSteps.Next next = steps.next();
         if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train), job.training()),
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> training.run(train.batch()), job.training()),
                     StepFinished::new);
         }
         publishStatus();
-        if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(accounts.get());
+        if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(steps.accounts());
         return this;
     }
 
     private Behavior<LearnerCommand> onStepFinished(StepFinished finished) {
         if (finished.failure() != null) return fail(finished.failure());
-        StepOutcome outcome = finished.outcome();
-        int version = job.core().version();
-        long jobStep = steps.stepDone(outcome.scored().size(), version, outcome.meanReward(), outcome.informative());
-        for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
-        outcome.training().published().ifPresent(this::publish);
-        StepReport report = outcome.report(jobStep, version, accounts.get());
+        StepReport report = steps.stepDone(finished.result());
+        long jobStep = report.step();
+        for (var group : report.scored()) job.coach().tell(new GroupTrained(group.groupId(), report.version()));
+        finished.result().published().ifPresent(this::publish);
         ToolUseMetrics.get(getContext().getSystem()).record(ToolUse.records(report.scored().stream()
                 .flatMap(g -> g.traces().stream()).map(ScoredTrace::trace).toList(), null, null));
         job.listener().stepDone(report);
@@ -208,11 +207,11 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return Behaviors.stopped();
     }
 
-    private void publish(PolicySnapshot snapshot) {
-        job.publisher().tell(new AdapterPublisher.Publish(new AdapterWeights(job.lora(), snapshot.version(), snapshot.tensors())));
+    private void publish(AdapterWeights adapter) {
+        job.publisher().tell(new AdapterPublisher.Publish(adapter));
     }
 
     private void publishStatus() {
-        metrics.publish(steps.status(accounts.get()));
+        metrics.publish(steps.status());
     }
 }

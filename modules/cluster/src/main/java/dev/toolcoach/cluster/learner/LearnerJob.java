@@ -6,7 +6,6 @@ import dev.toolcoach.cluster.protocol.CoachCommand;
 import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
-import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.RewardContext;
 
@@ -19,8 +18,8 @@ import java.util.function.Function;
  * Everything the learner actor needs for one job.
  *
  * @param settings           batching and staleness
- * @param core               the trainable policy (LoRA on the device); the learner is its only user
- * @param lora               the adapter's shape, published with every version
+ * @param core               the trainable policy (LoRA on the device; each new adapter version is published); the
+ *                           learner is its only user
  * @param algorithm          GRPO, DPO or SFT
  * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
  * @param reward             scores each complete group
@@ -31,14 +30,13 @@ import java.util.function.Function;
  * @param listener           hears of steps, the end of the job and failures
  * @param training           the thread steps run on (one at a time), so traces are acked while a step runs
  */
-public record LearnerJob(LearnerSettings settings, LearnerCore core, LoraConfig lora, Algorithm algorithm,
+public record LearnerJob(LearnerSettings settings, LearnerCore core, Algorithm algorithm,
                          double sftRewardThreshold, Reward reward, Function<String, RewardContext> examples,
                          ActorRef<CoachCommand> coach, ActorRef<AdapterPublisherCommand> publisher,
                          Optional<PeriodicCheckpoints> checkpoints, LearnerListener listener, Executor training) {
     public LearnerJob {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(core, "core");
-        Objects.requireNonNull(lora, "lora");
         Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(reward, "reward");
         Objects.requireNonNull(examples, "examples");

@@ -1,7 +1,6 @@
 package dev.toolcoach.cluster.protocol;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,7 +18,7 @@ import java.util.Objects;
  * @param groupsDropped  dropped groups by reason
  */
 public record CoachCursor(int nextExample, long epoch, long nextGroup, List<OpenGroup> openGroups, int policyVersion,
-                          long groupsTrained, long groupsCompleted, Map<GroupDropped.Reason, Long> groupsDropped)
+                          long groupsTrained, long groupsCompleted, GroupCounts groupsDropped)
         implements CborSerializable {
 
     /** An open group: its id and the example it was opened for (the query id guards against a changed dataset). */
@@ -32,6 +31,6 @@ public record CoachCursor(int nextExample, long epoch, long nextGroup, List<Open
 
     public CoachCursor {
         openGroups = List.copyOf(openGroups);
-        groupsDropped = GroupDropped.Reason.everyReason(groupsDropped);
+        Objects.requireNonNull(groupsDropped, "groupsDropped");
     }
 }

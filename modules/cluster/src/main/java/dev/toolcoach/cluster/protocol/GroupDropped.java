@@ -1,8 +1,5 @@
 package dev.toolcoach.cluster.protocol;
 
-import java.util.Collections;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Objects;
 
 /** From the learner: the group will never be trained on; it closes and is counted under its reason. */
@@ -18,14 +15,7 @@ public record GroupDropped(String groupId, Reason reason) implements CoachComman
         /** a rollout of the group was taken back more often than the coach re-dispatches one (a poison query) */
         REDISPATCH_LIMIT,
         /** every rollout of the group scored alike, so it holds nothing to learn (dynamic sampling drops it for a fresh query) */
-        NO_SIGNAL;
-
-        /** The counts with every reason present (zero where absent), so accounts always list them all. */
-        public static Map<Reason, Long> everyReason(Map<Reason, Long> counts) {
-            EnumMap<Reason, Long> all = new EnumMap<>(Reason.class);
-            for (Reason reason : values()) all.put(reason, counts.getOrDefault(reason, 0L));
-            return Collections.unmodifiableMap(all);
-        }
+        NO_SIGNAL
     }
 
     public GroupDropped {

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.protocol;
 
-import java.util.Map;
+import java.util.Objects;
 
 /**
  * The coach's accounts. Group counts span the job (they survive a restore from a {@link CoachCursor});
@@ -24,18 +24,13 @@ import java.util.Map;
  * @param policyVersion        newest adapter version trained
  * @param finished             every group the job allows was opened and closed
  */
-public record Progress(long groupsDispatched, long groupsCompleted, long groupsTrained, Map<GroupDropped.Reason, Long> groupsDropped,
+public record Progress(long groupsDispatched, long groupsCompleted, long groupsTrained, GroupCounts groupsDropped,
                        long groupsOpen, long rolloutsDispatched, long rolloutsRedispatched, long rolloutsCompleted, long rolloutsCancelled,
                        long rolloutsInFlight, long rolloutsQueued, long deadlinesMissed, long athleteLosses,
                        long duplicatesDiscarded, long reportsIgnored, int policyVersion, boolean finished)
         implements CborSerializable {
 
     public Progress {
-        groupsDropped = GroupDropped.Reason.everyReason(groupsDropped);
-    }
-
-    /** All dropped groups, whatever the reason. */
-    public long groupsDroppedTotal() {
-        return groupsDropped.values().stream().mapToLong(Long::longValue).sum();
+        Objects.requireNonNull(groupsDropped, "groupsDropped");
     }
 }

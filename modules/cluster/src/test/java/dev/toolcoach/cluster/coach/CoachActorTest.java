@@ -12,6 +12,7 @@ import dev.toolcoach.cluster.protocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetProgress;
+import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.LearnerCommand;
@@ -106,7 +107,7 @@ class CoachActorTest {
         TestProbe<Progress> progressProbe = testKit.createTestProbe();
         coach.tell(new GetProgress(progressProbe.ref()));
         Progress progress = progressProbe.receiveMessage(WAIT);
-        assertEquals(new Progress(3, 3, 2, Map.of(GroupDropped.Reason.STALE_POLICY, 1L), 0,
+        assertEquals(new Progress(3, 3, 2, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 0,
                 6, 3, 6, 0, 0, 0, 2, 1, 1, 1, 1, true), progress);
 
         TestProbe<CoachCursor> cursorProbe = testKit.createTestProbe();

@@ -156,7 +156,7 @@ class RolloutSchedulerPropertyTest {
         for (GroupDropped.Reason reason : GroupDropped.Reason.values()) {
             assertEquals(world.firstReport.values().stream().filter(reason.name()::equals).count(), progress.groupsDropped().get(reason));
         }
-        assertEquals(groups, progress.groupsTrained() + progress.groupsDroppedTotal(), "trained or dropped, never both");
+        assertEquals(groups, progress.groupsTrained() + progress.groupsDropped().total(), "trained or dropped, never both");
         assertEquals(groups, progress.groupsCompleted());
         assertEquals(0, progress.groupsOpen());
         assertEquals(world.repeatReports, progress.reportsIgnored(), "repeated reports change nothing");

@@ -1,6 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
 import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.Progress;
 import org.junit.jupiter.api.Test;
@@ -178,7 +179,7 @@ class RolloutSchedulerTest {
         assertEquals(1, progress.groupsTrained());
         assertEquals(Map.of(GroupDropped.Reason.STALE_POLICY, 1L, GroupDropped.Reason.UNUSABLE, 0L,
                 GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L, GroupDropped.Reason.NO_SIGNAL, 0L),
-                progress.groupsDropped(),
+                progress.groupsDropped().byReason(),
                 "every reason listed");
         assertEquals(2, progress.rolloutsCancelled(), "g1's two rollouts were out when it was dropped");
         assertEquals(0, progress.rolloutsInFlight());
@@ -253,7 +254,7 @@ class RolloutSchedulerTest {
         assertEquals(3, progress.groupsDispatched());
         assertEquals(1, progress.groupsTrained());
         assertEquals(1, progress.groupsCompleted());
-        assertEquals(1, progress.groupsDroppedTotal());
+        assertEquals(1, progress.groupsDropped().total());
         assertEquals(1, progress.policyVersion());
         List<Assignment<String>> work = resumed.request("b", 4);
         assertEquals(List.of("g2/0", "g2/1", "g3/0", "g3/1"), ids(work));
@@ -263,11 +264,11 @@ class RolloutSchedulerTest {
 
     @Test
     void aCursorThatDoesNotFitTheDatasetIsRefusedByName() {
-        CoachCursor cursor = new CoachCursor(0, 0, 5, List.of(new CoachCursor.OpenGroup("g4", 1, "q7")), 2, 0, 0, Map.of());
+        CoachCursor cursor = new CoachCursor(0, 0, 5, List.of(new CoachCursor.OpenGroup("g4", 1, "q7")), 2, 0, 0, GroupCounts.NONE);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
                 new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, cursor));
         assertTrue(e.getMessage().contains("g4") && e.getMessage().contains("q7"), e.getMessage());
-        CoachCursor pastTheEnd = new CoachCursor(3, 0, 5, List.of(), 2, 0, 0, Map.of());
+        CoachCursor pastTheEnd = new CoachCursor(3, 0, 5, List.of(), 2, 0, 0, GroupCounts.NONE);
         assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
                 new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, pastTheEnd));
     }

@@ -13,8 +13,10 @@ import dev.toolcoach.cluster.protocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
 import dev.toolcoach.cluster.protocol.GetCursor;
 import dev.toolcoach.cluster.protocol.GetLearnerStatus;
+import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerAccounts;
 import dev.toolcoach.cluster.protocol.LearnerCommand;
 import dev.toolcoach.cluster.protocol.LearnerStarted;
 import dev.toolcoach.cluster.protocol.LearnerStatus;
@@ -100,7 +102,7 @@ class LearnerActorTest {
         deliver(learner, "g0");
         deliver(learner, "g1");
         assertEquals(2 * G, acks.receiveSeveralMessages(2 * G, WAIT).size());
-        List<CoachCommand> reports = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, Map.of()));
+        List<CoachCommand> reports = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, GroupCounts.NONE));
         assertEquals(2 * G, count(reports, RolloutReceived.class));
         assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
         assertEquals(1, published().version());
@@ -114,7 +116,7 @@ class LearnerActorTest {
         // the third and last group trains alone: no other group can come
         deliver(learner, "g2");
         assertEquals(G, acks.receiveSeveralMessages(G, WAIT).size());
-        List<CoachCommand> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, Map.of()));
+        List<CoachCommand> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, GroupCounts.NONE));
         assertEquals(List.of(new GroupTrained("g2", 2)), only(last, GroupTrained.class));
         StepReport second = events.step();
         assertEquals(2, second.step(), "the job's second batch");
@@ -135,7 +137,7 @@ class LearnerActorTest {
         TestProbe<LearnerStatus> status = testKit.createTestProbe();
         learner.tell(new GetLearnerStatus(status.getRef()));
         LearnerStatus s = status.receiveMessage(WAIT);
-        assertEquals(1, s.duplicates());
+        assertEquals(1, s.accounts().duplicates());
         assertTrue(s.finished());
         assertEquals(2, s.steps());
     }
@@ -164,8 +166,8 @@ class LearnerActorTest {
         assertEquals(List.of(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY)), only(staleReports, GroupDropped.class));
         LearnerAccounts accounts = events.finished();
         assertEquals(2, accounts.trained());
-        assertEquals(1, accounts.droppedRewardFailure());
-        assertEquals(1, accounts.droppedStale());
+        assertEquals(1, accounts.dropped().get(GroupDropped.Reason.REWARD_FAILED));
+        assertEquals(1, accounts.dropped().get(GroupDropped.Reason.STALE_POLICY));
     }
 
     @Test
@@ -184,7 +186,7 @@ class LearnerActorTest {
         StepReport step = events.step();
         assertEquals(3, step.groupsSampled());
         assertEquals(2, step.informativeGroups());
-        assertEquals(1, events.finished().skippedNoSignal());
+        assertEquals(1, events.finished().dropped().get(GroupDropped.Reason.NO_SIGNAL));
         Map<String, Double> metrics = PrometheusSamples.parse(new String(
                 PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
         assertEquals(3.0, metrics.get("toolcoach_learner_last_groups_sampled"), "on /metrics");
@@ -206,7 +208,7 @@ class LearnerActorTest {
     }
 
     private ActorRef<LearnerCommand> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
-        LearnerJob job = new LearnerJob(settings, core, TinyAgentModel.LORA, Algorithm.GRPO, 0, ParityReward.INSTANCE,
+        LearnerJob job = new LearnerJob(settings, core, Algorithm.GRPO, 0, ParityReward.INSTANCE,
                 queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
                         : RewardContext.of(queryId, "", null).withField("parity", queryId.equals("q-same") ? 2 : 0),
                 coach.getRef(), publisher.getRef(), checkpoints, events, training);

@@ -90,12 +90,12 @@ class CoachProtocolSerializationTest {
     void queriesAndTheirAnswersRoundTrip() throws NotSerializableException {
         TestProbe<Progress> progressReplies = testKit.createTestProbe();
         roundTrip(new GetProgress(progressReplies.ref()));
-        roundTrip(new Progress(12, 10, 8, Map.of(GroupDropped.Reason.STALE_POLICY, 1L), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
+        roundTrip(new Progress(12, 10, 8, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
 
         TestProbe<CoachCursor> cursorReplies = testKit.createTestProbe();
         roundTrip(new GetCursor(cursorReplies.ref()));
         CoachCursor cursor = roundTrip(new CoachCursor(3, 2, 17, List.of(new CoachCursor.OpenGroup("g15", 1, "q1"),
-                new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, Map.of(GroupDropped.Reason.REWARD_FAILED, 2L)));
+                new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, GroupCounts.of(Map.of(GroupDropped.Reason.REWARD_FAILED, 2L))));
         assertEquals(0L, cursor.groupsDropped().get(GroupDropped.Reason.STALE_POLICY), "every reason is listed");
     }
 
