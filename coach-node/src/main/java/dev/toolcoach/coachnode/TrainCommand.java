@@ -10,7 +10,7 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.Task;
 import picocli.CommandLine.Command;

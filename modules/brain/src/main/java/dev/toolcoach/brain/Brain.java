@@ -49,7 +49,7 @@ import dev.toolcoach.retrieval.offer.RetrievalMode;
 import dev.toolcoach.retrieval.offer.ToolRetrievalSettings;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TraceReward;
-import dev.toolcoach.cluster.protocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;

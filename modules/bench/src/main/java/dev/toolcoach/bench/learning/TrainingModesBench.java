@@ -6,7 +6,7 @@ import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 
 import java.io.IOException;
 import java.nio.file.Files;

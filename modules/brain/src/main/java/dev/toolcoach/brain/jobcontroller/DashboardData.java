@@ -3,8 +3,8 @@ package dev.toolcoach.brain.jobcontroller;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.run.ToolCallStats;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 
 import java.util.List;
 import java.util.Map;

@@ -32,8 +32,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.cluster.coach.CoachMetrics;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerMetrics;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

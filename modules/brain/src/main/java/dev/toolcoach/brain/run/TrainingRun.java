@@ -18,13 +18,13 @@ import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
-import dev.toolcoach.cluster.protocol.JobCommand;
-import dev.toolcoach.cluster.protocol.AdaptSpec;
-import dev.toolcoach.cluster.protocol.JobSpec;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.JobProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
@@ -189,7 +189,7 @@ public final class TrainingRun {
     }
 
     /** The job's actors the run ends itself (the coach and learner singletons stay, idle, on a long-lived node). */
-    private record JobActors(ActorRef<AdapterPublisherCommand> publisher, ActorRef<JobCommand> announcer) {
+    private record JobActors(ActorRef<AdapterPublisherProtocol.Command> publisher, ActorRef<JobProtocol.Command> announcer) {
         void end() {
             announcer.tell(JobAnnouncer.End.INSTANCE);
             publisher.tell(AdapterPublisher.Stop.INSTANCE);
@@ -213,9 +213,9 @@ public final class TrainingRun {
         long sampleLimit = Math.multiplyExact(groupLimit, batching.oversampling());
         CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
                 batching.rolloutTimeout(), groupLimit, sampleLimit, config.limits().maxRedispatches());
-        ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
+        ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
-        ActorRef<AdapterPublisherCommand> publisher = node.spawn(
+        ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
         long droppedBefore = cursor.map(TrainingRun::dropped).orElse(0L);
@@ -226,7 +226,7 @@ public final class TrainingRun {
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
-        ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
+        ActorRef<JobProtocol.Command> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
                 spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
                 batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);

@@ -3,7 +3,7 @@ package dev.toolcoach.brain.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.cluster.protocol.GroupCounts;
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;

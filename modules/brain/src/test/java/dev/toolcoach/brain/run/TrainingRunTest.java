@@ -4,7 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;

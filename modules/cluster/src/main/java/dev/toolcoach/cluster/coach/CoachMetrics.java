@@ -7,7 +7,7 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 
 import java.time.Duration;
 import java.util.Objects;

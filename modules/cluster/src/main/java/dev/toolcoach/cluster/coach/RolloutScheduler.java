@@ -1,10 +1,10 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;

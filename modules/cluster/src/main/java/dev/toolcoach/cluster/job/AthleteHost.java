@@ -23,9 +23,9 @@ import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.tile.TilePreferences;
-import dev.toolcoach.cluster.protocol.GetJob;
-import dev.toolcoach.cluster.protocol.JobCommand;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.GetJob;
+import dev.toolcoach.cluster.protocol.JobProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.weights.AdapterReceiver;
 import dev.toolcoach.policy.LocalPolicy;
@@ -49,13 +49,13 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     public interface Command extends NoSerializationVerificationNeeded {
     }
 
-    private record AnnouncersChanged(Set<ActorRef<JobCommand>> announcers) implements Command {
+    private record AnnouncersChanged(Set<ActorRef<JobProtocol.Command>> announcers) implements Command {
     }
 
-    private record SpecReceived(ActorRef<JobCommand> announcer, JobSpec spec, Throwable failure) implements Command {
+    private record SpecReceived(ActorRef<JobProtocol.Command> announcer, JobSpec spec, Throwable failure) implements Command {
     }
 
-    private record Ready(ActorRef<JobCommand> announcer, JobSpec spec, JobResources resources, Throwable failure) implements Command {
+    private record Ready(ActorRef<JobProtocol.Command> announcer, JobSpec spec, JobResources resources, Throwable failure) implements Command {
     }
 
     /** Try again to join the announced job after a failed attempt (its model not there yet, say). */
@@ -75,9 +75,9 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private final TimerScheduler<Command> timers;
     private final List<ActorRef<?>> children = new ArrayList<>();
     private Duration nextRetry = FIRST_RETRY;
-    private Set<ActorRef<JobCommand>> announcers = Set.of();
+    private Set<ActorRef<JobProtocol.Command>> announcers = Set.of();
     /** The announcer of the job being joined or run, null when idle. */
-    private ActorRef<JobCommand> current;
+    private ActorRef<JobProtocol.Command> current;
     private JobResources resources;
     private int generation;
 
@@ -123,7 +123,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
             spawnIdleAthletes();
         }
         if (current == null && !announcers.isEmpty()) {
-            ActorRef<JobCommand> asked = announcers.iterator().next();
+            ActorRef<JobProtocol.Command> asked = announcers.iterator().next();
             current = asked;
             getContext().ask(JobSpec.class, asked, ASK_TIMEOUT, GetJob::new, (spec, failure) -> new SpecReceived(asked, spec, failure));
         }

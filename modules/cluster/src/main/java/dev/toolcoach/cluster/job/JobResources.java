@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.job;
 
 import akka.actor.typed.ActorSystem;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.policy.LocalPolicy;

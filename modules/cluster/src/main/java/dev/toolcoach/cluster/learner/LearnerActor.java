@@ -8,17 +8,17 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.metrics.ToolUseMetrics;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
-import dev.toolcoach.cluster.protocol.GetCursor;
-import dev.toolcoach.cluster.protocol.GetLearnerStatus;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.GroupTrained;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.RolloutReceived;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.GetLearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.model.lora.AdapterWeights;
@@ -39,20 +39,20 @@ import java.util.concurrent.CompletableFuture;
  * checkpoint is due, saves the learner with the coach's cursor taken after the step's groups closed.
  * Meant to run once per job, as a cluster singleton on the node that owns the device.
  */
-public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
+public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command> {
 
     private static final Duration CURSOR_TIMEOUT = Duration.ofSeconds(30);
 
-    private record GroupScored(GroupScorer.Score score, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record GroupScored(GroupScorer.Score score, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record StepFinished(StepResult result, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record StepFinished(StepResult result, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
     private final LearnerJob job;
@@ -61,11 +61,11 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     private final TrainingStep training;
     private final LearnerMetrics metrics;
 
-    public static Behavior<LearnerCommand> create(LearnerJob job) {
+    public static Behavior<LearnerProtocol.Command> create(LearnerJob job) {
         return Behaviors.setup(context -> new LearnerActor(context, job));
     }
 
-    private LearnerActor(ActorContext<LearnerCommand> context, LearnerJob job) {
+    private LearnerActor(ActorContext<LearnerProtocol.Command> context, LearnerJob job) {
         super(context);
         this.job = job;
         this.scorer = new GroupScorer(job.reward());
@@ -79,7 +79,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     }
 
     @Override
-    public Receive<LearnerCommand> createReceive() {
+    public Receive<LearnerProtocol.Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(TraceDelivery.class, this::onTrace)
                 .onMessage(DropGivenUpGroup.class, this::onGivenUp)
@@ -94,7 +94,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
                 .build();
     }
 
-    private Behavior<LearnerCommand> onTrace(TraceDelivery delivery) {
+    private Behavior<LearnerProtocol.Command> onTrace(TraceDelivery delivery) {
         String rolloutId = delivery.trace().rolloutId();
         Admission admission;
         try {
@@ -126,7 +126,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         }
     }
 
-    private Behavior<LearnerCommand> onGroupScored(GroupScored scored) {
+    private Behavior<LearnerProtocol.Command> onGroupScored(GroupScored scored) {
         if (scored.failure() != null) return fail(scored.failure());
         String groupId = scored.score().groupId();
         switch (steps.scored(scored.score())) {
@@ -138,13 +138,13 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> onGivenUp(DropGivenUpGroup given) {
+    private Behavior<LearnerProtocol.Command> onGivenUp(DropGivenUpGroup given) {
         if (!steps.giveUp(given.groupId())) return this;
         job.coach().tell(new GroupDropped(given.groupId(), GroupDropped.Reason.REDISPATCH_LIMIT));
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> nextStep() {
+    private Behavior<LearnerProtocol.Command> nextStep() {
         LearnerSteps.Next next = steps.next();
         if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
@@ -156,7 +156,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return this;
     }
 
-    private Behavior<LearnerCommand> onStepFinished(StepFinished finished) {
+    private Behavior<LearnerProtocol.Command> onStepFinished(StepFinished finished) {
         if (finished.failure() != null) return fail(finished.failure());
         StepReport report = steps.stepDone(finished.result());
         long jobStep = report.step();
@@ -175,7 +175,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> onCursor(CursorReceived received) {
+    private Behavior<LearnerProtocol.Command> onCursor(CursorReceived received) {
         if (received.failure() != null) {
             getContext().getLog().error("no checkpoint at step {}: the coach did not give its cursor ({})",
                     job.core().step(), received.failure().toString());
@@ -189,7 +189,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return this;
     }
 
-    private Behavior<LearnerCommand> onCheckpointSaved(CheckpointSaved saved) {
+    private Behavior<LearnerProtocol.Command> onCheckpointSaved(CheckpointSaved saved) {
         if (saved.failure() != null) {
             getContext().getLog().error("checkpoint at step {} failed; training goes on", job.core().step(), saved.failure());
         } else {
@@ -199,7 +199,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> fail(Throwable failure) {
+    private Behavior<LearnerProtocol.Command> fail(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         getContext().getLog().error("the learner stops: {}", cause.toString());

@@ -1,8 +1,8 @@
 package dev.toolcoach.cluster.learner;
 
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
 import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.PeriodicCheckpoints;
@@ -32,7 +32,7 @@ import java.util.function.Function;
  */
 public record LearnerJob(LearnerSettings settings, LearnerCore core, Algorithm algorithm,
                          double sftRewardThreshold, Reward reward, Function<String, RewardContext> examples,
-                         ActorRef<CoachCommand> coach, ActorRef<AdapterPublisherCommand> publisher,
+                         ActorRef<CoachProtocol.Command> coach, ActorRef<AdapterPublisherProtocol.Command> publisher,
                          Optional<PeriodicCheckpoints> checkpoints, LearnerListener listener, Executor training) {
     public LearnerJob {
         Objects.requireNonNull(settings, "settings");

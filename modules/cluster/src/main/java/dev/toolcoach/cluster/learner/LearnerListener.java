@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 
 /**
  * Hears what the learner does, on the learner's actor thread: keep each call short (write a line,

@@ -7,8 +7,8 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 

@@ -1,8 +1,8 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.trace.Trace;
 

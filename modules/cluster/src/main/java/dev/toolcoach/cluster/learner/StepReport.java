@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.cluster.protocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.TrainingMetrics;

@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.protocol;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 
 import java.util.Collections;
 import java.util.EnumMap;
@@ -10,7 +11,7 @@ import java.util.Objects;
 
 /**
  * Groups closed without training, counted by why ({@link GroupDropped.Reason}): the one shape the coach's accounts
- * ({@link Progress}, {@link CoachCursor}), the learner's ({@link LearnerAccounts}) and their status share. Every reason
+ * ({@link CoachProtocol.Progress}, {@link CoachProtocol.CoachCursor}), the learner's ({@link LearnerProtocol.LearnerAccounts}) and their status share. Every reason
  * is present, zero where none, so a report lists them all. Immutable; written and read as a JSON object of reason to
  * count, the shape a checkpoint's cursor has always had.
  */

@@ -10,12 +10,12 @@ import dev.toolcoach.agent.scripted.ChatMlFormat;
 import dev.toolcoach.agent.scripted.ScriptedGenerator;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -65,7 +65,7 @@ class AthleteActorTest {
         tools.close();
     }
 
-    private ActorRef<AthleteCommand> athlete(ActorRef<CoachCommand> coach, ActorRef<TraceDelivery> learner,
+    private ActorRef<AthleteProtocol.Command> athlete(ActorRef<CoachProtocol.Command> coach, ActorRef<TraceDelivery> learner,
                                              ScriptedGenerator generator, DeliverySettings delivery) {
         RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, tools, AgentConfig.defaults(),
                 ForkJoinPool.commonPool(), PolicyGate.OPEN, 0, WAIT);
@@ -92,7 +92,7 @@ class AthleteActorTest {
     void pullsRolloutsFromTheCoachAndResendsEachTraceUntilTheLearnerAcks() {
         TaskExample example = TaskExample.question("q0", "What is 2 + 3?", "5", List.of(), Map.of("unit", "none"));
         // one query, a group of 2, and the job has only that group
-        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
+        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
                 List.of(example), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
         ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
@@ -124,10 +124,10 @@ class AthleteActorTest {
 
     @Test
     void givesUpAfterBoundedSendsQueuesExtraWorkAndTurnsFailedRunsIntoErrorTraces() {
-        TestProbe<CoachCommand> coach = testKit.createTestProbe();
+        TestProbe<CoachProtocol.Command> coach = testKit.createTestProbe();
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
         ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
-        ActorRef<AthleteCommand> athlete = athlete(coach.ref(), learner.ref(), generator,
+        ActorRef<AthleteProtocol.Command> athlete = athlete(coach.ref(), learner.ref(), generator,
                 new DeliverySettings(Duration.ofMillis(100), 3));
         assertEquals(athlete, coach.expectMessageClass(RequestRollouts.class, WAIT).athlete());
 

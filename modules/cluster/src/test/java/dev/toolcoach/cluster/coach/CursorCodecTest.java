@@ -1,8 +1,8 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

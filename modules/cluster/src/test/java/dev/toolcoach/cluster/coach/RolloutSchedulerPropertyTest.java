@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

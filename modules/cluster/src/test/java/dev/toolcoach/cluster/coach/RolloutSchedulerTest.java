@@ -1,9 +1,9 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -13,8 +13,8 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.toolserver.ToolServerActor;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -71,7 +71,7 @@ class AthleteHostTest {
 
     private static void awaitAthleteNamed(String prefix, TestProbe<Receptionist.Listing> listings) {
         listings.fishForMessage(Duration.ofSeconds(30), listing -> {
-            Set<ActorRef<AthleteCommand>> athletes = listing.getServiceInstances(ServiceKeys.ATHLETES);
+            Set<ActorRef<AthleteProtocol.Command>> athletes = listing.getServiceInstances(ServiceKeys.ATHLETES);
             boolean found = athletes.stream().anyMatch(a -> a.path().name().startsWith(prefix));
             return found ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore();
         });

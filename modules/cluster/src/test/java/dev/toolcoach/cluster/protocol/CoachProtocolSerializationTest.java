@@ -11,6 +11,19 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.tasks.OracleStep;
@@ -55,7 +68,7 @@ class CoachProtocolSerializationTest {
 
     @Test
     void athleteAndCoachMessagesRoundTrip() throws NotSerializableException {
-        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         roundTrip(new RequestRollouts(athlete.ref(), 3));
 
         Map<String, Object> gold = new LinkedHashMap<>();
@@ -81,7 +94,7 @@ class CoachProtocolSerializationTest {
         roundTrip(new RolloutReceived("g12/3"));
         roundTrip(new GroupTrained("g12", 5));
         for (GroupDropped.Reason reason : GroupDropped.Reason.values()) roundTrip(new GroupDropped("g12", reason));
-        TestProbe<LearnerCommand> learner = testKit.createTestProbe();
+        TestProbe<LearnerProtocol.Command> learner = testKit.createTestProbe();
         roundTrip(new LearnerStarted(learner.ref()));
         roundTrip(new DropGivenUpGroup("g12"));
     }
@@ -120,7 +133,7 @@ class CoachProtocolSerializationTest {
 
     @Test
     void malformedMessagesAreRefusedWhereTheyAreMade() {
-        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         assertThrows(IllegalArgumentException.class, () -> new RequestRollouts(athlete.ref(), 0));
         assertThrows(NullPointerException.class, () -> new GroupDropped("g1", null));
     }
