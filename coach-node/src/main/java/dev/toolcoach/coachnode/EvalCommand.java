@@ -10,9 +10,9 @@ import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
-import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.tooluse.ContextKey;
@@ -82,7 +82,7 @@ public final class EvalCommand implements Callable<Integer> {
             Brain.Builder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
-                    .reward(TaskRewards.of(t.name(), t.reward()))
+                    .reward(Reward.perTrace(t.name(), t.reward()))
                     .config(options.trainingConfig())
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);

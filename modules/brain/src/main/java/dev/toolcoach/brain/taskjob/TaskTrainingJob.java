@@ -21,6 +21,7 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -275,7 +276,7 @@ public final class TaskTrainingJob {
             Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
-                    .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
+                    .reward(Reward.perTrace(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);

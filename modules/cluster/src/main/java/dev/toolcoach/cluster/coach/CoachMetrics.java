@@ -7,7 +7,7 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -21,14 +21,14 @@ import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
 /**
  * Exports the coach's accounts to the node's {@code /metrics}: the coach publishes its latest
- * {@link Progress} after every change, a scrape reads it. Nothing is exported on a node where the
+ * {@link CoachProgress} after every change, a scrape reads it. Nothing is exported on a node where the
  * coach does not run (or no longer runs: the singleton moved away).
  */
 public final class CoachMetrics implements Extension, MultiCollector {
 
     public static final Id ID = new Id();
 
-    private final AtomicReference<Progress> latest = new AtomicReference<>();
+    private final AtomicReference<CoachProgress> latest = new AtomicReference<>();
 
     private CoachMetrics(ExtendedActorSystem system) {
         ToolCoachMetrics.get(system).registry().register(this);
@@ -38,12 +38,12 @@ public final class CoachMetrics implements Extension, MultiCollector {
         return ID.get(Adapter.toClassic(system));
     }
 
-    void publish(Progress progress) {
+    void publish(CoachProgress progress) {
         latest.set(progress);
     }
 
     /** The coach's latest accounts on this node; empty where no coach runs (or it has stopped). */
-    public Optional<Progress> latest() {
+    public Optional<CoachProgress> latest() {
         return Optional.ofNullable(latest.get());
     }
 
@@ -53,7 +53,7 @@ public final class CoachMetrics implements Extension, MultiCollector {
 
     @Override
     public MetricSnapshots collect() {
-        Progress p = latest.get();
+        CoachProgress p = latest.get();
         if (p == null) return MetricSnapshots.of();
         return MetricSnapshots.of(
                 counter("toolcoach_coach_groups", "Query groups, by event", "event", Map.of(

@@ -4,7 +4,7 @@ import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;
@@ -258,8 +258,8 @@ public final class RolloutScheduler<A> {
         return !moreGroupsAllowed() && openGroups.isEmpty();
     }
 
-    public Progress progress() {
-        return new Progress(groupsDispatched, groupsCompleted, groupsTrained, groupsDropped, openGroups.size(),
+    public CoachProgress progress() {
+        return new CoachProgress(groupsDispatched, groupsCompleted, groupsTrained, groupsDropped, openGroups.size(),
                 rolloutsDispatched, rolloutsRedispatched, rolloutsCompleted, rolloutsCancelled, inFlight.size(), retries.size(),
                 deadlinesMissed, athleteLosses, duplicatesDiscarded, reportsIgnored, policyVersion, finished());
     }

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Scores a complete group with the job's reward, the whole group in one call so ranking judges see every rollout. It
@@ -42,16 +43,29 @@ public final class GroupScorer {
     }
 
     private final Reward reward;
+    private final Function<String, RewardContext> examples;
 
-    public GroupScorer(Reward reward) {
+    /**
+     * @param examples the dataset example of a query id, as the reward sees it; an {@link IllegalArgumentException}
+     *                 for an id outside the dataset
+     */
+    public GroupScorer(Reward reward, Function<String, RewardContext> examples) {
         this.reward = Objects.requireNonNull(reward, "reward");
+        this.examples = Objects.requireNonNull(examples, "examples");
     }
 
     /**
-     * @param example the dataset example the group was made from
+     * Scores the group against the example it was made from.
+     *
      * @throws RewardUnavailableException when the reward cannot work at all: the job must stop
      */
-    public Score score(CompleteGroup group, RewardContext example) {
+    public Score score(CompleteGroup group) {
+        RewardContext example;
+        try {
+            example = examples.apply(group.traces().get(0).queryId());
+        } catch (IllegalArgumentException e) {
+            return unscored(group, e.getMessage());
+        }
         GroupOutcome outcome;
         try {
             outcome = reward.scoreGroup(group.traces(), example);

@@ -68,7 +68,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
     private LearnerActor(ActorContext<LearnerProtocol.Command> context, LearnerJob job) {
         super(context);
         this.job = job;
-        this.scorer = new GroupScorer(job.reward());
+        this.scorer = new GroupScorer(job.reward(), job.examples());
         this.training = new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold());
         this.steps = new LearnerSteps(job.settings(), job.core().version(), training::hasSignal);
         this.metrics = LearnerMetrics.get(context.getSystem());
@@ -120,9 +120,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
     /** Scores complete groups on the training thread, in completion order (its one thread keeps the order). */
     private void scoreCompleted() {
         for (CompleteGroup group : steps.takeCompleted()) {
-            var example = job.examples().apply(group.traces().get(0).queryId());
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> scorer.score(group, example), job.training()),
-                    GroupScored::new);
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> scorer.score(group), job.training()), GroupScored::new);
         }
     }
 

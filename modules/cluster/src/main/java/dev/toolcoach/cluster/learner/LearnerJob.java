@@ -23,7 +23,8 @@ import java.util.function.Function;
  * @param algorithm          GRPO, DPO or SFT
  * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
  * @param reward             scores each complete group
- * @param examples           the dataset example of a query id, as the reward sees it
+ * @param examples           the dataset example of a query id, as the reward sees it (an IllegalArgumentException for an
+ *                           id outside the dataset: its group is dropped)
  * @param coach              hears of every rollout received and every group closed
  * @param publisher          sends each new adapter version to the engines
  * @param checkpoints        saves the learner with the coach's cursor every N steps, if given

@@ -73,8 +73,8 @@ public final class CoachProtocol {
         }
     }
 
-    /** Ask the coach for its accounts; it answers {@link Progress}. */
-    public record GetProgress(ActorRef<Progress> replyTo) implements Command, CborSerializable {
+    /** Ask the coach for its accounts; it answers {@link CoachProgress}. */
+    public record GetProgress(ActorRef<CoachProgress> replyTo) implements Command, CborSerializable {
         public GetProgress {
             Objects.requireNonNull(replyTo, "replyTo");
         }
@@ -116,13 +116,13 @@ public final class CoachProtocol {
      * @param policyVersion        newest adapter version trained
      * @param finished             every group the job allows was opened and closed
      */
-    public record Progress(long groupsDispatched, long groupsCompleted, long groupsTrained, GroupCounts groupsDropped,
+    public record CoachProgress(long groupsDispatched, long groupsCompleted, long groupsTrained, GroupCounts groupsDropped,
                            long groupsOpen, long rolloutsDispatched, long rolloutsRedispatched, long rolloutsCompleted, long rolloutsCancelled,
                            long rolloutsInFlight, long rolloutsQueued, long deadlinesMissed, long athleteLosses,
                            long duplicatesDiscarded, long reportsIgnored, int policyVersion, boolean finished)
             implements CborSerializable {
 
-        public Progress {
+        public CoachProgress {
             Objects.requireNonNull(groupsDropped, "groupsDropped");
         }
     }

@@ -11,9 +11,10 @@ import java.util.Objects;
 
 /**
  * Groups closed without training, counted by why ({@link GroupDropped.Reason}): the one shape the coach's accounts
- * ({@link CoachProtocol.Progress}, {@link CoachProtocol.CoachCursor}), the learner's ({@link LearnerProtocol.LearnerAccounts}) and their status share. Every reason
- * is present, zero where none, so a report lists them all. Immutable; written and read as a JSON object of reason to
- * count, the shape a checkpoint's cursor has always had.
+ * ({@link CoachProtocol.CoachProgress}, {@link CoachProtocol.CoachCursor}), the learner's
+ * ({@link LearnerProtocol.LearnerAccounts}) and their status share. Every reason is present, zero where none, so a
+ * report lists them all. Immutable; written and read as a JSON object of reason to count, the shape a checkpoint's
+ * cursor has always had.
  */
 public final class GroupCounts {
 

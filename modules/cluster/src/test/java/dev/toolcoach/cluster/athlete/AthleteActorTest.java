@@ -5,9 +5,9 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.lm.Generation;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
@@ -66,7 +66,7 @@ class AthleteActorTest {
     }
 
     private ActorRef<AthleteProtocol.Command> athlete(ActorRef<CoachProtocol.Command> coach, ActorRef<TraceDelivery> learner,
-                                             ScriptedGenerator generator, DeliverySettings delivery) {
+                                             ReplayGenerator generator, DeliverySettings delivery) {
         RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, tools, AgentConfig.defaults(),
                 ForkJoinPool.commonPool(), PolicyGate.OPEN, 0, WAIT);
         return testKit.spawn(AthleteActor.create(new AthleteJob(coach, learner, runner, delivery)));
@@ -95,7 +95,7 @@ class AthleteActorTest {
         ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
                 List.of(example), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
-        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
+        ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
         athlete(coach, learner.ref(), generator, new DeliverySettings(Duration.ofMillis(300), 5));
 
         Trace first = delivered(learner, "g0/0");
@@ -126,7 +126,7 @@ class AthleteActorTest {
     void givesUpAfterBoundedSendsQueuesExtraWorkAndTurnsFailedRunsIntoErrorTraces() {
         TestProbe<CoachProtocol.Command> coach = testKit.createTestProbe();
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
-        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
+        ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
         ActorRef<AthleteProtocol.Command> athlete = athlete(coach.ref(), learner.ref(), generator,
                 new DeliverySettings(Duration.ofMillis(100), 3));
         assertEquals(athlete, coach.expectMessageClass(RequestRollouts.class, WAIT).athlete());

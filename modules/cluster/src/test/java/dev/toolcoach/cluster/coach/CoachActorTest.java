@@ -17,7 +17,7 @@ import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.LearnerProtocol;
 import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
@@ -104,10 +104,10 @@ class CoachActorTest {
         coach.tell(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY));
         coach.tell(new GroupTrained("g1", 2)); // a repeated report changes nothing
 
-        TestProbe<Progress> progressProbe = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressProbe = testKit.createTestProbe();
         coach.tell(new GetProgress(progressProbe.ref()));
-        Progress progress = progressProbe.receiveMessage(WAIT);
-        assertEquals(new Progress(3, 3, 2, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 0,
+        CoachProgress progress = progressProbe.receiveMessage(WAIT);
+        assertEquals(new CoachProgress(3, 3, 2, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 0,
                 6, 3, 6, 0, 0, 0, 2, 1, 1, 1, 1, true), progress);
 
         TestProbe<CoachCursor> cursorProbe = testKit.createTestProbe();
@@ -151,9 +151,9 @@ class CoachActorTest {
         silent.expectNoMessage(Duration.ofMillis(100));
         coach.tell(new GroupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT)); // the learner's answer
 
-        TestProbe<Progress> progressProbe = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressProbe = testKit.createTestProbe();
         coach.tell(new GetProgress(progressProbe.ref()));
-        Progress progress = progressProbe.receiveMessage(WAIT);
+        CoachProgress progress = progressProbe.receiveMessage(WAIT);
         assertTrue(progress.finished(), "the job ends although its query never answers");
         assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
         Map<String, Double> metrics = PrometheusSamples.parse(new String(

@@ -11,7 +11,7 @@ import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 import dev.toolcoach.cluster.protocol.AthleteProtocol;
 import dev.toolcoach.cluster.protocol.CoachProtocol;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -50,7 +50,7 @@ class CoachSingletonTest {
         TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         coach.tell(new RequestRollouts(athlete.ref(), 1));
         assertEquals("g0/0", athlete.expectMessageClass(AssignRollout.class, WAIT).rolloutId());
-        TestProbe<Progress> progress = testKit.createTestProbe();
+        TestProbe<CoachProgress> progress = testKit.createTestProbe();
         coach.tell(new GetProgress(progress.ref()));
         assertEquals(1, progress.receiveMessage(WAIT).rolloutsInFlight());
     }

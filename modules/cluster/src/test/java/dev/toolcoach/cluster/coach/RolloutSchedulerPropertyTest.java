@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -146,7 +146,7 @@ class RolloutSchedulerPropertyTest {
             assertTrue(++events < MAX_EVENTS, "the job did not finish: " + world.coach.progress());
             world.step();
         }
-        Progress progress = world.coach.progress();
+        CoachProgress progress = world.coach.progress();
         long groups = progress.groupsDispatched();
         List<String> expectedGroups = IntStream.range(0, (int) groups).mapToObj(i -> "g" + i).toList();
 

@@ -3,7 +3,7 @@ package dev.toolcoach.cluster.coach;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -43,7 +43,7 @@ class RolloutSchedulerTest {
         assertEquals(TrainingQueries.example(1), first.get(2).message().example());
         assertEquals("g1", first.get(2).message().groupId());
 
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(2, progress.groupsDispatched());
         assertEquals(3, progress.rolloutsDispatched());
         assertEquals(3, progress.rolloutsInFlight());
@@ -79,7 +79,7 @@ class RolloutSchedulerTest {
 
         clock.advance(TIMEOUT.minusSeconds(10));
         assertEquals(List.of(), coach.expireDeadlines(), "nobody has credit to take it");
-        Progress afterExpiry = coach.progress();
+        CoachProgress afterExpiry = coach.progress();
         assertEquals(1, afterExpiry.deadlinesMissed(), "only the slow athlete's deadline has passed");
         assertEquals(1, afterExpiry.rolloutsQueued());
         assertEquals(1, afterExpiry.rolloutsInFlight());
@@ -116,7 +116,7 @@ class RolloutSchedulerTest {
         List<Assignment<String>> redispatched = coach.athleteLeft("a");
         assertEquals(List.of("g0/0", "g0/1"), ids(redispatched));
         assertEquals(List.of("b", "b"), athletes(redispatched));
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(3, progress.athleteLosses());
         assertEquals(2, progress.rolloutsRedispatched());
         assertEquals(1, progress.rolloutsQueued(), "g1/0 waits for the next athlete that asks");
@@ -148,7 +148,7 @@ class RolloutSchedulerTest {
         assertEquals(List.of("g2/0", "g2/1"), ids(coach.request("b", 5)), "the poison rollout is not sent again");
 
         coach.groupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT);
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertFalse(coach.isOpen("g0"));
         assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
         assertEquals(2, progress.rolloutsRedispatched());
@@ -175,7 +175,7 @@ class RolloutSchedulerTest {
         assertEquals(RolloutScheduler.Receipt.UNKNOWN, coach.rolloutReceived("g99/0"));
         assertEquals(RolloutScheduler.Receipt.UNKNOWN, coach.rolloutReceived("nonsense"));
 
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(1, progress.groupsTrained());
         assertEquals(Map.of(GroupDropped.Reason.STALE_POLICY, 1L, GroupDropped.Reason.UNUSABLE, 0L,
                 GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L, GroupDropped.Reason.NO_SIGNAL, 0L),
@@ -250,7 +250,7 @@ class RolloutSchedulerTest {
         RolloutScheduler<String> resumed = RolloutScheduler.resume(new CoachSettings(2, 2, 0, TIMEOUT, 10),
                 TrainingQueries.of(3), clock, cursor);
         assertEquals(cursor, resumed.snapshot(), "resuming and snapshotting again changes nothing");
-        Progress progress = resumed.progress();
+        CoachProgress progress = resumed.progress();
         assertEquals(3, progress.groupsDispatched());
         assertEquals(1, progress.groupsTrained());
         assertEquals(1, progress.groupsCompleted());

@@ -28,7 +28,7 @@ class GroupScorerTest {
 
     @Test
     void aPerTraceRewardScoresEachRolloutInGroupOrder() {
-        ScoredGroup scored = scored(new GroupScorer(Rewards.exactMatch()).score(group, EXAMPLE));
+        ScoredGroup scored = scored(new GroupScorer(Rewards.exactMatch(), id -> EXAMPLE).score(group));
 
         assertEquals("g", scored.groupId());
         assertArrayEquals(new double[] {0, 1, 0}, scored.rewards());
@@ -45,7 +45,7 @@ class GroupScorerTest {
             return GroupOutcome.scored(traces.stream().map(t -> (double) order.indexOf(t)).toList());
         });
 
-        ScoredGroup scored = scored(new GroupScorer(byLength).score(group, EXAMPLE));
+        ScoredGroup scored = scored(new GroupScorer(byLength, id -> EXAMPLE).score(group));
 
         assertEquals(List.of(3), seenSizes);
         assertArrayEquals(new double[] {0, 1, 2}, scored.rewards());
@@ -59,7 +59,7 @@ class GroupScorerTest {
         });
 
         assertEquals(new GroupScorer.Unscored("g", "group g: reward 'broken' failed on rollout r1: parser crashed"),
-                new GroupScorer(broken).score(group, EXAMPLE));
+                new GroupScorer(broken, id -> EXAMPLE).score(group));
     }
 
     @Test
@@ -77,7 +77,7 @@ class GroupScorerTest {
         };
 
         assertEquals(new GroupScorer.Unscored("g", "group g: reward 'short' gave [1.0] for 3 rollouts"),
-                new GroupScorer(shortOne).score(group, EXAMPLE));
+                new GroupScorer(shortOne, id -> EXAMPLE).score(group));
     }
 
     @Test
@@ -95,7 +95,15 @@ class GroupScorerTest {
         };
 
         assertEquals(new GroupScorer.Unscored("g", "group g: reward 'raw' failed: java.lang.IllegalStateException: no scores today"),
-                new GroupScorer(raw).score(group, EXAMPLE));
+                new GroupScorer(raw, id -> EXAMPLE).score(group));
+    }
+
+    @Test
+    void aGroupWhoseQueryIsOutsideTheDatasetIsUnscored() {
+        GroupScorer scorer = new GroupScorer(Rewards.exactMatch(), id -> {
+            throw new IllegalArgumentException("query " + id + " is not in the job's dataset");
+        });
+        assertEquals(new GroupScorer.Unscored("g", "group g: query q-g is not in the job's dataset"), scorer.score(group));
     }
 
     @Test
@@ -105,7 +113,7 @@ class GroupScorerTest {
         });
 
         RewardUnavailableException e = assertThrows(RewardUnavailableException.class,
-                () -> new GroupScorer(judge).score(group, EXAMPLE), "not a per-group failure: the job stops");
+                () -> new GroupScorer(judge, id -> EXAMPLE).score(group), "not a per-group failure: the job stops");
         assertEquals("judge endpoint refused the key", e.getMessage());
     }
 

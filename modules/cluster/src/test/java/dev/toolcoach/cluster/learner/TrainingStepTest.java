@@ -77,13 +77,14 @@ class TrainingStepTest {
         GroupCollector collector = new GroupCollector(G, 2);
         rollOut(collector, "good", 0, G);
         rollOut(collector, "bad", 0, G);
-        GroupScorer scorer = new GroupScorer(PARITY);
+        GroupScorer scorer = new GroupScorer(PARITY, id -> id.equals("q-good")
+                ? RewardContext.of(id, "", null).withField("parity", 0) : RewardContext.of(id, "", null));
         List<CompleteGroup> ready = collector.takeReady(10);
 
         List<ScoredGroup> scored = List.of(assertInstanceOf(GroupScorer.Scored.class,
-                scorer.score(ready.get(0), RewardContext.of("q-good", "", null).withField("parity", 0))).group());
+                scorer.score(ready.get(0))).group());
         assertEquals(new GroupScorer.Unscored("bad", "group bad: reward 'parity' failed on rollout bad-0: example q-bad has no field 'parity'"),
-                scorer.score(ready.get(1), RewardContext.of("q-bad", "", null)));
+                scorer.score(ready.get(1)));
         StepResult result = new TrainingStep(core, Algorithm.GRPO, 0).run(scored);
 
         assertEquals(1, result.version());
@@ -143,10 +144,10 @@ class TrainingStepTest {
     }
 
     private List<ScoredGroup> scoreReady(GroupCollector collector, Reward reward) {
-        GroupScorer scorer = new GroupScorer(reward);
+        GroupScorer scorer = new GroupScorer(reward, id -> RewardContext.of(id, "", null).withField("parity", 0));
         return collector.takeReady(Integer.MAX_VALUE).stream()
                 .map(g -> assertInstanceOf(GroupScorer.Scored.class,
-                        scorer.score(g, RewardContext.of("q-" + g.groupId(), "", null).withField("parity", 0))).group())
+                        scorer.score(g)).group())
                 .toList();
     }
 

@@ -21,7 +21,7 @@ import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.CoachProtocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
@@ -101,9 +101,9 @@ class CoachProtocolSerializationTest {
 
     @Test
     void queriesAndTheirAnswersRoundTrip() throws NotSerializableException {
-        TestProbe<Progress> progressReplies = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressReplies = testKit.createTestProbe();
         roundTrip(new GetProgress(progressReplies.ref()));
-        roundTrip(new Progress(12, 10, 8, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
+        roundTrip(new CoachProgress(12, 10, 8, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
 
         TestProbe<CoachCursor> cursorReplies = testKit.createTestProbe();
         roundTrip(new GetCursor(cursorReplies.ref()));

@@ -1,4 +1,4 @@
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.agent.replay;
 
 import static dev.toolcoach.lm.ChatMl.IM_END;
 import static dev.toolcoach.lm.ChatMl.IM_START;

@@ -1,4 +1,4 @@
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.agent.replay;
 
 import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.lm.Tokenizer;

@@ -1,4 +1,4 @@
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.agent.replay;
 
 import dev.toolcoach.lm.ChatMl;
 import dev.toolcoach.lm.FinishReason;
@@ -15,12 +15,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A generator that replays fixed replies in order, as a model would emit them: the reply's tokens
+ * A generator that replays fixed replies (an oracle's, or a test's script) in order, as a model would emit them: the reply's tokens
  * followed by the stop token, cut to the request's token limit (finish reason LENGTH). Log-probs are
  * drawn from a seeded generator so they are distinct per token and reproducible. Every request is
  * kept, so tests can check exactly what the model was shown.
  */
-public final class ScriptedGenerator implements Generator {
+public final class ReplayGenerator implements Generator {
 
     private final Tokenizer tokenizer;
     private final int stopToken;
@@ -30,7 +30,7 @@ public final class ScriptedGenerator implements Generator {
     private final List<GenerationRequest> requests = new ArrayList<>();
     private final List<Generation> replies = new ArrayList<>();
 
-    public ScriptedGenerator(Tokenizer tokenizer, int stopToken, List<String> script, int policyVersion, long seed) {
+    public ReplayGenerator(Tokenizer tokenizer, int stopToken, List<String> script, int policyVersion, long seed) {
         this.tokenizer = tokenizer;
         this.stopToken = stopToken;
         this.script = List.copyOf(script);
@@ -39,8 +39,8 @@ public final class ScriptedGenerator implements Generator {
     }
 
     /** Replays {@code script} through ChatML with the byte tokenizer, ending replies with {@code <|im_end|>}. */
-    public static ScriptedGenerator chatMl(ByteTokenizer tokenizer, List<String> script) {
-        return new ScriptedGenerator(tokenizer, tokenizer.id(ChatMl.IM_END), script, 0, 42L);
+    public static ReplayGenerator chatMl(ByteTokenizer tokenizer, List<String> script) {
+        return new ReplayGenerator(tokenizer, tokenizer.id(ChatMl.IM_END), script, 0, 42L);
     }
 
     @Override

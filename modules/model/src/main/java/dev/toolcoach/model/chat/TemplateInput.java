@@ -14,16 +14,16 @@ import java.util.Map;
  * @param templateKwargs      extra variables the template reads ({@code chat_template_kwargs}, e.g.
  *                            {@code enable_thinking} or {@code date_string})
  */
-public record ChatRequest(List<Message> messages, List<Map<String, Object>> tools, boolean addGenerationPrompt,
+public record TemplateInput(List<Message> messages, List<Map<String, Object>> tools, boolean addGenerationPrompt,
                           Map<String, Object> templateKwargs) {
-    public ChatRequest {
+    public TemplateInput {
         messages = List.copyOf(messages);
         tools = tools == null ? List.of() : List.copyOf(tools);
         // kept in order and null-tolerant: kwargs are JSON values, and None is one
         templateKwargs = templateKwargs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(templateKwargs));
     }
 
-    public static ChatRequest of(List<Message> messages, boolean addGenerationPrompt) {
-        return new ChatRequest(messages, List.of(), addGenerationPrompt, Map.of());
+    public static TemplateInput of(List<Message> messages, boolean addGenerationPrompt) {
+        return new TemplateInput(messages, List.of(), addGenerationPrompt, Map.of());
     }
 }

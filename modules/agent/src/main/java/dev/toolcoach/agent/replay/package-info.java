@@ -6,4 +6,4 @@
  * texts, brain's OracleTeacher for the distillation warm-up and {@code distill --oracle}); tests use
  * it to exercise tool suites, tasks and rewards end to end.
  */
-package dev.toolcoach.agent.scripted;
+package dev.toolcoach.agent.replay;
