@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
@@ -135,7 +136,7 @@ public final class DistillCommand implements Callable<Integer> {
             if (teacher == TeacherChoice.ORACLE && source.data().examples().stream().anyMatch(e -> e.solution().isEmpty())) {
                 throw new UsageException("the oracle teacher needs examples with solutions; " + source.data().id() + " has some without");
             }
-            Brain.Builder builder = Brain.builder();
+            BrainBuilder builder = Brain.builder();
             if (actionFormat != null) builder.actionFormat(namedFormat(actionFormat));
             Brain brain = builder.model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(Reward.perTrace(source.data().id(), source.data().reward()))

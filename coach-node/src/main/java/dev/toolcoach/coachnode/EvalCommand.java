@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.eval.EvaluationReport;
@@ -79,7 +80,7 @@ public final class EvalCommand implements Callable<Integer> {
                     false, recipe, 1, splitSeed, 1).withTools(tools);
             Task t = TaskTrainingJob.validate(options);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
-            Brain.Builder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
+            BrainBuilder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
                     .reward(Reward.perTrace(t.name(), t.reward()))
