@@ -167,7 +167,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         JobSpec spec = ready.spec();
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
-        EngineAdapterMetrics.get(getContext().getSystem()).watch(policy.engine());
+        EngineMetrics.get(getContext().getSystem()).watch(policy.engine());
         ToolEnvironment tools = spec.adapt() == null ? resources.tools() : adaptive(resources.tools(), spec);
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
@@ -210,7 +210,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
 
     private void release() {
         if (resources != null) {
-            EngineAdapterMetrics.get(getContext().getSystem()).forget();
+            EngineMetrics.get(getContext().getSystem()).forget();
             resources.close();
             resources = null;
         }

@@ -10,6 +10,9 @@ import java.util.Arrays;
  * token ids, RoPE positions and an additive attention mask (0 = visible, large negative = hidden).
  * Built in Java and shipped to the device in three copies, so a step has no per-row device ops.
  *
+ * @param mask         [B * L * T] for a cached forward; null for scoring, whose [B, L, L] mask is built on the device
+ *                     from {@code contexts} (a host array of that size was most of a training step's garbage)
+ * @param contexts     for scoring, [B * L] each token's context number (0 = padding); null for a cached forward
  * @param keyPositions [B * T] position of each key column in its row's sequence (meaningless where the mask hides
  *                     the column), for a sliding window
  * @param slots        for a cached forward ({@link #slotted}), the KV slot of each row; null for scoring
@@ -17,7 +20,7 @@ import java.util.Arrays;
  * @param lastIndex    for a cached forward, each row's last real token among its L (rows are padded on the right)
  */
 public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, long[] positions, float[] mask,
-                         long[] keyPositions, int[] slots, int[] writeColumns, int[] lastIndex) {
+                         int[] contexts, long[] keyPositions, int[] slots, int[] writeColumns, int[] lastIndex) {
     /** Large negative rather than -inf so a fully hidden (padding) row softmaxes to uniform instead of NaN. */
     static final float HIDDEN = -1e9f;
 
@@ -35,7 +38,7 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
         int l = tokens[0].length;
         int[] ids = new int[b * l];
         long[] pos = new long[b * l];
-        float[] mask = new float[b * l * l];
+        int[] contexts = new int[b * l];
         for (int r = 0; r < b; r++) {
             if (tokens[r].length != l || attention[r].length != l) {
                 throw new IllegalArgumentException("row " + r + " has length " + tokens[r].length + "/" + attention[r].length + ", expected " + l);
@@ -49,20 +52,16 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                             + ", expected 0 (padding) to " + (l + 1));
                 }
                 ids[r * l + i] = tokens[r][i];
+                contexts[r * l + i] = context;
                 if (context == 0) {
                     pos[r * l + i] = Math.max(0, seen[last] - 1);
                 } else {
                     pos[r * l + i] = seen[context]++;
                     last = context;
                 }
-                for (int j = 0; j < l; j++) {
-                    int other = attention[r][j];
-                    boolean visible = j <= i && other != 0 && (context == 0 || other == context);
-                    mask[(r * l + i) * l + j] = visible ? 0f : HIDDEN;
-                }
             }
         }
-        return new StepInputs(b, l, l, ids, pos, mask, pos, null, null, null);
+        return new StepInputs(b, l, l, ids, pos, null, contexts, pos, null, null, null);
     }
 
     /**
@@ -111,7 +110,7 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
                 }
             }
         }
-        return new StepInputs(b, l, t, ids, pos, mask, keyPos, slots.clone(), write, last);
+        return new StepInputs(b, l, t, ids, pos, mask, null, keyPos, slots.clone(), write, last);
     }
 
     /** One past the highest slot column the step writes: what the cache must hold. */
@@ -138,6 +137,9 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
      * step, whose cache keeps the older columns but never shows them.
      */
     NDArray maskArray(NDManager m, int window) {
+        if (mask == null) {
+            return scoringMask(m, window);
+        }
         float[] out = mask;
         if (window > 0) {
             out = mask.clone();
@@ -154,5 +156,28 @@ public record StepInputs(int rows, int newTokens, int keyColumns, int[] tokens, 
             }
         }
         return m.create(out, new Shape(rows, 1, newTokens, keyColumns));
+    }
+
+    /**
+     * The scoring mask [B, 1, L, L] made on the device: token i sees token j when j <= i, j is real, and both are of the
+     * same context (padding sees every real token before it); with a sliding window, only the last {@code window}
+     * positions.
+     */
+    private NDArray scoringMask(NDManager m, int window) {
+        NDArray context = m.create(contexts, new Shape(rows, newTokens));
+        NDArray query = context.expandDims(2); // [B, L, 1]
+        NDArray key = context.expandDims(1); // [B, 1, L]
+        boolean[] lower = new boolean[newTokens * newTokens];
+        for (int i = 0; i < newTokens; i++) {
+            Arrays.fill(lower, i * newTokens, i * newTokens + i + 1, true);
+        }
+        NDArray visible = query.eq(key).logicalOr(query.eq(0)).logicalAnd(key.neq(0))
+                .logicalAnd(m.create(lower, new Shape(1, newTokens, newTokens)));
+        if (window > 0) {
+            NDArray p = m.create(positions, new Shape(rows, newTokens));
+            visible = visible.logicalAnd(p.expandDims(2).sub(p.expandDims(1)).lt(window));
+        }
+        // visible 1 -> 0, hidden 0 -> HIDDEN
+        return visible.expandDims(1).toType(ai.djl.ndarray.types.DataType.FLOAT32, false).sub(1f).mul(-HIDDEN);
     }
 }

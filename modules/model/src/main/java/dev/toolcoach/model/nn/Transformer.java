@@ -11,6 +11,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.ndarray.types.SparseFormat;
 import ai.djl.nn.Activation;
 import dev.toolcoach.model.TorchRuntime;
+import dev.toolcoach.model.NativeMemory;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.StoredTensor;
@@ -41,6 +42,7 @@ public final class Transformer implements AutoCloseable {
     private final DataType dtype;
 
     private Transformer(ModelConfig config, NDManager manager, ModelWeights weights) {
+        NativeMemory.keepTrimmed();
         this.config = config;
         this.manager = manager;
         this.weights = weights;

@@ -8,21 +8,27 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
 import dev.toolcoach.model.engine.InferenceEngine;
+import dev.toolcoach.model.generate.DecoderStats;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.time.Clock;
 import java.time.Instant;
 
+import static dev.toolcoach.cluster.metrics.Snapshots.counter;
 import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
 /**
- * Exports which adapter an athlete node's engine decodes with to the node's {@code /metrics}:
+ * Exports an athlete node's engine to the node's {@code /metrics}: which adapter it decodes with,
  * {@code toolcoach_engine_adapter_version} (0 = the base model) and {@code toolcoach_engine_adapter_swapped_seconds}
  * (Unix time at which the engine swapped that version in, 0 before the first swap), so the spread of a new policy
- * over the cluster can be followed from outside. Nothing is exported while the node serves no job.
+ * over the cluster can be followed from outside; and its KV cache of slots: slots decoding and parked (kept for a
+ * conversation's next turn), the cache's bytes, and since the job's engine started the context tokens prefilled,
+ * reused from a conversation's own slot and copied from another slot's shared prefix, parked slots evicted before
+ * their conversation ended, and decode rows that decoded or rode along idle. Nothing is exported while the node
+ * serves no job.
  */
-public final class EngineAdapterMetrics implements Extension, MultiCollector {
+public final class EngineMetrics implements Extension, MultiCollector {
 
     public static final Id ID = new Id();
 
@@ -32,11 +38,11 @@ public final class EngineAdapterMetrics implements Extension, MultiCollector {
     private final Clock clock;
     private volatile Swap latest;
 
-    EngineAdapterMetrics(Clock clock) {
+    EngineMetrics(Clock clock) {
         this.clock = clock;
     }
 
-    public static EngineAdapterMetrics get(ActorSystem<?> system) {
+    public static EngineMetrics get(ActorSystem<?> system) {
         return ID.get(Adapter.toClassic(system));
     }
 
@@ -65,19 +71,30 @@ public final class EngineAdapterMetrics implements Extension, MultiCollector {
     public MetricSnapshots collect() {
         Swap s = latest;
         if (s == null) return MetricSnapshots.of();
+        DecoderStats kv = s.engine().stats();
         return MetricSnapshots.of(
                 gauge("toolcoach_engine_adapter_version", "Adapter version the node's engine decodes with (0 = base model)", s.version()),
                 gauge("toolcoach_engine_adapter_swapped_seconds", "Unix time the engine swapped its adapter version in (0: not yet)",
-                        s.swappedAtSeconds()));
+                        s.swappedAtSeconds()),
+                gauge("toolcoach_engine_kv_slots", "KV cache slots of the node's engine", kv.slots()),
+                gauge("toolcoach_engine_kv_slots_decoding", "KV slots whose sequence is being decoded", kv.decoding()),
+                gauge("toolcoach_engine_kv_slots_parked", "KV slots kept for a conversation's next turn", kv.parked()),
+                gauge("toolcoach_engine_kv_cache_bytes", "Bytes the engine's keys and values take on the device", kv.cacheBytes()),
+                counter("toolcoach_engine_prefill_tokens", "Context tokens the engine prefilled", kv.prefillTokens()),
+                counter("toolcoach_engine_reused_tokens", "Context tokens a conversation's own KV slot already held", kv.reusedTokens()),
+                counter("toolcoach_engine_shared_tokens", "Context tokens copied from another KV slot's shared prefix", kv.sharedTokens()),
+                counter("toolcoach_engine_kv_evictions", "Parked KV slots taken back before their conversation ended", kv.evictions()),
+                counter("toolcoach_engine_decode_rows", "Rows of decode steps that decoded a token", kv.decodeRows()),
+                counter("toolcoach_engine_idle_rows", "Rows of decode steps that rode along without a token", kv.idleRows()));
     }
 
-    public static final class Id extends AbstractExtensionId<EngineAdapterMetrics> implements ExtensionIdProvider {
+    public static final class Id extends AbstractExtensionId<EngineMetrics> implements ExtensionIdProvider {
         private Id() {
         }
 
         @Override
-        public EngineAdapterMetrics createExtension(ExtendedActorSystem system) {
-            EngineAdapterMetrics metrics = new EngineAdapterMetrics(Clock.systemUTC());
+        public EngineMetrics createExtension(ExtendedActorSystem system) {
+            EngineMetrics metrics = new EngineMetrics(Clock.systemUTC());
             ToolCoachMetrics.get(system).registry().register(metrics);
             return metrics;
         }
