@@ -169,7 +169,7 @@ public final class Brain {
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
         TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), List.of(tools.suite()), tools.options(),
                 offeredTools(dataset), steps, reward, workDir.resolve("checkpoints"), jobId,
-                adapt.map(a -> adaptSpec(a)).orElse(null));
+                adapt.map(this::adaptSpec));
         TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, tools.node(), onStep);
         adapter = result.adapter();
         return result;

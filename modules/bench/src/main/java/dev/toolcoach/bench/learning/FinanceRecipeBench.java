@@ -44,6 +44,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -140,7 +141,7 @@ public final class FinanceRecipeBench {
         TrainingRun.Spec spec = new TrainingRun.Spec(config, base.dir(), r.actionFormat(), task.toolSuites(),
                 BuiltinSuites.Options.defaults(), pool, recipe.grpo().steps(),
                 Reward.perTrace(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())),
-                work.resolve("checkpoints"), "finance-recipe-bench");
+                work.resolve("checkpoints"), "finance-recipe-bench", Optional.empty());
         Random order = new Random(seed);
         int cursor = pool.size();
         long rolloutCount = 0;

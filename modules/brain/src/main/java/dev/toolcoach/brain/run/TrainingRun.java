@@ -16,6 +16,7 @@ import dev.toolcoach.cluster.learner.LearnerSettings;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.job.GroupPlan;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
@@ -88,16 +89,11 @@ public final class TrainingRun {
      * @param reward        scores each complete group
      * @param checkpointDir where checkpoints go and where a resumed job finds them
      * @param jobId         names the job on the cluster (its coach and learner singletons); a resumed job keeps it
+     * @param adapt         TILE's ADAPT for the athletes' tool calls, empty when it is off
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId, AdaptSpec adapt) {
-        /** A job without ADAPT. */
-        public Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
-                    BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                    Path checkpointDir, String jobId) {
-            this(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, null);
-        }
+                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt) {
 
         public Spec {
             Objects.requireNonNull(config, "config");
@@ -108,6 +104,7 @@ public final class TrainingRun {
             Objects.requireNonNull(reward, "reward");
             Objects.requireNonNull(checkpointDir, "checkpointDir");
             Objects.requireNonNull(jobId, "jobId");
+            Objects.requireNonNull(adapt, "adapt");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -196,39 +193,25 @@ public final class TrainingRun {
         }
     }
 
-    /** Groups the job had closed (trained or dropped) when the cursor was taken. */
-    private static long groupsClosed(CoachCursor cursor) {
-        return cursor.groupsTrained() + dropped(cursor);
-    }
-
-    private static long dropped(CoachCursor cursor) {
-        return cursor.groupsDropped().total();
-    }
-
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
         TrainingConfig.Batching batching = config.batching();
-        long groupLimit = Math.multiplyExact((long) spec.steps(), batching.groupsPerStep());
-        long sampleLimit = Math.multiplyExact(groupLimit, batching.oversampling());
-        CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
-                batching.rolloutTimeout(), groupLimit, sampleLimit, config.limits().maxRedispatches());
+        // the one plan of groups the coach opens and the learner batches
+        GroupPlan plan = GroupPlan.of(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), spec.steps(),
+                batching.oversampling());
+        CoachSettings coachSettings = new CoachSettings(plan, batching.rolloutTimeout(), config.limits().maxRedispatches());
         ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
-        long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
-        long droppedBefore = cursor.map(TrainingRun::dropped).orElse(0L);
-        LearnerJob learnerJob = new LearnerJob(
-                new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, sampleLimit,
-                        batching.oversampling() > 1, closedBefore, droppedBefore),
-                core, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
+        LearnerJob learnerJob = new LearnerJob(LearnerSettings.of(plan, cursor), core, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobProtocol.Command> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
-                spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
-                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
+                spec.modelDir().toAbsolutePath(), spec.actionFormat(), spec.suites(), config.rollouts(), plan.maxPolicyLag(),
+                batching.rolloutTimeout(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 

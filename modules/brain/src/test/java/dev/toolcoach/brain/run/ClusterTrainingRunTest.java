@@ -133,7 +133,7 @@ class ClusterTrainingRunTest {
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.HERMES, List.of("arithmetic"),
                 BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "native"), JobNode.attach(coach), reports::add);
+                dir.resolve("checkpoints"), "native", Optional.empty()), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         assertEquals(1, result.accounts().trained(), result.accounts().toString());
@@ -174,7 +174,7 @@ class ClusterTrainingRunTest {
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("arithmetic"),
                 BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "code-act"), JobNode.attach(coach), reports::add);
+                dir.resolve("checkpoints"), "code-act", Optional.empty()), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -235,7 +235,7 @@ class ClusterTrainingRunTest {
             List<StepReport> reports = new CopyOnWriteArrayList<>();
             TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, f.format(), List.of("arithmetic"),
                     BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                    dir.resolve(name + "-checkpoints"), "native-" + name), node, reports::add);
+                    dir.resolve(name + "-checkpoints"), "native-" + name, Optional.empty()), node, reports::add);
 
             assertEquals(1, result.adapter().version(), name + ": one GRPO step");
             List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -276,7 +276,7 @@ class ClusterTrainingRunTest {
         CompletableFuture<TrainingRun.Result> job = CompletableFuture.supplyAsync(() -> TrainingRun.run(
                 new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, List.of("arithmetic"), BuiltinSuites.Options.defaults(),
                         ArithmeticTask.create(6, 3).examples(), 5, Reward.perTrace("calls-ok", gate), dir.resolve("checkpoints"),
-                        "outage"), JobNode.attach(coach), reports::add));
+                        "outage", Optional.empty()), JobNode.attach(coach), reports::add));
 
         gate.await(gate.succeeded, "a group whose calls succeeded");
         tool.terminate();
@@ -373,7 +373,7 @@ class ClusterTrainingRunTest {
 
     private static TrainingRun.Spec spec(TrainingConfig config, Path model, Task task, int steps, Path dir, String jobId) {
         return new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(), BuiltinSuites.Options.defaults(),
-                task.examples(), steps, LETTERS, dir.resolve("checkpoints"), jobId);
+                task.examples(), steps, LETTERS, dir.resolve("checkpoints"), jobId, Optional.empty());
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, int athletes) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -61,7 +62,7 @@ class SyncGrpoTest {
                 .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withSeed(11)
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTER_SHARE, dir.resolve("checkpoints"), "sync-pin");
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTER_SHARE, dir.resolve("checkpoints"), "sync-pin", Optional.empty());
 
         List<StepReport> cluster = new CopyOnWriteArrayList<>();
         AdapterWeights clusterAdapter = TrainingRun.runEmbedded(spec, cluster::add).adapter();
@@ -107,7 +108,7 @@ class SyncGrpoTest {
     void aJobTheLoopDoesNotRunIsRefusedByName(@TempDir Path dir) {
         Task task = ArithmeticTask.create(2, 3);
         TrainingRun.Spec dynamic = new TrainingRun.Spec(TrainingConfig.defaults().withOversampling(3), dir, ActionFormat.TOOL_N1,
-                task.toolSuites(), BuiltinSuites.Options.defaults(), task.examples(), 1, LETTER_SHARE, dir, "dynamic");
+                task.toolSuites(), BuiltinSuites.Options.defaults(), task.examples(), 1, LETTER_SHARE, dir, "dynamic", Optional.empty());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncGrpo.open(dynamic));
         assertEquals("the synchronous loop does not sample dynamically: oversampling must be 1, was 3", e.getMessage());
     }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -52,7 +53,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1");
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1", Optional.empty());
 
         TrainingRun.Result result = TrainingRun.runEmbedded(spec, steps::add);
 
@@ -70,7 +71,7 @@ class TrainingRunTest {
 
         List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
         TrainingRun.Result resumed = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2"), resumedSteps::add);
+                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2", Optional.empty()), resumedSteps::add);
 
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");
@@ -93,7 +94,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic"), steps::add);
+                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic", Optional.empty()), steps::add);
 
         assertEquals(3, steps.size());
         for (StepReport step : steps) {
@@ -129,7 +130,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj")), 1e-2, 0)
                 .withLimits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofSeconds(4), 3));
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls");
+                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls", Optional.empty());
 
         long start = System.nanoTime();
         TrainingFailedException failed = assertThrows(TrainingFailedException.class, () -> TrainingRun.runEmbedded(spec, step -> { }));

@@ -209,7 +209,7 @@ public final class RolloutScheduler<A> {
         withdraw(rollout);
         rollout.state = State.DONE;
         rolloutsCompleted++;
-        if (++rollout.group.done == settings.groupSize()) groupsCompleted++;
+        if (++rollout.group.done == settings.plan().groupSize()) groupsCompleted++;
         return Receipt.COUNTED;
     }
 
@@ -294,7 +294,7 @@ public final class RolloutScheduler<A> {
     }
 
     private boolean mayOpenGroup() {
-        return openGroups.size() < settings.maxGroupsInFlight() && moreGroupsAllowed();
+        return openGroups.size() < settings.plan().maxGroupsInFlight() && moreGroupsAllowed();
     }
 
     /**
@@ -302,7 +302,7 @@ public final class RolloutScheduler<A> {
      * refilled by a fresh query, so steps stay full), and fewer than {@code sampleLimit} in all.
      */
     private boolean moreGroupsAllowed() {
-        return groupsDispatched - groupsDropped.total() < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
+        return groupsDispatched - groupsDropped.total() < settings.plan().groupLimit() && groupsDispatched < settings.plan().sampleLimit();
     }
 
     private void openGroup() {
@@ -317,7 +317,7 @@ public final class RolloutScheduler<A> {
 
     private void addGroup(String groupId, int exampleIndex) {
         Group group = new Group(groupId, exampleIndex, queries.get(exampleIndex));
-        for (int i = 0; i < settings.groupSize(); i++) {
+        for (int i = 0; i < settings.plan().groupSize(); i++) {
             Rollout rollout = new Rollout(groupId + "/" + i, group);
             group.rollouts.add(rollout);
             openRollouts.put(rollout.id, rollout);
@@ -370,7 +370,7 @@ public final class RolloutScheduler<A> {
             }
             openRollouts.remove(rollout.id);
         }
-        if (group.done == settings.groupSize()) closedGroupsCompleted++;
+        if (group.done == settings.plan().groupSize()) closedGroupsCompleted++;
         openGroups.remove(group.id);
     }
 

@@ -23,6 +23,7 @@ import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.tile.TilePreferences;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobProtocol.GetJob;
 import dev.toolcoach.cluster.protocol.JobProtocol;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
@@ -168,10 +169,10 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineMetrics.get(getContext().getSystem()).watch(policy.engine());
-        ToolEnvironment tools = spec.adapt() == null ? resources.tools() : adaptive(resources.tools(), spec);
+        ToolEnvironment tools = spec.adapt().map(adapt -> adaptive(resources.tools(), adapt, spec.seed())).orElse(resources.tools());
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
-                Duration.ofMillis(spec.gateTimeoutMillis()));
+                spec.gateTimeout());
         AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),
                 LearnerSingleton.proxy(getContext().getSystem(), spec.jobId()).narrow(), runner, delivery);
         for (int i = 1; i <= athletes; i++) {
@@ -182,12 +183,12 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     }
 
     /** The job's tools under ADAPT, over this node's replicated preferences: routing, or hinting seeded by the job. */
-    private ToolEnvironment adaptive(ToolEnvironment tools, JobSpec spec) {
+    private ToolEnvironment adaptive(ToolEnvironment tools, AdaptSpec adapt, long seed) {
         ToolPreferences preferences = TilePreferences.get(getContext().getSystem()).preferences();
-        EquivalentTools equivalent = new EquivalentTools(spec.adapt().equivalent());
-        return spec.adapt().hint()
-                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, spec.adapt().context(), spec.seed())
-                : new AdaptiveToolEnvironment(tools, preferences, equivalent, spec.adapt().context());
+        EquivalentTools equivalent = new EquivalentTools(adapt.equivalent());
+        return adapt.hint()
+                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, adapt.context(), seed)
+                : new AdaptiveToolEnvironment(tools, preferences, equivalent, adapt.context());
     }
 
     /** A model that is not on this node's disk yet, or tools not up yet, may be there soon: back off and retry. */

@@ -108,7 +108,7 @@ public final class LearnerSteps {
     public LearnerSteps(LearnerSettings settings, int version, Predicate<ScoredGroup> hasSignal) {
         this.settings = settings;
         this.hasSignal = hasSignal;
-        this.collector = new GroupCollector(settings.groupSize(), settings.maxPolicyLag());
+        this.collector = new GroupCollector(settings.plan().groupSize(), settings.plan().maxPolicyLag());
         this.closed = settings.groupsClosedBefore();
         this.dropped = settings.droppedBefore();
         this.version = version;
@@ -158,7 +158,7 @@ public final class LearnerSteps {
             return Disposition.REWARD_FAILED;
         }
         ScoredGroup group = ((GroupScorer.Scored) score).group();
-        if (settings.dynamicSampling() && !hasSignal.test(group)) {
+        if (settings.plan().dynamicSampling() && !hasSignal.test(group)) {
             noSignalSinceBatch++;
             closeDropped(accounts, GroupDropped.Reason.NO_SIGNAL);
             return Disposition.NO_SIGNAL;
@@ -201,10 +201,10 @@ public final class LearnerSteps {
      */
     private List<ScoredGroup> nextBatch() {
         int n = ready.size();
-        boolean last = n > 0 && (closed - dropped + n >= settings.groupLimit() || closed + n >= settings.sampleLimit());
-        if (n < settings.groupsPerStep() && !last) return List.of();
+        boolean last = n > 0 && (closed - dropped + n >= settings.plan().groupLimit() || closed + n >= settings.plan().sampleLimit());
+        if (n < settings.plan().groupsPerStep() && !last) return List.of();
         List<ScoredGroup> batch = new ArrayList<>();
-        while (batch.size() < settings.groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
+        while (batch.size() < settings.plan().groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
         batch.sort(DISPATCH_ORDER);
         return batch;
     }
@@ -227,7 +227,7 @@ public final class LearnerSteps {
         lastMeanReward = StepReport.meanReward(train.batch());
         lastInformativeFraction = informative / (double) Math.max(1, lastGroupsSampled);
         closed += groups;
-        long jobStep = jobStep(closed - dropped, settings.groupsPerStep());
+        long jobStep = jobStep(closed - dropped, settings.plan().groupsPerStep());
         return new StepReport(jobStep, version, train.batch(), train.sampling().rewardDropped(), train.sampling().groups(),
                 informative, result.metrics(), result.published().isPresent(), result.elapsed(), accounts);
     }
@@ -243,7 +243,7 @@ public final class LearnerSteps {
 
     /** Every group the job allows has closed. */
     public boolean finished() {
-        return closed - dropped >= settings.groupLimit() || closed >= settings.sampleLimit();
+        return closed - dropped >= settings.plan().groupLimit() || closed >= settings.plan().sampleLimit();
     }
 
     /** The learner's counts now. */

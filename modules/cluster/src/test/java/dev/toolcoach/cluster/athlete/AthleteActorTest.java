@@ -23,6 +23,7 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.TokenRecord;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ class AthleteActorTest {
     void pullsRolloutsFromTheCoachAndResendsEachTraceUntilTheLearnerAcks() {
         TaskExample example = TaskExample.question("q0", "What is 2 + 3?", "5", List.of(), Map.of("unit", "none"));
         // one query, a group of 2, and the job has only that group
-        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
+        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(Plans.coach(Plans.plan(2, 1, 0, 1), Duration.ofMinutes(1)),
                 List.of(example), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
         ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));

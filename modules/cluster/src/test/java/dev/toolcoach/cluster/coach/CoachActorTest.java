@@ -21,6 +21,8 @@ import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +67,7 @@ class CoachActorTest {
     void pullsWorkRedispatchesLostAndLateRolloutsAndKeepsExactAccounts() {
         ManualClock clock = new ManualClock();
         // groups of 2, at most 2 groups open, 3 groups in the job
-        CoachSettings settings = new CoachSettings(2, 2, 0, ROLLOUT_TIMEOUT, 3);
+        CoachSettings settings = Plans.coach(Plans.plan(2, 2, 0, 3), ROLLOUT_TIMEOUT);
         ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(5), Optional.empty(),
                 clock, Duration.ofMillis(20)));
         TestProbe<AthleteProtocol.Command> a = testKit.createTestProbe("athlete-a");
@@ -131,7 +133,7 @@ class CoachActorTest {
     void aQueryWhoseAthletesNeverAnswerIsGivenUpAfterTheCapAndTheLearnersDropIsCountedOnMetrics() {
         ManualClock clock = new ManualClock();
         // one group of 2 in the job; a rollout may go out again once
-        CoachSettings settings = new CoachSettings(2, 1, 0, ROLLOUT_TIMEOUT, 1, 1, 1);
+        CoachSettings settings = new CoachSettings(new GroupPlan(2, 1, 0, 1, 1), ROLLOUT_TIMEOUT, 1);
         ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(2), Optional.empty(),
                 clock, Duration.ofMillis(20)));
         TestProbe<LearnerProtocol.Command> learner = testKit.createTestProbe("learner");

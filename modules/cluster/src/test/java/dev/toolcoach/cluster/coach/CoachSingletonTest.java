@@ -13,6 +13,7 @@ import dev.toolcoach.cluster.protocol.CoachProtocol;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class CoachSingletonTest {
     void theProxyReachesTheCoachOnTheCoachNode() {
         Cluster cluster = Cluster.get(testKit.system());
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
-        CoachSettings settings = new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1);
+        CoachSettings settings = Plans.coach(Plans.plan(2, 1, 0, 1), Duration.ofMinutes(1));
         ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(testKit.system(), "job-1",
                 CoachActor.create(settings, TrainingQueries.of(1), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
 

@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.coach;
 
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -52,7 +53,7 @@ class RolloutSchedulerPropertyTest {
         World(long seed) {
             random = new Random(seed);
             groupSize = 1 + random.nextInt(4);
-            CoachSettings settings = new CoachSettings(groupSize, 1 + random.nextInt(3), random.nextInt(3), TIMEOUT, 60 + random.nextInt(61));
+            CoachSettings settings = Plans.coach(Plans.plan(groupSize, 1 + random.nextInt(3), random.nextInt(3), 60 + random.nextInt(61)), TIMEOUT);
             coach = RolloutScheduler.start(settings, TrainingQueries.of(7), clock);
         }
 

@@ -4,6 +4,8 @@ import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.protocol.GroupCounts;
 import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,7 +24,7 @@ class RolloutSchedulerTest {
     private final ManualClock clock = new ManualClock();
 
     private RolloutScheduler<String> scheduler(int groupSize, int groupsPerStep, int maxPolicyLag, long groupLimit, int queries) {
-        return RolloutScheduler.start(new CoachSettings(groupSize, groupsPerStep, maxPolicyLag, TIMEOUT, groupLimit),
+        return RolloutScheduler.start(Plans.coach(Plans.plan(groupSize, groupsPerStep, maxPolicyLag, groupLimit), TIMEOUT),
                 TrainingQueries.of(queries), clock);
     }
 
@@ -54,7 +56,7 @@ class RolloutSchedulerTest {
     void theGroupBoundStopsNewGroupsButNotRolloutsOfOpenOnes() {
         // lag 1, one group per step: at most 2 groups open
         RolloutScheduler<String> coach = scheduler(3, 1, 1, 100, 5);
-        assertEquals(2, new CoachSettings(3, 1, 1, TIMEOUT, 100).maxGroupsInFlight());
+        assertEquals(2, Plans.plan(3, 1, 1, 100).maxGroupsInFlight());
         assertEquals(List.of("g0/0", "g0/1", "g0/2", "g1/0"), ids(coach.request("a", 4)));
         assertEquals(List.of("g1/1", "g1/2"), ids(coach.request("b", 5)), "rollouts of the open group still go out");
         assertEquals(2, coach.progress().groupsOpen());
@@ -127,7 +129,7 @@ class RolloutSchedulerTest {
 
     @Test
     void aRolloutThatNeverComesBackIsReDispatchedAtMostTheCapThenItsGroupIsGivenUpAndDroppedOnce() {
-        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(2, 1, 1, TIMEOUT, 3, 3, 2),
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(new GroupPlan(2, 1, 1, 3, 3), TIMEOUT, 2),
                 TrainingQueries.of(3), clock);
         assertEquals(List.of("g0/0", "g0/1", "g1/0", "g1/1"), ids(coach.request("a", 4)));
         assertEquals(RolloutScheduler.Receipt.COUNTED, coach.rolloutReceived("g0/0"));
@@ -208,7 +210,7 @@ class RolloutSchedulerTest {
     @Test
     void aGroupDroppedForLackOfSignalIsRefilledFromTheNextQueryUpToTheSampleBound() {
         // sync, one group of 1 per step, 2 groups to train, at most 4 sampled
-        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 2, 4, 3),
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(new GroupPlan(1, 1, 0, 2, 4), TIMEOUT, 3),
                 TrainingQueries.of(10), clock);
         assertEquals(List.of("g0/0"), ids(coach.request("a", 5)), "one group in flight in the synchronous mode");
         coach.rolloutReceived("g0/0");
@@ -225,7 +227,7 @@ class RolloutSchedulerTest {
         assertEquals(3L, coach.progress().groupsDropped().get(GroupDropped.Reason.NO_SIGNAL));
 
         // every drop is refilled, so a job's steps stay full and numbered without a gap; the sample bound still ends it
-        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 1, 2, 3),
+        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(new GroupPlan(1, 1, 0, 1, 2), TIMEOUT, 3),
                 TrainingQueries.of(10), clock);
         other.request("a", 5);
         other.rolloutReceived("g0/0");
@@ -247,7 +249,7 @@ class RolloutSchedulerTest {
         CoachCursor cursor = coach.snapshot();
         assertEquals(List.of(new CoachCursor.OpenGroup("g2", 2, "q2")), cursor.openGroups());
 
-        RolloutScheduler<String> resumed = RolloutScheduler.resume(new CoachSettings(2, 2, 0, TIMEOUT, 10),
+        RolloutScheduler<String> resumed = RolloutScheduler.resume(Plans.coach(Plans.plan(2, 2, 0, 10), TIMEOUT),
                 TrainingQueries.of(3), clock, cursor);
         assertEquals(cursor, resumed.snapshot(), "resuming and snapshotting again changes nothing");
         CoachProgress progress = resumed.progress();
@@ -266,18 +268,18 @@ class RolloutSchedulerTest {
     void aCursorThatDoesNotFitTheDatasetIsRefusedByName() {
         CoachCursor cursor = new CoachCursor(0, 0, 5, List.of(new CoachCursor.OpenGroup("g4", 1, "q7")), 2, 0, 0, GroupCounts.NONE);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
-                new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, cursor));
+                Plans.coach(Plans.plan(2, 1, 0, 10), TIMEOUT), TrainingQueries.of(3), clock, cursor));
         assertTrue(e.getMessage().contains("g4") && e.getMessage().contains("q7"), e.getMessage());
         CoachCursor pastTheEnd = new CoachCursor(3, 0, 5, List.of(), 2, 0, 0, GroupCounts.NONE);
         assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
-                new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, pastTheEnd));
+                Plans.coach(Plans.plan(2, 1, 0, 10), TIMEOUT), TrainingQueries.of(3), clock, pastTheEnd));
     }
 
     @Test
     void badSettingsAndRequestsAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(0, 1, 0, TIMEOUT, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(1, 1, -1, TIMEOUT, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(1, 1, 0, Duration.ZERO, 1));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(0, 1, 0, 1), TIMEOUT));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(1, 1, -1, 1), TIMEOUT));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(1, 1, 0, 1), Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> scheduler(1, 1, 0, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> scheduler(1, 1, 0, 1, 1).request("a", 0));
     }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 class AthleteHostTest {
@@ -56,8 +57,8 @@ class AthleteHostTest {
         Path model = dir.resolve("model");
         testKit.spawn(ToolServerActor.create(BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults()),
                 ExecutorSettings.defaults()));
-        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toString(), ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(1.0, 16, 2, 256), 1, 1000, 1)));
+        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toAbsolutePath(), ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(1.0, 16, 2, 256), 1, Duration.ofSeconds(1), 1, Optional.empty())));
         TestProbe<Receptionist.Listing> listings = testKit.createTestProbe();
         testKit.system().receptionist().tell(Receptionist.subscribe(ServiceKeys.ATHLETES, listings.ref()));
         LoggingTestKit.error("cannot join job job-1").expect(testKit.system(), () ->

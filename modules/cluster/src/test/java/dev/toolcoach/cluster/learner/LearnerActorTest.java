@@ -33,6 +33,8 @@ import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,7 +98,7 @@ class LearnerActorTest {
     @Test
     void groupsAreAckedReportedTrainedPublishedAndCheckpointedWithTheCoachsCursorAndASmallerLastBatchTrains(@TempDir Path dir) {
         CheckpointStore store = new CheckpointStore(dir, 3);
-        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(G, 2, 2, 3, 0), Optional.of(new PeriodicCheckpoints(store, 1)));
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 2, 3), 0, 0), Optional.of(new PeriodicCheckpoints(store, 1)));
         assertEquals(0, published().version(), "the learner first publishes the adapter it starts with");
 
         deliver(learner, "g0");
@@ -144,7 +146,7 @@ class LearnerActorTest {
 
     @Test
     void aGroupTheRewardCannotScoreIsDroppedAndAGroupOlderThanTheLagIsDroppedAsStale() {
-        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(G, 2, 0, 4, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 0, 4), 0, 0), Optional.empty());
         published();
         Trace[] staleGroup = new Trace[G];
         for (int i = 0; i < G; i++) staleGroup[i] = rollout("g2", i); // sampled by version 0
@@ -172,7 +174,7 @@ class LearnerActorTest {
 
     @Test
     void withDynamicSamplingAGroupWhoseRewardsAreAllEqualIsDroppedAsNoSignalAndTheStepWaitsForARefill() {
-        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(G, 2, 0, 2, 6, true, 0, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(new GroupPlan(G, 2, 0, 2, 6), 0, 0), Optional.empty());
         published();
         deliver(learner, "g0");
         deliver(learner, "same"); // its example asks for parity 2, which no token has: every rollout scores 0
@@ -195,7 +197,7 @@ class LearnerActorTest {
 
     @Test
     void aGroupTheCoachGaveUpIsDroppedAsRedispatchLimitAndTheJobEnds() {
-        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(G, 2, 0, 1, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 0, 1), 0, 0), Optional.empty());
         published();
         learner.tell(new TraceDelivery(rollout("g0", 0), acks.getRef())); // its other rollout never comes
         assertEquals(new RolloutReceived("g0/0"), coach.expectMessageClass(RolloutReceived.class, WAIT));

@@ -7,6 +7,8 @@ import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.GrpoMetrics;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -71,7 +73,7 @@ class LearnerStepsTest {
 
     @Test
     void aFullBatchTrainsOneStepAtATimeAndTheSmallerLastBatchTrainsWhenNoOtherGroupCanCome() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 3, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 3), 0, 0), 0, SIGNAL);
         assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "no group yet");
         complete(steps, "a", 0);
         assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "one group of two");
@@ -99,7 +101,7 @@ class LearnerStepsTest {
 
     @Test
     void aStaleGroupIsClosedAtOnceSoTheLastBatchNeedNotWaitForIt() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 1, 2, 0), 5, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 1, 2), 0, 0), 5, SIGNAL);
         assertEquals(5, steps.version());
         complete(steps, "old", 3);
         assertEquals(1, steps.accounts().dropped().get(GroupDropped.Reason.STALE_POLICY));
@@ -124,7 +126,7 @@ class LearnerStepsTest {
     @Test
     void aDroppedGroupLeavesNoGapInTheStepNumbersAndIsRefilledWhileTheSampleLimitAllows() {
         // 3 steps of 2 groups, at most 8 groups opened: room to refill two drops
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 0, 6, 8, false, 0, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(new GroupPlan(G, 2, 0, 6, 8), 0, 0), 0, SIGNAL);
         firstStepThenAStaleGroup(steps);
         assertEquals(1, steps.accounts().dropped().get(GroupDropped.Reason.STALE_POLICY));
         complete(steps, "c", 1);
@@ -143,7 +145,7 @@ class LearnerStepsTest {
 
     @Test
     void withoutRoomToRefillADropTheLastStepIsSmallerAndStillTheNextNumber() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 0, 4, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 0, 4), 0, 0), 0, SIGNAL);
         firstStepThenAStaleGroup(steps);
         complete(steps, "c", 1);
         assertEquals(List.of("c"), groupIds(steps.next()), "four groups opened, the job's limit: the smaller batch trains");
@@ -154,7 +156,7 @@ class LearnerStepsTest {
 
     @Test
     void aGroupTheCoachGaveUpClosesSoTheJobEndsAndItsLateTracesAreDuplicates() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 2), 0, 0), 0, SIGNAL);
         steps.offer(TestTraces.generated("poison/0", "poison", "x", 0)); // its other rollout never comes
         complete(steps, "fine", 0);
         assertSame(LearnerSteps.Wait.INSTANCE, steps.next(), "the poison group could still complete");
@@ -174,7 +176,7 @@ class LearnerStepsTest {
 
     @Test
     void aGroupHoldingATraceWithoutGeneratedTokensIsCountedAsUnusableAndClosed() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 1, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 1), 0, 0), 0, SIGNAL);
         assertEquals(Admission.WAITING, steps.offer(TestTraces.promptOnly("a/0", "a")));
         assertEquals(Admission.GROUP_UNUSABLE, steps.offer(TestTraces.generated("a/1", "a", "x", 0)));
         assertEquals(1, steps.accounts().dropped().get(GroupDropped.Reason.UNUSABLE));
@@ -184,7 +186,7 @@ class LearnerStepsTest {
 
     @Test
     void aResumedJobCountsTheGroupsClosedBeforeIt() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 6, 4), 3, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 6), 4, 0), 3, SIGNAL);
         assertFalse(steps.finished());
         assertEquals(Double.NaN, steps.status().lastMeanReward(), "no step yet");
         complete(steps, "e", 3);
@@ -197,14 +199,14 @@ class LearnerStepsTest {
 
     @Test
     void aStepCannotFinishWithoutHavingStarted() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 3, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 3), 0, 0), 0, SIGNAL);
         assertThrows(IllegalStateException.class, () -> stepDone(steps, 1));
     }
 
     @Test
     void withDynamicSamplingAGroupWithoutSignalIsDroppedWhenScoredAndDoesNotCountTowardsTheJob() {
         // 2 steps of 2 groups, at most 6 groups sampled
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 4, 6, true, 0, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(new GroupPlan(G, 2, 4, 4, 6), 0, 0), 0, SIGNAL);
         assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "a", 0, true));
         assertEquals(LearnerSteps.Disposition.NO_SIGNAL, completeWith(steps, "b", 0, false));
         assertEquals(1, steps.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL));
@@ -235,7 +237,7 @@ class LearnerStepsTest {
 
     @Test
     void withoutDynamicSamplingAGroupWithoutSignalGoesIntoTheStep() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 2), 0, 0), 0, SIGNAL);
         assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "a", 0, false));
         completeWith(steps, "b", 0, true);
         assertEquals(List.of("a", "b"), groupIds(steps.next()));
@@ -246,7 +248,7 @@ class LearnerStepsTest {
 
     @Test
     void aGroupTheRewardCannotScoreClosesAsDroppedAndIsReportedWithTheNextStep() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 2, 4, 2, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 2, 4, 2), 0, 0), 0, SIGNAL);
         for (int i = 0; i < G; i++) steps.offer(TestTraces.generated("bad/" + i, "bad", "x", 0));
         assertEquals(List.of("bad"), steps.takeCompleted().stream().map(CompleteGroup::groupId).toList());
         assertEquals(LearnerSteps.Disposition.REWARD_FAILED, steps.scored(new GroupScorer.Unscored("bad", "group bad: no score")));
@@ -260,7 +262,7 @@ class LearnerStepsTest {
 
     @Test
     void aBatchTrainsInTheOrderTheCoachOpenedItsGroupsNotTheOrderTheyCompleted() {
-        LearnerSteps steps = new LearnerSteps(new LearnerSettings(G, 3, 4, 3, 0), 0, SIGNAL);
+        LearnerSteps steps = new LearnerSteps(new LearnerSettings(Plans.plan(G, 3, 4, 3), 0, 0), 0, SIGNAL);
         complete(steps, "g10", 0);
         complete(steps, "g9", 0);
         complete(steps, "g2", 0);

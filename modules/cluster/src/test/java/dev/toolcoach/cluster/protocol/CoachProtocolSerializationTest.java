@@ -35,9 +35,12 @@ import org.junit.jupiter.api.Test;
 
 import java.io.NotSerializableException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,8 +117,10 @@ class CoachProtocolSerializationTest {
 
     @Test
     void theJobSpecRoundTripsAndItsSamplingIsDerivedOnTheAthleteNotSent() throws NotSerializableException {
-        JobSpec spec = roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11));
+        JobSpec spec = roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.empty()));
+        assertEquals(Path.of("/models/m"), spec.modelDir(), "the model folder travels as a path");
+        assertEquals(Duration.ofSeconds(30), spec.gateTimeout());
         assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.agent().sampling(), "the whole distribution at the job's temperature");
         assertEquals(new AgentConfig(ActionFormat.TOOL_N1, spec.agent().sampling(), 5, 4096, AgentConfig.TOOL_TIMEOUT,
                 AgentConfig.TOOL_OUTPUT_CAP), spec.agent(), "the job's limits, the default tool settings");
@@ -123,11 +128,11 @@ class CoachProtocolSerializationTest {
         assertTrue(bytes.contains("maxNewTokens"));
         assertFalse(bytes.contains("sampling"), "only the record's components travel");
         assertFalse(bytes.contains("toolTimeout"), "the agent's config is derived, not sent");
-        assertEquals(null, spec.adapt(), "ADAPT is off unless asked for");
+        assertEquals(Optional.empty(), spec.adapt(), "ADAPT is off unless asked for");
         for (boolean hint : new boolean[]{false, true}) {
             AdaptSpec adapt = new AdaptSpec("task:finance", List.of(List.of("npv", "npv_v2")), hint);
-            assertEquals(adapt, roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("finance"),
-                    new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11, adapt)).adapt());
+            assertEquals(Optional.of(adapt), roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("finance"),
+                    new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.of(adapt))).adapt());
         }
     }
 
