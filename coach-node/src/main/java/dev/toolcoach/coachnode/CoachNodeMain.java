@@ -15,7 +15,7 @@ import picocli.CommandLine.HelpCommand;
         subcommands = {CoachNodeMain.Run.class, GenerateCommand.class, ServeCommand.class, BfclEvalCommand.class,
                 GenerateTasksCommand.class, DistillCommand.class, TrainCommand.class, EvalCommand.class, RenderCommand.class,
                 CheckpointsCommand.class, TracesCommand.class, ToolsCommand.class, SkillsCommand.class, RunsCommand.class,
-                DoctorCommand.class, HelpCommand.class})
+                DoctorCommand.class, MergeCommand.class, HelpCommand.class})
 public final class CoachNodeMain extends NodeRunCommand {
 
     /** Logs go to stderr (coach-node-logback.xml) unless the user picked a configuration. */

@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
@@ -12,10 +13,10 @@ import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.distill.TeacherUnavailableException;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
-import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.AnswerReward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
@@ -135,10 +136,10 @@ public final class DistillCommand implements Callable<Integer> {
             if (teacher == TeacherChoice.ORACLE && source.data().examples().stream().anyMatch(e -> e.solution().isEmpty())) {
                 throw new UsageException("the oracle teacher needs examples with solutions; " + source.data().id() + " has some without");
             }
-            Brain.Builder builder = Brain.builder();
+            BrainBuilder builder = Brain.builder();
             if (actionFormat != null) builder.actionFormat(namedFormat(actionFormat));
             Brain brain = builder.model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
-                    .reward(TaskRewards.of(source.data().id(), source.data().reward()))
+                    .reward(Reward.perTrace(source.data().id(), source.data().reward()))
                     .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
                             .withSeed(taskOptions.seedOr(1)))
                     .progress(new ConsoleProgress(source.data().id(), System.err, ConsoleProgress.onTerminal()))

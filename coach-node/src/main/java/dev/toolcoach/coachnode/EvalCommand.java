@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
-import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.UntrustedJson;
@@ -81,10 +82,10 @@ public final class EvalCommand implements Callable<Integer> {
                     false, recipe, 1, splitSeed, 1).withTools(tools);
             Task t = TaskTrainingJob.validate(options);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
-            Brain.Builder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
+            BrainBuilder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
                     .toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
-                    .reward(TaskRewards.of(t.name(), t.reward()))
+                    .reward(Reward.perTrace(t.name(), t.reward()))
                     .config(options.trainingConfig())
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);

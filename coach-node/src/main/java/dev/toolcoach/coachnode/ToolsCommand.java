@@ -38,7 +38,7 @@ public final class ToolsCommand {
         @Parameters(paramLabel = "TRACES", description = "a traces.jsonl, or a run folder holding one")
         Path traces;
 
-        @Option(names = "--task", description = "the context of every record (default: the trace's task, else a hash of its query)")
+        @Option(names = "--task", description = "the context of every record: task:NAME (default: a hash of each trace's query)")
         String task;
 
         @Option(names = "--run", description = "the run id of the records (default: the folder holding the traces)")

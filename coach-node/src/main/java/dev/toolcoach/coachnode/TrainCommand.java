@@ -10,6 +10,7 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.TrainingFailedException;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.trace.UntrustedJson;
@@ -162,8 +163,9 @@ public final class TrainCommand implements Callable<Integer> {
         }
         var a = summary.training().accounts();
         out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",
-                a.trained(), a.skippedNoSignal(), a.droppedStale() + a.droppedUnusable() + a.droppedRewardFailure(),
-                a.droppedStale(), summary.training().adapter().version(), summary.wallSeconds(), summary.runDir());
+                a.trained(), a.withoutSignal(), a.dropped().total() - a.dropped().get(GroupDropped.Reason.NO_SIGNAL),
+                a.dropped().get(GroupDropped.Reason.STALE_POLICY), summary.training().adapter().version(), summary.wallSeconds(),
+                summary.runDir());
         summary.verdict().forEach(out::println);
         out.flush();
     }

@@ -175,7 +175,7 @@ class HostedToolKindsJobTest {
             List<StepReport> reports = new CopyOnWriteArrayList<>();
             TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("finance"),
                     BuiltinSuites.Options.defaults(), FinanceTask.create(6, 3).examples(), 1, firstOfGroup,
-                    dir.resolve("checkpoints"), "athletes-code-act"), cluster.jobNode(), reports::add);
+                    dir.resolve("checkpoints"), "athletes-code-act", Optional.empty()), cluster.jobNode(), reports::add);
 
             assertEquals(1, result.adapter().version(), "one GRPO step");
             List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();

@@ -35,7 +35,7 @@ class ToolsCommandTest {
         Turn t1 = new Turn("p", "c", new ParsedCompletion(null, List.of(price2), null, null, null), "o",
                 List.of(ToolResult.ok(price2, "42", 42, 1, false)), List.of(), 0, 0);
         return new Trace(id, "g", "q", "price of MSFT?", List.of(t0, t1), null, "42", Termination.ANSWER, null, 0, 1,
-                Map.of("task", "finance"));
+                Map.of());
     }
 
     @Test
@@ -45,7 +45,7 @@ class ToolsCommandTest {
         Files.writeString(run.resolve("traces.jsonl"), "{broken\n", StandardOpenOption.APPEND);
 
         CliRun extract = new CliRun();
-        assertEquals(0, extract.execute("tools", "extract", run.toString()), extract.err.toString());
+        assertEquals(0, extract.execute("tools", "extract", run.toString(), "--task", "finance"), extract.err.toString());
         assertTrue(extract.err.toString().contains("line 3 skipped"), extract.err.toString());
         List<ToolUseRecord> records = ToolUse.read(run.resolve(ToolUse.FILE)).items();
         assertEquals(4, records.size());
@@ -61,10 +61,15 @@ class ToolsCommandTest {
         assertTrue(lines[1].matches("task:finance\\s+get_price\\s+4\\s+75\\.0%\\s+1\\s+2\\s+0\\s+2\\.00\\s+2\\.0\\s+error=1"), lines[1]);
         assertTrue(Files.size(run.resolve("tool_use.png")) > 1000);
 
-        // the same table straight from the traces file
+        // straight from the traces file, the table of the records extracted without a task (contexts by query)
+        CliRun byQuery = new CliRun();
+        assertEquals(0, byQuery.execute("tools", "extract", run.toString(), "-o", dir.resolve("by-query.jsonl").toString()));
+        CliRun fromRecords = new CliRun();
+        assertEquals(0, fromRecords.execute("tools", "report", "--no-chart", dir.resolve("by-query.jsonl").toString()));
         CliRun fromTraces = new CliRun();
         assertEquals(0, fromTraces.execute("tools", "report", "--no-chart", run.resolve("traces.jsonl").toString()));
-        assertEquals(report.out.toString(), fromTraces.out.toString());
+        assertTrue(fromTraces.out.toString().contains("query:"), fromTraces.out.toString());
+        assertEquals(fromRecords.out.toString(), fromTraces.out.toString());
     }
 
     @Test

@@ -111,9 +111,9 @@ public final class ToolBrainWorkflow {
         // 1. Zero-Learn: training queries written by a generator model from the tools' descriptions
         ZeroLearnResult generated;
         try (ServedModel generator = new ServedModel(s.generator())) {
-            generated = brain.generateTrainingExamples("Answer questions about money: interest, growth rates, loans.",
+            generated = Brain.generateTrainingExamples("Answer questions about money: interest, growth rates, loans.",
                     s.generatedQueries(), 1, 40, "What is the compound interest on 1000 at 5% over 3 years?",
-                    generator.client(), brain.tools(), false);
+                    generator.client(), brain.agentTools().specs(), false);
         }
         // the generated queries join the task's own training queries (whatever a small generator could not write)
         List<TaskExample> training = new ArrayList<>(generated.examples());
@@ -131,7 +131,7 @@ public final class ToolBrainWorkflow {
 
         // 5. serving: the trained adapter behind the OpenAI API
         brain.save(s.workDir().resolve("adapter"));
-        String reply = serveAndAsk(brain.model(), s.workDir().resolve("adapter"), split.test().get(0).query(), brain.tools());
+        String reply = serveAndAsk(brain.model(), s.workDir().resolve("adapter"), split.test().get(0).query(), brain.agentTools().specs());
         return new Report(generated, training.size(), distilled, trained, evaluated, reply);
     }
 

@@ -9,9 +9,9 @@ import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
 import dev.toolcoach.cluster.node.NodeOverrides;
 import dev.toolcoach.cluster.node.NodeProgram;
@@ -115,7 +115,7 @@ class McpToolNodeClusterTest {
                 "create_entities", "read_graph"), tools.specs().stream().map(s -> s.name()).toList());
         Path meeting = dir.resolve("files/meeting.txt");
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "<think>read it</think><tool_call>[{\"name\": \"read_text_file\", \"arguments\": {\"path\": \"" + meeting + "\"}}]</tool_call>",
                 "<think>remember it</think><tool_call>[{\"name\": \"create_entities\", \"arguments\": {\"entities\": [{\"name\": \"budget meeting\", "
                         + "\"entityType\": \"event\", \"observations\": [\"Thursday 10am, room 4B\"]}]}}, "
@@ -148,7 +148,7 @@ class McpToolNodeClusterTest {
     @Test
     void aServerKilledMidRolloutIsAnErrorObservationThenComesBack() throws Exception {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "<tool_call>[{\"name\": \"echo\", \"arguments\": {\"message\": \"one\"}}]</tool_call>",
                 "<tool_call>[{\"name\": \"echo\", \"arguments\": {\"message\": \"two\"}}]</tool_call>",
                 "<answer>done</answer>"));

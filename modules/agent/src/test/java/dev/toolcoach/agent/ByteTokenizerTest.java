@@ -1,6 +1,6 @@
 package dev.toolcoach.agent;
 
-import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.replay.ByteTokenizer;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;

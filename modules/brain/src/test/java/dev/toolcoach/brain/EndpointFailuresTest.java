@@ -2,8 +2,8 @@ package dev.toolcoach.brain;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;

@@ -51,7 +51,7 @@ class JudgeAndRetrievalBrainTest {
         judgeModel.reset();
     }
 
-    private static Brain.Builder brain(Path dir, Task task) throws Exception {
+    private static BrainBuilder brain(Path dir, Task task) throws Exception {
         TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4).withMaxPolicyLag(0)
                 .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);

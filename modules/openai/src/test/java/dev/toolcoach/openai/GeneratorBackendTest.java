@@ -2,9 +2,9 @@ package dev.toolcoach.openai;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.lm.GenerationRequest;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,7 +21,7 @@ class GeneratorBackendTest {
     @Test
     void rendersToolsAndHistoryForTheModelAndMapsItsCallBack() {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator engine = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator engine = ReplayGenerator.chatMl(tokenizer, List.of(
                 "<think>need Bergen too</think><tool_call>[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\"}}]</tool_call>",
                 "<think>long</think><answer>this reply is far longer than four tokens</answer>",
                 "{\"city\": \"Oslo\"}"));
@@ -62,7 +62,7 @@ class GeneratorBackendTest {
     @Test
     void aToolSchemaTheModelCannotTakeIsABadRequest() {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        GeneratorBackend backend = new GeneratorBackend("tiny", ScriptedGenerator.chatMl(tokenizer, List.of()), tokenizer,
+        GeneratorBackend backend = new GeneratorBackend("tiny", ReplayGenerator.chatMl(tokenizer, List.of()), tokenizer,
                 new ChatMlFormat(), ActionFormat.TOOL_N1);
         try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
             OpenAiClient client = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), "tiny"));

@@ -1,9 +1,9 @@
 package dev.toolcoach.openai;
 
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.trace.Message;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +33,7 @@ class NativeFormatServerTest {
         String calls = "<think>\nBergen and Trondheim too.\n</think>\n\n"
                 + "<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\"}}\n</tool_call>\n"
                 + "<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Trondheim\", \"days\": 1.5}}\n</tool_call>";
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(calls, calls, "Sunny everywhere."));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(calls, calls, "Sunny everywhere."));
         GeneratorBackend backend = new GeneratorBackend("qwen", model, tokenizer, new ChatMlFormat(), ActionFormat.HERMES);
         try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
             OpenAiClient client = new OpenAiClient(OpenAiConfig.of(server.baseUrl(), "qwen"));
@@ -72,7 +72,7 @@ class NativeFormatServerTest {
     @Test
     void llamaJsonCallsComeBackAsToolCallsAndResultsStayToolMessages() {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "{\"name\": \"weather\", \"parameters\": {\"city\": \"Bergen\", \"days\": 3}}", "It is sunny in Oslo."));
         GeneratorBackend backend = new GeneratorBackend("llama", model, tokenizer, new ChatMlFormat(), ActionFormat.LLAMA3_JSON);
         try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
@@ -101,7 +101,7 @@ class NativeFormatServerTest {
     @Test
     void phiFunctoolsCallsComeBackAsToolCallsAndResultsStayToolMessages() {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "functools[{\"name\": \"weather\", \"arguments\": {\"city\": \"Bergen\", \"days\": 3}}, "
                         + "{\"name\": \"weather\", \"arguments\": {\"city\": \"Molde\", \"days\": 1.5}}]",
                 "It is sunny in Oslo."));

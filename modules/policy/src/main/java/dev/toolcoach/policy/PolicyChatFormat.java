@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.ConversationTemplate;
-import dev.toolcoach.model.chat.ChatRequest;
+import dev.toolcoach.model.chat.TemplateInput;
 import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
@@ -124,7 +124,7 @@ public final class PolicyChatFormat implements ChatFormat {
 
     @Override
     public Optional<ConversationTemplate> template() {
-        return Optional.of((messages, tools, addGenerationPrompt) -> template.render(new ChatRequest(messages,
+        return Optional.of((messages, tools, addGenerationPrompt) -> template.render(new TemplateInput(messages,
                 tools.stream().map(t -> JSON.convertValue(t.functionSchema(), SCHEMA)).toList(), addGenerationPrompt,
                 Map.of())));
     }

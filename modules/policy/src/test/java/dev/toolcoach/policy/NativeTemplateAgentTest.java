@@ -4,7 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
@@ -95,11 +95,11 @@ class NativeTemplateAgentTest {
         return model;
     }
 
-    private static Trace run(LocalPolicy policy, ScriptedGenerator generator) throws Exception {
+    private static Trace run(LocalPolicy policy, ReplayGenerator generator) throws Exception {
         return run(policy, generator, ActionFormat.HERMES);
     }
 
-    private static Trace run(LocalPolicy policy, ScriptedGenerator generator, ActionFormat format) throws Exception {
+    private static Trace run(LocalPolicy policy, ReplayGenerator generator, ActionFormat format) throws Exception {
         AgentConfig config = new AgentConfig(format, SamplingParams.greedy(256), 4, 4096, Duration.ofSeconds(10), 2000);
         AgentLoop loop = new AgentLoop(policy.tokenizer(), policy.chatFormat(), generator, tools, config);
         return loop.run(new RolloutRequest("r1", "g1", "q1", QUERY, Map.of())).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -109,7 +109,7 @@ class NativeTemplateAgentTest {
     void qwenTemplateOffersTheToolsAndCarriesTheResultsInItsToolRoleAsOneContext() throws Exception {
         Path template = SharedData.require("chat_templates").resolve("templates/qwen2.5-instruct.jinja");
         try (LocalPolicy policy = LocalPolicy.load(folder("qwen25", Files.readString(template)), null, null, 1)) {
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END,
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END,
                     List.of(CALL, "17 times 23 is 391."), 0, 5L);
             Trace trace = run(policy, generator);
 
@@ -137,7 +137,7 @@ class NativeTemplateAgentTest {
     @Test
     void aTemplateThatDropsEarlierThinkingStartsANewContextHoldingItsRendering() throws Exception {
         try (LocalPolicy policy = LocalPolicy.load(folder("thinking", StyleTemplates.QWEN_DROPPING_EARLIER_THINKING), null, null, 1)) {
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END,
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END,
                     List.of("<think>I multiply.</think>\n" + CALL, "<think>Done.</think>\n391"), 0, 5L);
             Trace trace = run(policy, generator);
 
@@ -162,7 +162,7 @@ class NativeTemplateAgentTest {
     void qwen3TemplateDropsThinkingBeforeALaterUserTurnSoTheRunGoesOnInANewContext() throws Exception {
         Path template = SharedData.require("chat_templates").resolve("templates/qwen3.jinja");
         try (LocalPolicy policy = LocalPolicy.load(folder("qwen3", Files.readString(template)), null, null, 1)) {
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(
                     "<think>\nI should call it.\n</think>\n\n<tool_call>\n{\"name\": \"multiply\"\n</tool_call>",
                     "<think>\nRetry.\n</think>\n\n" + CALL,
                     "<think>\nDone.\n</think>\n\n391"), 0, 5L);
@@ -204,10 +204,10 @@ class NativeTemplateAgentTest {
             assertEquals(Set.of(TinyChatModel.IM_END), policy.chatFormat().stopTokenIds());
             AgentConfig toolN1 = new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(8), 2, 4096, Duration.ofSeconds(10), 2000);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AgentLoop(policy.tokenizer(),
-                    policy.chatFormat(), new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(), 0, 5L), tools, toolN1));
+                    policy.chatFormat(), new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(), 0, 5L), tools, toolN1));
             assertTrue(e.getMessage().contains("tool-n1") && e.getMessage().contains("hermes, llama3-json"), e.getMessage());
 
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(CALL, "391"), 0, 5L);
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(CALL, "391"), 0, 5L);
             Trace trace = run(policy, generator);
             assertEquals(Termination.ANSWER, trace.termination(), trace.error());
             assertEquals(1, trace.tokens().contextCount(), "once results follow it, the reply renders as the model wrote it");
@@ -221,7 +221,7 @@ class NativeTemplateAgentTest {
     void llamaJsonCallsRoundTripWithTheirResultsUnderIpython() throws Exception {
         try (LocalPolicy policy = LocalPolicy.load(llamaFolder("llama", StyleTemplates.LLAMA3), null, null, 1)) {
             String call = "{\"name\": \"multiply\", \"parameters\": {\"a\": 17, \"b\": 23}}";
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), EOT_ID, List.of(call, "It is 391."), 0, 5L);
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), EOT_ID, List.of(call, "It is 391."), 0, 5L);
             Trace trace = run(policy, generator, ActionFormat.LLAMA3_JSON);
 
             assertEquals(Termination.ANSWER, trace.termination(), trace.error());
@@ -248,7 +248,7 @@ class NativeTemplateAgentTest {
         Path template = SharedData.require("chat_templates").resolve("templates/phi-4-mini-instruct.jinja");
         try (LocalPolicy policy = LocalPolicy.load(specialsFolder("phi", specials, end, Files.readString(template)), null, null, 1)) {
             String call = "functools[{\"name\": \"multiply\", \"arguments\": {\"a\": 17, \"b\": 23}}]";
-            ScriptedGenerator generator = new ScriptedGenerator(policy.tokenizer(), end, List.of(call, "It is 391."), 0, 5L);
+            ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), end, List.of(call, "It is 391."), 0, 5L);
             Trace trace = run(policy, generator, ActionFormat.PHI);
 
             assertEquals(Termination.ANSWER, trace.termination(), trace.error());
@@ -268,7 +268,7 @@ class NativeTemplateAgentTest {
      * Each request's context is exactly its context in the record (from the context's start up to the reply), each
      * reply follows it with mask 1 and its log-probs and versions, and nothing else is marked generated.
      */
-    private static void assertRecordIsExactlyWhatTheModelSawAndSaid(Trace trace, ScriptedGenerator generator) {
+    private static void assertRecordIsExactlyWhatTheModelSawAndSaid(Trace trace, ReplayGenerator generator) {
         TokenRecord record = trace.tokens();
         List<GenerationRequest> requests = generator.requests();
         List<Generation> replies = generator.replies();

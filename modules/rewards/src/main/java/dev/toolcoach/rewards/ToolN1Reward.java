@@ -8,7 +8,6 @@ import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.trace.Trace;
 
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Nemotron Tool-N1's binary reward on a function-calling step: 1 when the first turn's completion
@@ -30,7 +29,7 @@ public final class ToolN1Reward implements TraceReward {
     /** The reward context of a function-calling example (gold calls: the oracle's calls). */
     public static RewardContext context(CallingExample example) {
         return new RewardContext(example.id(), example.query(), null, example.oracleCalls(),
-                Map.of(EXAMPLE_FIELD, example), Optional.empty());
+                Map.of(EXAMPLE_FIELD, example));
     }
 
     @Override

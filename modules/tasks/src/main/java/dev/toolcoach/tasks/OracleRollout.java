@@ -5,9 +5,9 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.agent.ToolEnvironment;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.trace.Trace;
 
 import java.util.concurrent.CompletionStage;
@@ -23,7 +23,7 @@ public final class OracleRollout {
 
     public static CompletionStage<Trace> run(TaskExample example, ToolEnvironment tools, AgentConfig config) {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator teacher = ScriptedGenerator.chatMl(tokenizer, example.oracleCompletions(config.actionFormat()));
+        ReplayGenerator teacher = ReplayGenerator.chatMl(tokenizer, example.oracleCompletions(config.actionFormat()));
         AgentLoop agent = new AgentLoop(tokenizer, new ChatMlFormat(), teacher,
                 CodeActEnvironment.forFormat(config.actionFormat(), tools), config);
         return agent.run(new RolloutRequest(example.id() + "-oracle", example.id(), example.id(), example.query(), example.gold()));

@@ -12,42 +12,38 @@ import java.util.OptionalDouble;
 
 /**
  * The dataset example a group of rollouts was made from, as rewards see it: the well-known fields
- * typed, anything else in {@code fields} with typed accessors that say clearly what is missing.
+ * typed, anything else in {@code fields} with typed accessors that say clearly what is missing. Made from a
+ * {@link TaskExample} ({@link #of(TaskExample)}), or from parts for a reward scored outside a task.
  *
  * @param queryId    the example's id
  * @param query      the user query
  * @param goldAnswer the expected final answer, or null when the example has none
  * @param goldCalls  the expected tool calls, empty when the example has none
  * @param fields     any other example fields (JSON-shaped values)
- * @param example    the task's dataset example the context was made from, empty for a context built from parts
  */
 public record RewardContext(String queryId, String query, String goldAnswer, List<ToolCall> goldCalls,
-                            Map<String, Object> fields, Optional<TaskExample> example) {
+                            Map<String, Object> fields) {
     public RewardContext {
         Objects.requireNonNull(queryId, "queryId");
         query = query == null ? "" : query;
         goldCalls = goldCalls == null ? List.of() : List.copyOf(goldCalls);
         fields = fields == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
-        example = example == null ? Optional.empty() : example;
     }
 
-    /**
-     * A dataset example as rewards see it: its query, gold answer, the oracle's calls and the gold facts, and the
-     * example itself.
-     */
+    /** A dataset example as rewards see it: its query, gold answer, the oracle's calls and the gold facts. */
     public static RewardContext of(TaskExample e) {
         return new RewardContext(e.id(), e.query(), e.goldAnswer(),
-                e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold(), Optional.of(e));
+                e.solution().stream().flatMap(step -> step.calls().stream()).toList(), e.gold());
     }
 
     public static RewardContext of(String queryId, String query, String goldAnswer) {
-        return new RewardContext(queryId, query, goldAnswer, List.of(), Map.of(), Optional.empty());
+        return new RewardContext(queryId, query, goldAnswer, List.of(), Map.of());
     }
 
     public RewardContext withField(String name, Object value) {
         Map<String, Object> more = new LinkedHashMap<>(fields);
         more.put(name, value);
-        return new RewardContext(queryId, query, goldAnswer, goldCalls, more, example);
+        return new RewardContext(queryId, query, goldAnswer, goldCalls, more);
     }
 
     /** The gold answer; a reward that needs one fails clearly on an example without it. */

@@ -6,9 +6,9 @@ import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.lm.FinishReason;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.trace.Message;
 import dev.toolcoach.trace.ParseError;
 import dev.toolcoach.trace.Termination;
@@ -74,7 +74,7 @@ class AgentLoopTest {
                 .add(new BigDecimal(args.get("b").toString())).toPlainString());
     }
 
-    private Trace run(ScriptedGenerator model, ToolEnvironment tools, AgentConfig config) throws Exception {
+    private Trace run(ReplayGenerator model, ToolEnvironment tools, AgentConfig config) throws Exception {
         AgentLoop loop = new AgentLoop(tokenizer, chat, model, tools, config);
         return loop.run(new RolloutRequest("r-1", "g-1", "q-1", "What is 2 + 3.5, plus 4?", Map.of("gold", "9.5")))
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -86,7 +86,7 @@ class AgentLoopTest {
 
     @Test
     void multiTurnRunRecordsEveryTurnAndExactTokens() throws Exception {
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 call("add", "{\"a\": 2, \"b\": 3.5}"), call("add", "{\"a\": 5.5, \"b\": 4}"), answer("9.5")));
         Trace trace = run(model, arithmetic(), config());
 
@@ -110,7 +110,7 @@ class AgentLoopTest {
     }
 
     /** The learner's contract: the context only grows by generated ids (mask 1) and observations (mask 0). */
-    private void assertTokenInvariants(Trace trace, ScriptedGenerator model) {
+    private void assertTokenInvariants(Trace trace, ReplayGenerator model) {
         TokenRecord tokens = trace.tokens();
         List<Message> opening = trace.turns().get(0).formattedConversation().subList(0, 2);
         assertEquals(List.of("system", "user"), opening.stream().map(Message::role).toList());
@@ -155,7 +155,7 @@ class AgentLoopTest {
     @Test
     void onlyThePromptAndEachObservationAreEverTokenised() throws Exception {
         RecordingTokenizer recording = new RecordingTokenizer(tokenizer);
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 call("add", "{\"a\": 2, \"b\": 3.5}"), answer("5.5")));
         Trace trace = new AgentLoop(recording, chat, model, arithmetic(), config())
                 .run(new RolloutRequest("r-2", "g", "q", "2 + 3.5?", Map.of())).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -179,7 +179,7 @@ class AgentLoopTest {
         });
         String twoCalls = "<think>both</think><tool_call>[{\"name\":\"meet\",\"arguments\":{}},"
                 + "{\"name\":\"meet\",\"arguments\":{}}]</tool_call>";
-        Trace trace = run(ScriptedGenerator.chatMl(tokenizer, List.of(twoCalls, answer("ok"))), tools, config());
+        Trace trace = run(ReplayGenerator.chatMl(tokenizer, List.of(twoCalls, answer("ok"))), tools, config());
         assertEquals(List.of("met", "met"), trace.turns().get(0).actionOutput().stream().map(ToolResult::text).toList());
         assertEquals("<tool_response>\nmet\n</tool_response>\n<tool_response>\nmet\n</tool_response>",
                 trace.turns().get(0).toolOutput());
@@ -189,7 +189,7 @@ class AgentLoopTest {
     void longToolOutputIsCutInTheMiddleWithAMarker() throws Exception {
         String huge = "HEAD" + "x".repeat(10_000) + "TAIL";
         FunctionTools tools = arithmetic().add(DUMP, args -> huge);
-        Trace trace = run(ScriptedGenerator.chatMl(tokenizer, List.of(call("dump", "{}"), answer("ok"))), tools,
+        Trace trace = run(ReplayGenerator.chatMl(tokenizer, List.of(call("dump", "{}"), answer("ok"))), tools,
                 config().withTools(Duration.ofSeconds(10), 100));
         ToolResult result = trace.turns().get(0).actionOutput().get(0);
         assertTrue(result.truncated());
@@ -213,7 +213,7 @@ class AgentLoopTest {
         ExecutorService loopThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "agent-loop"));
         Trace trace;
         try {
-            trace = new AgentLoop(recording, chat, ScriptedGenerator.chatMl(tokenizer, List.of(both, answer("2"))), tools,
+            trace = new AgentLoop(recording, chat, ReplayGenerator.chatMl(tokenizer, List.of(both, answer("2"))), tools,
                     config().withTools(Duration.ofMillis(200), 4000), loopThread)
                     .run(new RolloutRequest("r-3", "g", "q", "?", Map.of())).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } finally {
@@ -233,7 +233,7 @@ class AgentLoopTest {
 
     @Test
     void malformedReplyIsRecordedAndTheModelIsToldSoItCanRecover() throws Exception {
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 call("multiply", "{\"a\": 2, \"b\": 3}"), call("add", "{\"a\": 2, \"b\": 3}"), answer("5")));
         Trace trace = run(model, arithmetic(), config());
         Turn bad = trace.turns().get(0);
@@ -251,7 +251,7 @@ class AgentLoopTest {
     @Test
     void stopsAtTheTurnLimit() throws Exception {
         String again = call("add", "{\"a\": 1, \"b\": 1}");
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(again, again, again, again));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(again, again, again, again));
         Trace trace = run(model, arithmetic(), config().withLimits(2, 4096));
         assertEquals(Termination.MAX_TURNS, trace.termination());
         assertEquals(2, trace.turns().size());
@@ -263,11 +263,11 @@ class AgentLoopTest {
     @Test
     void stopsAtTheTokenBudgetWithoutExceedingIt() throws Exception {
         String again = call("add", "{\"a\": 1, \"b\": 1}");
-        ScriptedGenerator probe = ScriptedGenerator.chatMl(tokenizer, List.of(again, again, again, again, again, again));
+        ReplayGenerator probe = ReplayGenerator.chatMl(tokenizer, List.of(again, again, again, again, again, again));
         int promptLength = run(probe, arithmetic(), config().withLimits(1, 100_000)).tokens().promptLength();
         int budget = promptLength + 150; // room for one reply and its observation, then a reply cut short
 
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(again, again, again, again, again, again));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(again, again, again, again, again, again));
         Trace trace = run(model, arithmetic(), config().withLimits(6, budget));
         assertEquals(Termination.MAX_TOKENS, trace.termination());
         assertTrue(trace.tokens().length() <= budget, trace.tokens().length() + " > " + budget);
@@ -281,7 +281,7 @@ class AgentLoopTest {
     void replyCutByTheTokenLimitIsClosedBeforeTheObservation() throws Exception {
         AgentConfig config = new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(20), 3, 4096,
                 Duration.ofSeconds(10), 4000);
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}"),
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}"),
                 "<answer>2</answer>"));
         Trace trace = run(model, arithmetic(), config);
         Turn cut = trace.turns().get(0);
@@ -295,7 +295,7 @@ class AgentLoopTest {
 
     @Test
     void engineFailureEndsTheRunWithErrorAndKeepsWhatHappened() throws Exception {
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}")));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}")));
         Trace trace = run(model, arithmetic(), config());
         assertEquals(Termination.ERROR, trace.termination());
         assertEquals("IllegalStateException: the script has only 1 replies", trace.error());
@@ -352,14 +352,14 @@ class AgentLoopTest {
         ToolEnvironment throwing = environment(calls -> {
             throw new IllegalStateException("tool node unreachable");
         });
-        Trace recovered = run(ScriptedGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}"),
+        Trace recovered = run(ReplayGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}"),
                 answer("?"))), throwing, config());
         assertEquals("Error: the tool environment failed: IllegalStateException: tool node unreachable",
                 recovered.turns().get(0).actionOutput().get(0).text());
         assertEquals(Termination.ANSWER, recovered.termination());
 
         ToolEnvironment lossy = environment(calls -> List.of());
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}")));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(call("add", "{\"a\": 1, \"b\": 1}")));
         Trace ended = run(model, lossy, config());
         assertEquals(Termination.ERROR, ended.termination());
         assertEquals("IllegalStateException: the tool environment answered 0 results for 1 calls", ended.error());
@@ -371,7 +371,7 @@ class AgentLoopTest {
 
     @Test
     void promptLongerThanTheBudgetEndsBeforeAnyGeneration() throws Exception {
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(answer("1")));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(answer("1")));
         Trace trace = run(model, arithmetic(), config().withLimits(3, 50));
         assertEquals(Termination.MAX_TOKENS, trace.termination());
         assertTrue(trace.turns().isEmpty());
@@ -383,7 +383,7 @@ class AgentLoopTest {
     void hermesFormatTakesAPlainReplyAsTheAnswer() throws Exception {
         AgentConfig hermes = new AgentConfig(ActionFormat.HERMES, SamplingParams.greedy(512), 4, 4096,
                 Duration.ofSeconds(10), 4000);
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}\n</tool_call>\n"
                         + "<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 5, \"b\": 4}}\n</tool_call>",
                 "The sums are 5 and 9."));
@@ -398,7 +398,7 @@ class AgentLoopTest {
     void llama3JsonFormatCallsWithABareObjectAndAnswersInPlainText() throws Exception {
         AgentConfig llama = new AgentConfig(ActionFormat.LLAMA3_JSON, SamplingParams.greedy(512), 4, 4096,
                 Duration.ofSeconds(10), 4000);
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "{\"name\": \"add\", \"parameters\": {\"a\": 2, \"b\": 3}}",
                 "{\"name\": \"add\", \"arguments\": {\"a\": 5, \"b\": 4}}",
                 "The sum is 5."));
@@ -414,7 +414,7 @@ class AgentLoopTest {
     /** One loop serves rollouts of different seeds: the seed rides in the request, the loop's own is the fallback. */
     @Test
     void theRequestsSeedOverridesTheLoopsOnlyForThatRollout() throws Exception {
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(answer("1"), answer("2")));
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(answer("1"), answer("2")));
         AgentConfig config = config().withSampling(new SamplingParams(0.7f, 0, 1f, 64, 5L));
         AgentLoop loop = new AgentLoop(tokenizer, chat, model, new FunctionTools(POOL), config);
         RolloutRequest seeded = new RolloutRequest("g-1/0", "g-1", "q-1", "What is 1?", Map.of()).seededFrom(5L);

@@ -3,8 +3,8 @@ package dev.toolcoach.agent;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.model.chat.ChatRequest;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.model.chat.TemplateInput;
 import dev.toolcoach.model.chat.ConversationFile;
 import dev.toolcoach.model.chat.JinjaChatTemplate;
 import dev.toolcoach.model.chat.jinja.JinjaTemplate;
@@ -117,12 +117,12 @@ class NativeFormatRenderingsTest {
         String model = modelAndFormat.split(":")[0];
         ActionFormat format = ActionFormat.named(modelAndFormat.split(":")[1]);
         Path root = SharedData.require("chat_templates");
-        ChatRequest request = ConversationFile.read(root.resolve("cases/tool-round-trip.json"));
+        TemplateInput request = ConversationFile.read(root.resolve("cases/tool-round-trip.json"));
         JsonNode c = roundTripCase();
         List<Message> messages = new ArrayList<>(request.messages().subList(0, 2));
         messages.add(Message.assistant(format.codec().writeCalls(calls(c))));
         messages.add(Message.toolResult("calculate_loan_payment", c.at("/messages/3/content").asText()));
-        String rendered = sharedTemplate(model).render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
+        String rendered = sharedTemplate(model).render(new TemplateInput(messages, request.tools(), true, request.templateKwargs()));
         assertEquals(expected(model), rendered);
     }
 
@@ -140,7 +140,7 @@ class NativeFormatRenderingsTest {
     @Test
     void phiCallsRenderAsAssistantContentThroughTheRealTemplate() throws IOException {
         JsonNode c = roundTripCase();
-        ChatRequest request = ConversationFile.read(SharedData.require("chat_templates/cases/tool-round-trip.json"));
+        TemplateInput request = ConversationFile.read(SharedData.require("chat_templates/cases/tool-round-trip.json"));
         String written = ActionFormat.PHI.codec().writeCalls(calls(c));
         assertEquals("functools[{\"name\": \"calculate_loan_payment\", \"arguments\": {\"principal\": 10000, "
                 + "\"annual_rate\": 0.05, \"years\": 7}}]", written);
@@ -148,7 +148,7 @@ class NativeFormatRenderingsTest {
         messages.add(Message.assistantCalls(ActionFormat.PHI.codec().contentBesideCalls(written), calls(c)));
         messages.add(Message.toolResult("calculate_loan_payment", c.at("/messages/3/content").asText()));
         String rendered = sharedTemplate("phi-4-mini-instruct")
-                .render(new ChatRequest(messages, request.tools(), true, request.templateKwargs()));
+                .render(new TemplateInput(messages, request.tools(), true, request.templateKwargs()));
         String expected = expected("phi-4-mini-instruct");
         assertTrue(expected.contains("<|assistant|><|end|><|tool|>141.34<|end|>"), expected);
         assertEquals(expected.replace("<|assistant|><|end|>", "<|assistant|>" + written + "<|end|>"), rendered);
@@ -183,7 +183,7 @@ class NativeFormatRenderingsTest {
         assertTrue(withField.contains("<|tool|>" + toolsJson + "<|/tool|><|end|>"), withField);
 
         String ours = sharedTemplate("phi-4-mini-instruct")
-                .render(ChatRequest.of(List.of(Message.system(ActionFormat.PHI.templateSystemMessage(tools))), true));
+                .render(TemplateInput.of(List.of(Message.system(ActionFormat.PHI.templateSystemMessage(tools))), true));
         assertEquals(withField, ours);
         assertTrue(ActionFormat.PHI.systemPrompt(tools).endsWith("<|tool|>" + toolsJson + "<|/tool|>"),
                 "the server's system prompt (client's first) ends with the same block");

@@ -47,9 +47,12 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
                     Map<String, Object> metadata,
                     @JsonProperty("offered_tools") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> offeredTools) {
 
-    /** The metadata key of the reward the learner gave a trace (a run folder's {@code traces.jsonl}). */
+    /**
+     * The metadata field of the reward the learner gave a trace (a run folder's {@code traces.jsonl}): written by
+     * {@link #withReward}, read by {@link #reward()}; the name is ToolBrain's.
+     */
     public static final String REWARD_KEY = "reward";
-    /** The metadata key of the job step that trained on a trace. */
+    /** The metadata field of the job step that trained on a trace: written by {@link #withJobStep}, read by {@link #jobStep()}. */
     public static final String STEP_KEY = "job_step";
 
     @JsonCreator
@@ -92,5 +95,22 @@ public record Trace(@JsonProperty("rollout_id") String rolloutId,
     @JsonIgnore
     public OptionalLong jobStep() {
         return metadata.get(STEP_KEY) instanceof Number n ? OptionalLong.of(n.longValue()) : OptionalLong.empty();
+    }
+
+    /** This trace with the reward it was given recorded in its metadata. */
+    public Trace withReward(double reward) {
+        return withMetadata(REWARD_KEY, reward);
+    }
+
+    /** This trace with the job step that trained on it recorded in its metadata. */
+    public Trace withJobStep(long step) {
+        return withMetadata(STEP_KEY, step);
+    }
+
+    private Trace withMetadata(String key, Object value) {
+        Map<String, Object> more = new LinkedHashMap<>(metadata);
+        more.put(key, value);
+        return new Trace(rolloutId, groupId, queryId, query, turns, tokens, finalAnswer, termination, error, startedAtMillis,
+                durationMillis, more, offeredTools);
     }
 }

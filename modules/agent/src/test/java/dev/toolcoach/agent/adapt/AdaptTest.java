@@ -193,12 +193,12 @@ class AdaptTest {
 
     @Test
     void theHintEndsTheSystemPromptTheModelSees() {
-        dev.toolcoach.agent.scripted.ByteTokenizer tokenizer = dev.toolcoach.agent.scripted.ByteTokenizer.chatMl();
-        dev.toolcoach.agent.scripted.ScriptedGenerator model = dev.toolcoach.agent.scripted.ScriptedGenerator.chatMl(tokenizer,
+        dev.toolcoach.agent.replay.ByteTokenizer tokenizer = dev.toolcoach.agent.replay.ByteTokenizer.chatMl();
+        dev.toolcoach.agent.replay.ReplayGenerator model = dev.toolcoach.agent.replay.ReplayGenerator.chatMl(tokenizer,
                 List.of("<answer>1</answer>"));
         AdaptiveToolEnvironment env = AdaptiveToolEnvironment.of(new Tools(), learned(1),
                 AdaptSettings.of(List.of(List.of("flaky", "steady"))).withHint(true), "task:finance", 5);
-        dev.toolcoach.agent.AgentLoop loop = new dev.toolcoach.agent.AgentLoop(tokenizer, new dev.toolcoach.agent.scripted.ChatMlFormat(),
+        dev.toolcoach.agent.AgentLoop loop = new dev.toolcoach.agent.AgentLoop(tokenizer, new dev.toolcoach.agent.replay.ChatMlFormat(),
                 model, env, dev.toolcoach.agent.AgentConfig.defaults());
         loop.run(new dev.toolcoach.agent.RolloutRequest("r7", "g", "q", "price?", Map.of())).toCompletableFuture().join();
         String prompt = tokenizer.decode(model.requests().get(0).context());

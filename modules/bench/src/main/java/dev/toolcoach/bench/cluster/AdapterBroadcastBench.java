@@ -13,8 +13,8 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.bench.learning.Load;
 import dev.toolcoach.cluster.job.JobAnnouncer;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.testkit.TestAdapters;
 import dev.toolcoach.cluster.weights.WeightsChunker;
@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.StreamSupport;
@@ -112,9 +113,9 @@ public final class AdapterBroadcastBench {
                             int warmup, long pauseMillis) throws Exception {
         List<String> athletes = cluster.nodes("athlete");
         await("this node up with the cluster", START_TIMEOUT, () -> upMembers(system) == engines + 2);
-        system.systemActorOf(JobAnnouncer.create(new JobSpec(JOB, model.toString(), ActionFormat.TOOL_N1_COMPACT, List.of("arithmetic"),
-                new RolloutSettings(1.0, 16, 1, 256), 1, 1000, 1)), "job-announcer", Props.empty());
-        ActorRef<AdapterPublisherCommand> publisher = system.systemActorOf(
+        system.systemActorOf(JobAnnouncer.create(new JobSpec(JOB, model.toAbsolutePath(), ActionFormat.TOOL_N1_COMPACT, List.of("arithmetic"),
+                new RolloutSettings(1.0, 16, 1, 256), 1, Duration.ofSeconds(1), 1, Optional.empty())), "job-announcer", Props.empty());
+        ActorRef<AdapterPublisherProtocol.Command> publisher = system.systemActorOf(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher", Props.empty());
         await("every athlete node serving the job's engine", START_TIMEOUT,
                 () -> athletes.stream().allMatch(a -> version(cluster, a) >= 0));

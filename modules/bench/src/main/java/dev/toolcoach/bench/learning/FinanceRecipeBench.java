@@ -10,6 +10,13 @@ import dev.toolcoach.brain.distill.Student;
 import dev.toolcoach.brain.distill.TraceCache;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.TaskEvaluation;
+import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.brain.run.SyncGrpo;
+import dev.toolcoach.brain.run.TrainingRun;
+import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.learn.core.GrpoMetrics;
+import dev.toolcoach.rewards.Reward;
+import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.CallShapedReward;
 import dev.toolcoach.model.scratch.ScratchModel;
@@ -18,9 +25,7 @@ import dev.toolcoach.brain.scratch.TaskTexts;
 import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.learn.core.FullWeights;
 import dev.toolcoach.learn.core.LearnerCore;
-import dev.toolcoach.learn.core.LoraWeights;
 import dev.toolcoach.model.OpThreads;
-import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.nn.Transformer;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.tasks.Split;
@@ -39,6 +44,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -95,7 +101,7 @@ public final class FinanceRecipeBench {
             }
             try (LocalPolicy policy = LocalPolicy.load(base.dir(), null, null, recipe.rollouts().engineBatch())) {
                 if (warmup) evaluate("after warm-up", policy, tools, recipe, task, split.test());
-                grpo(recipe, task, split, tools, policy, seed);
+                grpo(recipe, task, split, base, policy, work, seed);
                 evaluate("after GRPO", policy, tools, recipe, task, split.test());
             }
         }
@@ -123,32 +129,41 @@ public final class FinanceRecipeBench {
         return warmed;
     }
 
-    private static void grpo(ScratchRecipe recipe, Task task, Split split, ToolExecutor tools, LocalPolicy policy, long seed) {
+    /** GRPO by the synchronous loop, as the main job's sync mode trains, on the training queries in a shuffled order. */
+    private static void grpo(ScratchRecipe recipe, Task task, Split split, ScratchModel base, LocalPolicy policy, Path work, long seed) {
         Phase phase = Phase.start("GRPO");
-        LoraAdapter adapter = policy.model().addLora(recipe.grpo().lora(), seed);
-        GroupRollouts rollouts = new GroupRollouts(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
-                recipe.samplingAgent(seed), new CallShapedReward(task.reward(), recipe.grpo().callWeight()), recipe.grpo().groupSize());
+        ScratchRecipe.Rollouts r = recipe.rollouts();
+        TrainingConfig config = TrainingConfig.defaults().withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
+                .withMaxPolicyLag(0).withAthletes(r.engineBatch())
+                .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0).withSeed(seed);
         List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
+        TrainingRun.Spec spec = new TrainingRun.Spec(config, base.dir(), r.actionFormat(), task.toolSuites(),
+                BuiltinSuites.Options.defaults(), pool, recipe.grpo().steps(),
+                Reward.perTrace(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())),
+                work.resolve("checkpoints"), "finance-recipe-bench", Optional.empty());
         Random order = new Random(seed);
         int cursor = pool.size();
         long rolloutCount = 0;
         long rolloutMillis = 0;
-        try (LearnerCore learner = new LearnerCore(policy.model().transformer(), new LoraWeights(adapter), recipe.grpoLearner(seed))) {
-            LocalGrpo grpo = new LocalGrpo(rollouts, learner, adapter, policy.engine()::setAdapter);
+        try (SyncGrpo grpo = SyncGrpo.open(spec)) {
             for (int step = 0; step < recipe.grpo().steps(); step++) {
                 if (cursor + recipe.grpo().groupsPerStep() > pool.size()) {
                     Collections.shuffle(pool, order);
                     cursor = 0;
                 }
-                LocalGrpo.Step s = grpo.step(pool.subList(cursor, cursor + recipe.grpo().groupsPerStep()), "s" + step);
+                SyncGrpo.Step s = grpo.step(pool.subList(cursor, cursor + recipe.grpo().groupsPerStep()));
                 cursor += recipe.grpo().groupsPerStep();
                 rolloutCount += s.rollouts();
                 rolloutMillis += s.rolloutMillis();
+                GrpoMetrics m = (GrpoMetrics) s.metrics();
                 System.out.printf("GRPO step %d: reward %.3f, rollouts %d in %d ms, train %d ms, loss %.4f, clip %.3f/%.3f,"
                                 + " entropy %.3f, grad %.3f, skipped groups %d%n", step, s.meanReward(), s.rollouts(),
-                        s.rolloutMillis(), s.trainMillis(), s.metrics().loss(), s.metrics().clipFractionLow(),
-                        s.metrics().clipFractionHigh(), s.metrics().entropy(), s.metrics().gradNorm(), s.metrics().skippedGroups());
+                        s.rolloutMillis(), s.trainMillis(), m.loss(), m.clipFractionLow(), m.clipFractionHigh(), m.entropy(),
+                        m.gradNorm(), m.skippedGroups());
             }
+            policy.engine().setAdapter(grpo.adapter()); // the evaluation after GRPO
+            policy.engine().whenAdapterAtLeast(grpo.adapter().version()).join();
         }
         System.out.printf("GRPO rollouts: %d in %.1f s of sampling = %.2f rollouts/s%n", rolloutCount, rolloutMillis / 1e3,
                 rolloutCount * 1e3 / Math.max(1, rolloutMillis));

@@ -6,6 +6,7 @@ import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ public final class TrainingModesBench {
                         + "groups trained %d, skipped %d, dropped stale %d, load %s%n",
                 mode, wall, lines.size(), target, toTarget.map(t -> String.format("%.1f s", t)).orElse("never"),
                 100 * accuracy, 100 * summary.evaluations().get("after_warmup").accuracy(), accounts.trained(),
-                accounts.skippedNoSignal(), accounts.droppedStale(), Load.now());
+                accounts.withoutSignal(), accounts.dropped().get(GroupDropped.Reason.STALE_POLICY), Load.now());
         return new Result(wall, toTarget, accuracy);
     }
 }

@@ -11,10 +11,10 @@ import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
 import dev.toolcoach.testkit.PerTrajectoryGenerator;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
@@ -169,7 +169,7 @@ public final class RolloutModesBench {
 
         private long run(RolloutWorkload workload, Mode mode) throws Exception {
             Map<String, Generator> scripts = new HashMap<>();
-            workload.rollouts().forEach((id, turns) -> scripts.put(id, ScriptedGenerator.chatMl(tokenizer,
+            workload.rollouts().forEach((id, turns) -> scripts.put(id, ReplayGenerator.chatMl(tokenizer,
                     turns.stream().map(RolloutWorkload.Turn::reply).toList())));
             Generator model = new PerTrajectoryGenerator(scripts);
             Generator paced = batchWidth == 0 ? new PacedGenerator(model, msPerToken, clock)

@@ -10,9 +10,9 @@ import dev.toolcoach.lm.Generation;
 import dev.toolcoach.testkit.FunctionTools;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.FinishReason;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
@@ -71,7 +71,7 @@ class TurnBarrierTest {
     /** One script per trajectory. */
     private Generator scripts(Map<String, List<String>> scripts) {
         Map<String, Generator> byId = new HashMap<>();
-        scripts.forEach((id, script) -> byId.put(id, ScriptedGenerator.chatMl(tokenizer, script)));
+        scripts.forEach((id, script) -> byId.put(id, ReplayGenerator.chatMl(tokenizer, script)));
         return new PerTrajectoryGenerator(byId);
     }
 

@@ -2,7 +2,7 @@ package dev.toolcoach.brain.distill;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.tasks.TaskExample;
 
 /**
@@ -27,6 +27,6 @@ public final class OracleTeacher implements Teacher {
 
     @Override
     public Generator generatorFor(TaskExample example, ActionFormat format, String systemPrompt) {
-        return new ScriptedGenerator(student.tokenizer(), student.stopTokenId(), example.oracleCompletions(format), 0, 0L);
+        return new ReplayGenerator(student.tokenizer(), student.stopTokenId(), example.oracleCompletions(format), 0, 0L);
     }
 }

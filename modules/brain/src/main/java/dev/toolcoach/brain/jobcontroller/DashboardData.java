@@ -3,8 +3,8 @@ package dev.toolcoach.brain.jobcontroller;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.run.ToolCallStats;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * @param nodes   the cluster's members, with the athletes each hosts
  * @param tools   tool results over the job's trained traces, by tool
  */
-public record DashboardData(JobStatus job, List<StepLine> steps, Progress coach, LearnerStatus learner, List<Node> nodes,
+public record DashboardData(JobStatus job, List<StepLine> steps, CoachProgress coach, LearnerStatus learner, List<Node> nodes,
                             Map<String, ToolCallStats> tools) {
 
     /**
@@ -33,7 +33,7 @@ public record DashboardData(JobStatus job, List<StepLine> steps, Progress coach,
     }
 
     /** The tools' figures summed over the steps. */
-    public static DashboardData of(JobStatus job, List<StepLine> steps, Progress coach, LearnerStatus learner, List<Node> nodes) {
+    public static DashboardData of(JobStatus job, List<StepLine> steps, CoachProgress coach, LearnerStatus learner, List<Node> nodes) {
         Map<String, ToolCallStats> tools = new TreeMap<>();
         for (StepLine line : steps) line.toolCalls().forEach((tool, stats) -> tools.merge(tool, stats, ToolCallStats::plus));
         return new DashboardData(job, List.copyOf(steps), coach, learner, List.copyOf(nodes), tools);

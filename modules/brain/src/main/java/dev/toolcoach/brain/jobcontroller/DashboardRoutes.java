@@ -32,8 +32,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.cluster.coach.CoachMetrics;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerMetrics;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +85,7 @@ public final class DashboardRoutes extends AbstractExtensionId<DashboardRoutes.R
         private final JobController controller;
         private final Map<String, Asset> assets;
         /** The last coach and learner figures seen, kept once their actors stop so a finished job still shows them. */
-        private final AtomicReference<Progress> lastCoach = new AtomicReference<>();
+        private final AtomicReference<CoachProgress> lastCoach = new AtomicReference<>();
         private final AtomicReference<LearnerStatus> lastLearner = new AtomicReference<>();
 
         private record Asset(ContentType type, byte[] bytes) {

@@ -25,7 +25,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -109,7 +108,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
-        List<Trace> recorded = scored.stream().map(t -> withRewardAndStep(t, report.step())).toList();
+        List<Trace> recorded = scored.stream().map(t -> t.trace().withReward(t.reward()).withJobStep(report.step())).toList();
         TraceJson.append(traces, recorded);
         ToolUse.append(toolUse, ToolUse.records(recorded, runName(), task));
         onLine.accept(line);
@@ -199,14 +198,5 @@ public final class RunRecorder implements Consumer<StepReport> {
             for (ToolResult r : t.trace().toolResults()) byTool.merge(r.call().name(), ToolCallStats.of(r), ToolCallStats::plus);
         }
         return byTool;
-    }
-
-    private static Trace withRewardAndStep(ScoredTrace scored, long step) {
-        Trace t = scored.trace();
-        Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
-        metadata.put(Trace.REWARD_KEY, scored.reward());
-        metadata.put(Trace.STEP_KEY, step);
-        return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
-                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
     }
 }

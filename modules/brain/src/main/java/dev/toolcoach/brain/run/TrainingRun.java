@@ -9,7 +9,6 @@ import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.coach.CursorCodec;
-import dev.toolcoach.cluster.learner.LearnerAccounts;
 import dev.toolcoach.cluster.learner.LearnerActor;
 import dev.toolcoach.cluster.learner.LearnerJob;
 import dev.toolcoach.cluster.learner.LearnerListener;
@@ -17,15 +16,16 @@ import dev.toolcoach.cluster.learner.LearnerSettings;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.learner.LearnerSteps;
 import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.job.GroupPlan;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.node.JobNode;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.JobCommand;
-import dev.toolcoach.cluster.protocol.AdaptSpec;
-import dev.toolcoach.cluster.protocol.JobSpec;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.JobProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
@@ -89,16 +89,11 @@ public final class TrainingRun {
      * @param reward        scores each complete group
      * @param checkpointDir where checkpoints go and where a resumed job finds them
      * @param jobId         names the job on the cluster (its coach and learner singletons); a resumed job keeps it
+     * @param adapt         TILE's ADAPT for the athletes' tool calls, empty when it is off
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId, AdaptSpec adapt) {
-        /** A job without ADAPT. */
-        public Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
-                    BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                    Path checkpointDir, String jobId) {
-            this(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, null);
-        }
+                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt) {
 
         public Spec {
             Objects.requireNonNull(config, "config");
@@ -109,6 +104,7 @@ public final class TrainingRun {
             Objects.requireNonNull(reward, "reward");
             Objects.requireNonNull(checkpointDir, "checkpointDir");
             Objects.requireNonNull(jobId, "jobId");
+            Objects.requireNonNull(adapt, "adapt");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -167,7 +163,7 @@ public final class TrainingRun {
                 } finally {
                     actors.end();
                 }
-                return new Result(new AdapterWeights(config.optimisation().lora(), core.version(), core.snapshot().tensors()), accounts, resumedFrom);
+                return new Result(core.adapterWeights(), accounts, resumedFrom);
             } finally {
                 training.shutdown();
                 awaitQuietly(training);
@@ -190,46 +186,32 @@ public final class TrainingRun {
     }
 
     /** The job's actors the run ends itself (the coach and learner singletons stay, idle, on a long-lived node). */
-    private record JobActors(ActorRef<AdapterPublisherCommand> publisher, ActorRef<JobCommand> announcer) {
+    private record JobActors(ActorRef<AdapterPublisherProtocol.Command> publisher, ActorRef<JobProtocol.Command> announcer) {
         void end() {
             announcer.tell(JobAnnouncer.End.INSTANCE);
             publisher.tell(AdapterPublisher.Stop.INSTANCE);
         }
     }
 
-    /** Groups the job had closed (trained or dropped) when the cursor was taken. */
-    private static long groupsClosed(CoachCursor cursor) {
-        return cursor.groupsTrained() + dropped(cursor);
-    }
-
-    private static long dropped(CoachCursor cursor) {
-        return cursor.groupsDropped().values().stream().mapToLong(Long::longValue).sum();
-    }
-
     private static JobActors start(JobNode node, Spec spec, LearnerCore core, PeriodicCheckpoints checkpoints,
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
         TrainingConfig.Batching batching = config.batching();
-        long groupLimit = Math.multiplyExact((long) spec.steps(), batching.groupsPerStep());
-        long sampleLimit = Math.multiplyExact(groupLimit, batching.oversampling());
-        CoachSettings coachSettings = new CoachSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(),
-                batching.rolloutTimeout(), groupLimit, sampleLimit, config.limits().maxRedispatches());
-        ActorRef<CoachCommand> coach = CoachSingleton.init(node.system(), spec.jobId(),
+        // the one plan of groups the coach opens and the learner batches
+        GroupPlan plan = GroupPlan.of(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), spec.steps(),
+                batching.oversampling());
+        CoachSettings coachSettings = new CoachSettings(plan, batching.rolloutTimeout(), config.limits().maxRedispatches());
+        ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
-        ActorRef<AdapterPublisherCommand> publisher = node.spawn(
+        ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
-        long closedBefore = cursor.map(TrainingRun::groupsClosed).orElse(0L);
-        long droppedBefore = cursor.map(TrainingRun::dropped).orElse(0L);
-        LearnerJob learnerJob = new LearnerJob(
-                new LearnerSettings(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), groupLimit, sampleLimit,
-                        batching.oversampling() > 1, closedBefore, droppedBefore),
-                core, config.optimisation().lora(), config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
+        LearnerJob learnerJob = new LearnerJob(LearnerSettings.of(plan, cursor), core, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
-        ActorRef<JobCommand> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
-                spec.modelDir().toAbsolutePath().toString(), spec.actionFormat(), spec.suites(), config.rollouts(),
-                batching.maxPolicyLag(), batching.rolloutTimeout().toMillis(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
+        ActorRef<JobProtocol.Command> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
+                spec.modelDir().toAbsolutePath(), spec.actionFormat(), spec.suites(), config.rollouts(), plan.maxPolicyLag(),
+                batching.rolloutTimeout(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 
@@ -237,7 +219,8 @@ public final class TrainingRun {
         return URLEncoder.encode(jobId, StandardCharsets.UTF_8);
     }
 
-    private static LearnerConfig learnerConfig(TrainingConfig config) {
+    /** The learner's optimiser for a job: the one mapping of a training config to it (the synchronous loop uses it too). */
+    static LearnerConfig learnerConfig(TrainingConfig config) {
         LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
         return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()), defaults.dpo(), defaults.optimiser(),
                 defaults.schedule(), defaults.maxGradNorm(), config.optimisation().microBatchRows(), config.seed());

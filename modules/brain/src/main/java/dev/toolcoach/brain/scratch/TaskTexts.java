@@ -4,7 +4,7 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.brain.run.Progress;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.replay.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;

@@ -21,10 +21,8 @@ import dev.toolcoach.trace.tooluse.ToolUse;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -118,10 +116,7 @@ public final class SkillMeasurement {
 
     /** The trace with its task reward recorded where the run recorder records it, which the miner reads. */
     private Trace scored(TaskExample example, Trace t) {
-        Map<String, Object> metadata = new LinkedHashMap<>(t.metadata());
-        metadata.put(Trace.REWARD_KEY, reward.score(example, t));
-        return new Trace(t.rolloutId(), t.groupId(), t.queryId(), t.query(), t.turns(), t.tokens(), t.finalAnswer(),
-                t.termination(), t.error(), t.startedAtMillis(), t.durationMillis(), metadata, t.offeredTools());
+        return t.withReward(reward.score(example, t));
     }
 
     /** The arm's solved tasks: full marks, every call succeeded, and the same last tool result as the plain plan's. */

@@ -2,7 +2,6 @@ package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.rewards.judge.JudgeMode;
 
@@ -25,6 +24,6 @@ public record JudgeChoice(String mode, ModelEndpoint endpoint) {
 
     /** @throws IllegalArgumentException naming an unknown mode */
     public JudgeMode judgeMode() {
-        return Brain.Builder.judgeMode(mode == null ? "ranking" : mode);
+        return JudgeMode.parse(mode == null ? "ranking" : mode);
     }
 }

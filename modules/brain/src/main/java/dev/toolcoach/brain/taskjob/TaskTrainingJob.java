@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.adapt.AdaptSettings;
+import dev.toolcoach.brain.AgentTools;
 import dev.toolcoach.brain.Brain;
+import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
@@ -15,6 +17,7 @@ import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.run.Progress;
+import dev.toolcoach.brain.eval.EvalSession;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
@@ -22,6 +25,7 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -298,10 +302,10 @@ public final class TaskTrainingJob {
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
-            Brain.Builder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
+            BrainBuilder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
-                    .reward(TaskRewards.of(task.name(), options.trainingReward(task)))
+                    .reward(Reward.perTrace(task.name(), options.trainingReward(task)))
                     .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
@@ -439,11 +443,16 @@ public final class TaskTrainingJob {
                                  List<TaskExample> passQueries, JobListener listener) throws IOException {
         listener.phase("evaluate");
         long start = System.nanoTime();
-        EvaluationReport report = brain.evaluate(split.test(), task.reward());
-        ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
-        EvalRecord record = EvalRecord.of(report);
-        long evaluated = System.nanoTime();
-        if (!passQueries.isEmpty()) record = record.withTraining(brain.passAtK(passQueries, task.reward(), PASS_AT_K, PASS_AT_K));
+        EvalRecord record;
+        long evaluated;
+        // one model load for the phase: the test split greedily, then pass@k on the training queries
+        try (EvalSession session = brain.evaluation(Math.max(split.test().size(), passQueries.size() * PASS_AT_K))) {
+            EvaluationReport report = session.evaluate(split.test(), task.reward());
+            ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
+            record = EvalRecord.of(report);
+            evaluated = System.nanoTime();
+            if (!passQueries.isEmpty()) record = record.withTraining(session.passAtK(passQueries, task.reward(), PASS_AT_K, PASS_AT_K));
+        }
         LOG.info("{}: {} test examples in {} s, pass@{} on {} training queries in {} s", name, record.examples(),
                 Math.round((evaluated - start) / 1e9), PASS_AT_K, passQueries.size(), Math.round((System.nanoTime() - evaluated) / 1e9));
         evals.put(name, record);
@@ -459,7 +468,7 @@ public final class TaskTrainingJob {
     /** The task-sized model, its vocabulary learned from the oracle's texts through the job's own tools. */
     private static void writeScratchModel(Brain brain, Split split, ScratchRecipe recipe, Path dir, long seed, Progress progress)
             throws IOException {
-        try (Brain.OpenTools tools = brain.openTools()) {
+        try (AgentTools.Open tools = brain.agentTools().open()) {
             List<String> texts;
             try (Progress.Meter meter = progress.start("model: oracle texts", split.train().size(), "examples")) {
                 texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent(), meter);

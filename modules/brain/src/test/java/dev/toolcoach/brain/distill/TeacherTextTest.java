@@ -2,7 +2,7 @@ package dev.toolcoach.brain.distill;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.ActionParser;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.replay.ChatMlFormat;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.openai.ChatMessage;
 import dev.toolcoach.openai.ChatToolCall;

@@ -3,9 +3,9 @@ package dev.toolcoach.brain.eval;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.Generator;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
@@ -33,7 +33,7 @@ class TaskEvaluationTest {
         for (int i = 0; i < examples.size(); i++) {
             List<String> script = i < 4 ? examples.get(i).oracleCompletions(ActionFormat.TOOL_N1)
                     : i == 4 ? List.of("<think>guess</think><answer>-1</answer>") : List.of("<think>hm</think>", "<think>hm</think>", "<think>hm</think>");
-            replies.put("eval-" + examples.get(i).id(), ScriptedGenerator.chatMl(tokenizer, script));
+            replies.put("eval-" + examples.get(i).id(), ReplayGenerator.chatMl(tokenizer, script));
         }
         Generator byExample = request -> replies.get(request.trajectoryId()).generate(request);
         try (ToolExecutor tools = FinanceTools.executor()) {

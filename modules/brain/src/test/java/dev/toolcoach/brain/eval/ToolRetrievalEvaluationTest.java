@@ -4,9 +4,9 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.ToolSpec;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.retrieval.offer.Distractors;
 import dev.toolcoach.retrieval.offer.QueryTools;
@@ -99,7 +99,7 @@ class ToolRetrievalEvaluationTest {
     private static EvaluationReport evaluate(Task task, List<TaskExample> examples) {
         Map<String, Generator> replies = new HashMap<>();
         for (TaskExample e : examples) {
-            replies.put("eval-" + e.id(), ScriptedGenerator.chatMl(TOKENIZER, e.oracleCompletions(ActionFormat.TOOL_N1)));
+            replies.put("eval-" + e.id(), ReplayGenerator.chatMl(TOKENIZER, e.oracleCompletions(ActionFormat.TOOL_N1)));
         }
         Generator byExample = request -> replies.get(request.trajectoryId()).generate(request);
         try (ToolExecutor tools = FinanceTools.executor()) {

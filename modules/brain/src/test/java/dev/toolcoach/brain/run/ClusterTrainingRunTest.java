@@ -12,7 +12,8 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.learner.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
@@ -132,7 +133,7 @@ class ClusterTrainingRunTest {
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.HERMES, List.of("arithmetic"),
                 BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "native"), JobNode.attach(coach), reports::add);
+                dir.resolve("checkpoints"), "native", Optional.empty()), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         assertEquals(1, result.accounts().trained(), result.accounts().toString());
@@ -173,7 +174,7 @@ class ClusterTrainingRunTest {
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("arithmetic"),
                 BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "code-act"), JobNode.attach(coach), reports::add);
+                dir.resolve("checkpoints"), "code-act", Optional.empty()), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -234,7 +235,7 @@ class ClusterTrainingRunTest {
             List<StepReport> reports = new CopyOnWriteArrayList<>();
             TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, f.format(), List.of("arithmetic"),
                     BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                    dir.resolve(name + "-checkpoints"), "native-" + name), node, reports::add);
+                    dir.resolve(name + "-checkpoints"), "native-" + name, Optional.empty()), node, reports::add);
 
             assertEquals(1, result.adapter().version(), name + ": one GRPO step");
             List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -275,7 +276,7 @@ class ClusterTrainingRunTest {
         CompletableFuture<TrainingRun.Result> job = CompletableFuture.supplyAsync(() -> TrainingRun.run(
                 new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, List.of("arithmetic"), BuiltinSuites.Options.defaults(),
                         ArithmeticTask.create(6, 3).examples(), 5, Reward.perTrace("calls-ok", gate), dir.resolve("checkpoints"),
-                        "outage"), JobNode.attach(coach), reports::add));
+                        "outage", Optional.empty()), JobNode.attach(coach), reports::add));
 
         gate.await(gate.succeeded, "a group whose calls succeeded");
         tool.terminate();
@@ -302,11 +303,10 @@ class ClusterTrainingRunTest {
         assertEquals(rollouts.size(), rollouts.stream().distinct().count(), "no rollout was scored twice");
 
         LearnerAccounts accounts = result.accounts();
-        long dropped = accounts.droppedStale() + accounts.droppedUnusable() + accounts.droppedRewardFailure();
-        assertEquals(0, accounts.droppedRewardFailure(), "the gate never gave up: " + accounts);
+        assertEquals(0, accounts.dropped().get(GroupDropped.Reason.REWARD_FAILED), "the gate never gave up: " + accounts);
         assertEquals(0, accounts.pending(), "no group left waiting: " + accounts);
-        assertEquals(accounts.groupsComplete(), accounts.trained() + accounts.skippedNoSignal() + dropped, accounts.toString());
-        assertEquals(accounts.trained() + accounts.skippedNoSignal(), observations.size() / 2, "every scored group trained once");
+        assertEquals(accounts.groupsComplete(), accounts.trained() + accounts.skipped() + accounts.dropped().total(), accounts.toString());
+        assertEquals(accounts.trained() + accounts.skipped(), observations.size() / 2, "every scored group trained once");
     }
 
     /**
@@ -373,7 +373,7 @@ class ClusterTrainingRunTest {
 
     private static TrainingRun.Spec spec(TrainingConfig config, Path model, Task task, int steps, Path dir, String jobId) {
         return new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(), BuiltinSuites.Options.defaults(),
-                task.examples(), steps, LETTERS, dir.resolve("checkpoints"), jobId);
+                task.examples(), steps, LETTERS, dir.resolve("checkpoints"), jobId, Optional.empty());
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, int athletes) {

@@ -2,7 +2,8 @@ package dev.toolcoach.brain.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.cluster.learner.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
@@ -144,7 +145,7 @@ class RunRecorderTest {
         RunRecorder recorder = new RunRecorder(run, "finance", t -> true, line -> { });
         recorder.accept(new StepReport(7, 6, List.of(new ScoredGroup("g", List.of(new ScoredTrace(stale, 0), new ScoredTrace(fresh, 1)))),
                 List.of(), 1, 1, new SftMetrics(7, 1.0, 10, 1, 0.5, 1e-4, 0), true, Duration.ZERO,
-                new LearnerAccounts(1, 0, 1, 0, 0, 0, 0, 1, "")));
+                new LearnerAccounts(1, 0, 1, GroupCounts.NONE, 0, 1)));
 
         StepLine line = RunRecorder.read(run).get(0);
         assertEquals(1.0, line.meanPolicyLag());
@@ -165,6 +166,6 @@ class RunRecorderTest {
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(turn), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
-                List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, 0, 0, 0, 0, step, ""));
+                List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, GroupCounts.NONE, 0, step));
     }
 }

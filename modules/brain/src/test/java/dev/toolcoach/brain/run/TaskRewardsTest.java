@@ -1,7 +1,5 @@
 package dev.toolcoach.brain.run;
 
-import dev.toolcoach.rewards.GroupOutcome;
-import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.TaskExample;
@@ -12,14 +10,13 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TaskRewardsTest {
@@ -33,7 +30,7 @@ class TaskRewardsTest {
     }
 
     @Test
-    void eachExamplesContextIsBuiltOnceAndTheTaskRewardScoresTheExampleItCarries() {
+    void eachExamplesContextIsBuiltOnceWithItsQueryGoldAnswerOracleCallsAndGoldFacts() {
         Function<String, RewardContext> contexts = TaskRewards.contexts(List.of(SIX_BY_SEVEN));
         RewardContext context = contexts.apply("q1");
         assertSame(context, contexts.apply("q1"), "built once, when the job starts");
@@ -41,11 +38,6 @@ class TaskRewardsTest {
         assertEquals("42", context.goldAnswer());
         assertEquals(List.of(new ToolCall("multiply", Map.of("a", 6, "b", 7))), context.goldCalls(), "the oracle's calls");
         assertEquals("none", context.string("unit").orElseThrow(), "the gold facts");
-        assertEquals(Optional.of(SIX_BY_SEVEN), context.example(), "the example itself");
-
-        Reward reward = TaskRewards.of("exact", (trace, example) -> example.goldAnswer().equals(trace.finalAnswer()) ? 1 : 0);
-        assertEquals(new GroupOutcome.Scored(List.of(1.0, 0.0)),
-                reward.scoreGroup(List.of(answered("q1", "42"), answered("q1", "41")), context));
     }
 
     @Test
@@ -59,10 +51,9 @@ class TaskRewardsTest {
     }
 
     @Test
-    void aQueryOutsideTheDatasetDropsItsGroup() {
-        RewardContext unknown = TaskRewards.contexts(List.of(SIX_BY_SEVEN)).apply("q9");
-        GroupOutcome outcome = TaskRewards.of("exact", (trace, example) -> 1).scoreGroup(List.of(answered("q9", "42")), unknown);
-        GroupOutcome.Dropped dropped = assertInstanceOf(GroupOutcome.Dropped.class, outcome);
-        assertTrue(dropped.reason().contains("query q9 is not in the task's dataset"), dropped.reason());
+    void aQueryOutsideTheDatasetIsRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TaskRewards.contexts(List.of(SIX_BY_SEVEN)).apply("q9"));
+        assertEquals("query q9 is not in the job's dataset", e.getMessage());
     }
 }

@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -51,7 +53,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1");
+                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1", Optional.empty());
 
         TrainingRun.Result result = TrainingRun.runEmbedded(spec, steps::add);
 
@@ -59,7 +61,7 @@ class TrainingRunTest {
         assertEquals(3, steps.size());
         assertEquals(List.of(1, 2, 3), steps.stream().map(StepReport::version).toList());
         assertEquals(3, result.adapter().version());
-        assertEquals(6, result.accounts().trained() + result.accounts().skippedNoSignal());
+        assertEquals(6, result.accounts().trained() + result.accounts().skipped());
         assertEquals(0, result.accounts().pending());
         assertEquals(24, result.accounts().received() - result.accounts().duplicates(), "every rollout of 6 groups, once");
         // the learner's versions reached the athletes' engine: later rollouts were sampled by trained adapters
@@ -69,7 +71,7 @@ class TrainingRunTest {
 
         List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
         TrainingRun.Result resumed = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2"), resumedSteps::add);
+                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2", Optional.empty()), resumedSteps::add);
 
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");
@@ -92,7 +94,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
         TrainingRun.Result result = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic"), steps::add);
+                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic", Optional.empty()), steps::add);
 
         assertEquals(3, steps.size());
         for (StepReport step : steps) {
@@ -101,10 +103,10 @@ class TrainingRunTest {
             assertEquals(2, step.informativeGroups());
         }
         int sampled = steps.stream().mapToInt(StepReport::groupsSampled).sum();
-        assertEquals(6 + result.accounts().skippedNoSignal(), sampled, "each step counts the queries it sampled, the dropped ones too");
+        assertEquals(6 + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL), sampled, "each step counts the queries it sampled, the dropped ones too");
         assertEquals(6, result.accounts().trained());
-        assertTrue(result.accounts().skippedNoSignal() >= 3, "the flat questions came up and were dropped: "
-                + result.accounts().skippedNoSignal());
+        assertTrue(result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL) >= 3, "the flat questions came up and were dropped: "
+                + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL));
         assertEquals(0, result.accounts().pending());
     }
 
@@ -128,7 +130,7 @@ class TrainingRunTest {
                 .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj")), 1e-2, 0)
                 .withLimits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofSeconds(4), 3));
         TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls");
+                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls", Optional.empty());
 
         long start = System.nanoTime();
         TrainingFailedException failed = assertThrows(TrainingFailedException.class, () -> TrainingRun.runEmbedded(spec, step -> { }));

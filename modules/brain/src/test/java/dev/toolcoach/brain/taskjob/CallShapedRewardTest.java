@@ -3,9 +3,9 @@ package dev.toolcoach.brain.taskjob;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.tasks.OracleRollout;
 import dev.toolcoach.tasks.Task;
@@ -40,7 +40,7 @@ class CallShapedRewardTest {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
         try (ToolExecutor tools = FinanceTools.executor()) {
             Trace perfect = OracleRollout.run(example, tools, AgentConfig.defaults()).toCompletableFuture().get();
-            Trace partial = new AgentLoop(tokenizer, new ChatMlFormat(), ScriptedGenerator.chatMl(tokenizer,
+            Trace partial = new AgentLoop(tokenizer, new ChatMlFormat(), ReplayGenerator.chatMl(tokenizer,
                     List.of(call, "<think>t</think><answer>1</answer>")), tools, AgentConfig.defaults())
                     .run(example.rolloutRequest("r", "g")).toCompletableFuture().get();
 

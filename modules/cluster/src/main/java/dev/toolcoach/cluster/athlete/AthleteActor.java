@@ -13,13 +13,13 @@ import akka.actor.typed.javadsl.ReceiveBuilder;
 import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.Echo;
-import dev.toolcoach.cluster.protocol.EchoReply;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.EchoProtocol.Echo;
+import dev.toolcoach.cluster.protocol.EchoProtocol.EchoReply;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.cluster.serialization.FrameBudget;
 import dev.toolcoach.trace.Trace;
 
@@ -34,35 +34,35 @@ import java.util.Optional;
  * sends), then asks for the next. The coach hears that the rollout is done from the learner, never from
  * the athlete.
  */
-public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
+public final class AthleteActor extends AbstractBehavior<AthleteProtocol.Command> {
 
     /** The agent loop finished (the stage always yields a trace, so a failure here is a broken shell). */
     private record RolloutEnded(AssignRollout assignment, Trace trace, Throwable failure)
-            implements AthleteCommand, NoSerializationVerificationNeeded {
+            implements AthleteProtocol.Local, NoSerializationVerificationNeeded {
     }
 
     /** The learner's ack, adapted to this actor's commands. */
-    private record AckReceived(TraceAck ack) implements AthleteCommand, NoSerializationVerificationNeeded {
+    private record AckReceived(TraceAck ack) implements AthleteProtocol.Local, NoSerializationVerificationNeeded {
     }
 
     /** No ack in time: send the trace again, or give up. */
-    private enum ResendTick implements AthleteCommand, NoSerializationVerificationNeeded { INSTANCE }
+    private enum ResendTick implements AthleteProtocol.Local, NoSerializationVerificationNeeded { INSTANCE }
 
     /** This actor's full address, so an echo tells which node answered. */
     private final String address;
     private final Optional<AthleteJob> job;
-    private final TimerScheduler<AthleteCommand> timers;
+    private final TimerScheduler<AthleteProtocol.Command> timers;
     private final ActorRef<TraceAck> ackAdapter;
     private final Optional<AthleteWork> work;
     private final FrameBudget frame;
 
     /** An athlete with no job yet: it registers and answers echoes, and takes no work. */
-    public static Behavior<AthleteCommand> create() {
+    public static Behavior<AthleteProtocol.Command> create() {
         return create(Optional.empty());
     }
 
     /** An athlete that pulls work from the job's coach as soon as it starts. */
-    public static Behavior<AthleteCommand> create(AthleteJob job) {
+    public static Behavior<AthleteProtocol.Command> create(AthleteJob job) {
         return create(Optional.of(job));
     }
 
@@ -70,12 +70,12 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
      * A failure in the shell restarts the athlete rather than stopping it: the restarted athlete asks
      * for new work, and the rollout it held comes back through the coach's deadline.
      */
-    private static Behavior<AthleteCommand> create(Optional<AthleteJob> job) {
-        return Behaviors.supervise(Behaviors.<AthleteCommand>setup(context -> Behaviors.withTimers(
+    private static Behavior<AthleteProtocol.Command> create(Optional<AthleteJob> job) {
+        return Behaviors.supervise(Behaviors.<AthleteProtocol.Command>setup(context -> Behaviors.withTimers(
                 timers -> new AthleteActor(context, timers, job)))).onFailure(SupervisorStrategy.restart());
     }
 
-    private AthleteActor(ActorContext<AthleteCommand> context, TimerScheduler<AthleteCommand> timers, Optional<AthleteJob> job) {
+    private AthleteActor(ActorContext<AthleteProtocol.Command> context, TimerScheduler<AthleteProtocol.Command> timers, Optional<AthleteJob> job) {
         super(context);
         this.job = job;
         this.timers = timers;
@@ -88,8 +88,8 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
     }
 
     @Override
-    public Receive<AthleteCommand> createReceive() {
-        ReceiveBuilder<AthleteCommand> builder = newReceiveBuilder().onMessage(Echo.class, this::onEcho);
+    public Receive<AthleteProtocol.Command> createReceive() {
+        ReceiveBuilder<AthleteProtocol.Command> builder = newReceiveBuilder().onMessage(Echo.class, this::onEcho);
         if (job.isEmpty()) {
             return builder.onMessage(AssignRollout.class, this::onAssignmentWithoutJob).build();
         }
@@ -101,18 +101,18 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
                 .build();
     }
 
-    private Behavior<AthleteCommand> onEcho(Echo echo) {
+    private Behavior<AthleteProtocol.Command> onEcho(Echo echo) {
         echo.replyTo().tell(new EchoReply(echo.payload(), address));
         return this;
     }
 
-    private Behavior<AthleteCommand> onAssignmentWithoutJob(AssignRollout assignment) {
+    private Behavior<AthleteProtocol.Command> onAssignmentWithoutJob(AssignRollout assignment) {
         getContext().getLog().warn("athlete {} has no job yet and cannot run rollout {}; the coach's deadline will "
                 + "dispatch it again", address, assignment.rolloutId());
         return this;
     }
 
-    private Behavior<AthleteCommand> onAssignment(AssignRollout assignment) {
+    private Behavior<AthleteProtocol.Command> onAssignment(AssignRollout assignment) {
         Optional<String> inHand = work().inHand();
         List<AthleteWork.Action> actions = work().assigned(assignment);
         if (actions.isEmpty()) {
@@ -122,7 +122,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         return act(actions);
     }
 
-    private Behavior<AthleteCommand> onRolloutEnded(RolloutEnded ended) {
+    private Behavior<AthleteProtocol.Command> onRolloutEnded(RolloutEnded ended) {
         if (ended.failure() != null) {
             getContext().getLog().error("rollout {} failed without a trace; asking for new work (the coach's deadline "
                     + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
@@ -139,7 +139,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         return act(work().traceReady(ended.trace()));
     }
 
-    private Behavior<AthleteCommand> onAck(AckReceived received) {
+    private Behavior<AthleteProtocol.Command> onAck(AckReceived received) {
         List<AthleteWork.Action> actions = work().acked(received.ack().rolloutId());
         if (actions.isEmpty()) {
             getContext().getLog().debug("ack for rollout {}, not the trace in flight; ignored", received.ack().rolloutId());
@@ -147,11 +147,11 @@ public final class AthleteActor extends AbstractBehavior<AthleteCommand> {
         return act(actions);
     }
 
-    private Behavior<AthleteCommand> onResendTick() {
+    private Behavior<AthleteProtocol.Command> onResendTick() {
         return act(work().ackTimedOut());
     }
 
-    private Behavior<AthleteCommand> act(List<AthleteWork.Action> actions) {
+    private Behavior<AthleteProtocol.Command> act(List<AthleteWork.Action> actions) {
         for (AthleteWork.Action action : actions) {
             if (action instanceof AthleteWork.Run run) {
                 start(run.assignment());

@@ -1,8 +1,8 @@
 package dev.toolcoach.cluster.athlete;
 
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 
 import java.util.Objects;
 
@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param coach   asked for one rollout at a time (in a cluster, the coach singleton's proxy)
  * @param learner receives the finished traces and acks each
  */
-public record AthleteJob(ActorRef<CoachCommand> coach, ActorRef<TraceDelivery> learner, RolloutRunner runner,
+public record AthleteJob(ActorRef<CoachProtocol.Command> coach, ActorRef<TraceDelivery> learner, RolloutRunner runner,
                          DeliverySettings delivery) {
     public AthleteJob {
         Objects.requireNonNull(coach, "coach");

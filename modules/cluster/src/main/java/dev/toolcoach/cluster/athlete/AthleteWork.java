@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.athlete;
 
-import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 import dev.toolcoach.trace.Trace;
 
 import java.util.ArrayDeque;

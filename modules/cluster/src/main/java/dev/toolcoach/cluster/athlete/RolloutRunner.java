@@ -8,7 +8,7 @@ import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.lm.Tokenizer;
 import dev.toolcoach.agent.ToolEnvironment;
-import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 import dev.toolcoach.trace.Trace;
 
 import java.time.Duration;

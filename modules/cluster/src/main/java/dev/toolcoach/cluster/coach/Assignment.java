@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 
 import java.util.Objects;
 

@@ -10,18 +10,18 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
-import dev.toolcoach.cluster.protocol.GetCursor;
-import dev.toolcoach.cluster.protocol.GetProgress;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.GroupTrained;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
-import dev.toolcoach.cluster.protocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;
@@ -40,33 +40,33 @@ import java.util.function.Supplier;
  * knows from its {@link LearnerStarted}, to be dropped. Meant to run once per job, as a cluster singleton
  * ({@link CoachSingleton}).
  */
-public final class CoachActor extends AbstractBehavior<CoachCommand> {
+public final class CoachActor extends AbstractBehavior<CoachProtocol.Command> {
 
     /** Time to look for missed deadlines. */
-    private enum DeadlineTick implements CoachCommand.Local, NoSerializationVerificationNeeded { INSTANCE }
+    private enum DeadlineTick implements CoachProtocol.Local, NoSerializationVerificationNeeded { INSTANCE }
 
-    private final RolloutScheduler<ActorRef<AthleteCommand>> scheduler;
-    private final Set<ActorRef<AthleteCommand>> watched = new HashSet<>();
+    private final RolloutScheduler<ActorRef<AthleteProtocol.Command>> scheduler;
+    private final Set<ActorRef<AthleteProtocol.Command>> watched = new HashSet<>();
     private final CoachMetrics metrics;
-    private ActorRef<LearnerCommand> learner;
+    private ActorRef<LearnerProtocol.Command> learner;
 
     /**
      * @param resumeFrom         a checkpoint's cursor to continue from, or empty for a new job
      * @param clock              the deadlines' clock
      * @param deadlineCheckEvery how often missed deadlines are looked for
      */
-    public static Behavior<CoachCommand> create(CoachSettings settings, List<TaskExample> queries, Optional<CoachCursor> resumeFrom,
+    public static Behavior<CoachProtocol.Command> create(CoachSettings settings, List<TaskExample> queries, Optional<CoachCursor> resumeFrom,
                                                 Clock clock, Duration deadlineCheckEvery) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
-            RolloutScheduler<ActorRef<AthleteCommand>> scheduler = resumeFrom
-                    .map(cursor -> RolloutScheduler.<ActorRef<AthleteCommand>>resume(settings, queries, clock, cursor))
+            RolloutScheduler<ActorRef<AthleteProtocol.Command>> scheduler = resumeFrom
+                    .map(cursor -> RolloutScheduler.<ActorRef<AthleteProtocol.Command>>resume(settings, queries, clock, cursor))
                     .orElseGet(() -> RolloutScheduler.start(settings, queries, clock));
             return new CoachActor(context, timers, scheduler, deadlineCheckEvery);
         }));
     }
 
-    private CoachActor(ActorContext<CoachCommand> context, TimerScheduler<CoachCommand> timers,
-                       RolloutScheduler<ActorRef<AthleteCommand>> scheduler, Duration deadlineCheckEvery) {
+    private CoachActor(ActorContext<CoachProtocol.Command> context, TimerScheduler<CoachProtocol.Command> timers,
+                       RolloutScheduler<ActorRef<AthleteProtocol.Command>> scheduler, Duration deadlineCheckEvery) {
         super(context);
         this.scheduler = scheduler;
         metrics = CoachMetrics.get(context.getSystem());
@@ -75,7 +75,7 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
     }
 
     @Override
-    public Receive<CoachCommand> createReceive() {
+    public Receive<CoachProtocol.Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(RequestRollouts.class, this::onRequest)
                 .onMessage(RolloutReceived.class, this::onRolloutReceived)
@@ -96,12 +96,12 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
                 .build();
     }
 
-    private Behavior<CoachCommand> onRequest(RequestRollouts request) {
+    private Behavior<CoachProtocol.Command> onRequest(RequestRollouts request) {
         if (watched.add(request.athlete())) getContext().watch(request.athlete());
         return deliver(scheduler.request(request.athlete(), request.count()));
     }
 
-    private Behavior<CoachCommand> onRolloutReceived(RolloutReceived received) {
+    private Behavior<CoachProtocol.Command> onRolloutReceived(RolloutReceived received) {
         RolloutScheduler.Receipt receipt = scheduler.rolloutReceived(received.rolloutId());
         if (receipt == RolloutScheduler.Receipt.UNKNOWN) {
             getContext().getLog().warn("the learner reported rollout {}, which this job never dispatched", received.rolloutId());
@@ -110,22 +110,22 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
         return this;
     }
 
-    private Behavior<CoachCommand> onAthleteGone(Terminated terminated) {
-        ActorRef<AthleteCommand> athlete = terminated.getRef().unsafeUpcast();
+    private Behavior<CoachProtocol.Command> onAthleteGone(Terminated terminated) {
+        ActorRef<AthleteProtocol.Command> athlete = terminated.getRef().unsafeUpcast();
         watched.remove(athlete);
         return deliver(scheduler.athleteLeft(athlete));
     }
 
     /** A trained or dropped report closes an open group; one for a group not open (a repeat) is counted and logged. */
-    private Behavior<CoachCommand> onGroupReport(String groupId, Supplier<List<Assignment<ActorRef<AthleteCommand>>>> report) {
+    private Behavior<CoachProtocol.Command> onGroupReport(String groupId, Supplier<List<Assignment<ActorRef<AthleteProtocol.Command>>>> report) {
         if (!scheduler.isOpen(groupId)) {
             getContext().getLog().warn("the learner reported group {}, which is not open; ignored", groupId);
         }
         return deliver(report.get());
     }
 
-    private Behavior<CoachCommand> deliver(List<Assignment<ActorRef<AthleteCommand>>> assignments) {
-        for (Assignment<ActorRef<AthleteCommand>> assignment : assignments) assignment.athlete().tell(assignment.message());
+    private Behavior<CoachProtocol.Command> deliver(List<Assignment<ActorRef<AthleteProtocol.Command>>> assignments) {
+        for (Assignment<ActorRef<AthleteProtocol.Command>> assignment : assignments) assignment.athlete().tell(assignment.message());
         if (learner != null) {
             for (String groupId : scheduler.takeGivenUp()) {
                 getContext().getLog().warn("group {} given up: a rollout of it went out too often; the learner drops it", groupId);
@@ -136,7 +136,7 @@ public final class CoachActor extends AbstractBehavior<CoachCommand> {
         return this;
     }
 
-    private Behavior<CoachCommand> reply(Runnable answer) {
+    private Behavior<CoachProtocol.Command> reply(Runnable answer) {
         answer.run();
         return this;
     }

@@ -7,31 +7,28 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import io.prometheus.metrics.model.registry.MultiCollector;
-import io.prometheus.metrics.model.snapshots.CounterSnapshot;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.toolcoach.cluster.metrics.Snapshots.byReason;
 import static dev.toolcoach.cluster.metrics.Snapshots.counter;
 import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
 /**
  * Exports the coach's accounts to the node's {@code /metrics}: the coach publishes its latest
- * {@link Progress} after every change, a scrape reads it. Nothing is exported on a node where the
+ * {@link CoachProgress} after every change, a scrape reads it. Nothing is exported on a node where the
  * coach does not run (or no longer runs: the singleton moved away).
  */
 public final class CoachMetrics implements Extension, MultiCollector {
 
     public static final Id ID = new Id();
 
-    private final AtomicReference<Progress> latest = new AtomicReference<>();
+    private final AtomicReference<CoachProgress> latest = new AtomicReference<>();
 
     private CoachMetrics(ExtendedActorSystem system) {
         ToolCoachMetrics.get(system).registry().register(this);
@@ -41,12 +38,12 @@ public final class CoachMetrics implements Extension, MultiCollector {
         return ID.get(Adapter.toClassic(system));
     }
 
-    void publish(Progress progress) {
+    void publish(CoachProgress progress) {
         latest.set(progress);
     }
 
     /** The coach's latest accounts on this node; empty where no coach runs (or it has stopped). */
-    public Optional<Progress> latest() {
+    public Optional<CoachProgress> latest() {
         return Optional.ofNullable(latest.get());
     }
 
@@ -56,18 +53,12 @@ public final class CoachMetrics implements Extension, MultiCollector {
 
     @Override
     public MetricSnapshots collect() {
-        Progress p = latest.get();
+        CoachProgress p = latest.get();
         if (p == null) return MetricSnapshots.of();
-        CounterSnapshot.Builder dropped = CounterSnapshot.builder().name("toolcoach_coach_groups_dropped")
-                .help("Query groups the learner dropped, by reason");
-        for (Map.Entry<GroupDropped.Reason, Long> entry : p.groupsDropped().entrySet()) {
-            dropped.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                    .labels(Labels.of("reason", entry.getKey().name().toLowerCase(Locale.ROOT))).value(entry.getValue()).build());
-        }
         return MetricSnapshots.of(
                 counter("toolcoach_coach_groups", "Query groups, by event", "event", Map.of(
                         "dispatched", p.groupsDispatched(), "completed", p.groupsCompleted(), "trained", p.groupsTrained())),
-                dropped.build(),
+                byReason("toolcoach_coach_groups_dropped", "Query groups the learner dropped, by reason", p.groupsDropped()),
                 counter("toolcoach_coach_rollouts", "Rollouts, by event", "event", Map.of(
                         "dispatched", p.rolloutsDispatched(), "redispatched", p.rolloutsRedispatched(),
                         "completed", p.rolloutsCompleted(), "cancelled", p.rolloutsCancelled(),

@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.coach;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolcoach.cluster.protocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

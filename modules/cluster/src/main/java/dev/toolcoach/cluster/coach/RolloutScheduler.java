@@ -1,9 +1,10 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
 import dev.toolcoach.tasks.TaskExample;
 
 import java.time.Clock;
@@ -11,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,7 +93,7 @@ public final class RolloutScheduler<A> {
     private long groupsCompleted;
     private long closedGroupsCompleted;
     private long groupsTrained;
-    private final Map<GroupDropped.Reason, Long> groupsDropped = new EnumMap<>(GroupDropped.Reason.class);
+    private GroupCounts groupsDropped = GroupCounts.NONE;
     private long rolloutsDispatched;
     private long rolloutsRedispatched;
     private long rolloutsCompleted;
@@ -147,8 +147,8 @@ public final class RolloutScheduler<A> {
         groupsTrained = cursor.groupsTrained();
         groupsCompleted = cursor.groupsCompleted();
         closedGroupsCompleted = cursor.groupsCompleted();
-        groupsDropped.putAll(cursor.groupsDropped());
-        groupsDispatched = groupsTrained + droppedTotal() + openGroups.size();
+        groupsDropped = cursor.groupsDropped();
+        groupsDispatched = groupsTrained + groupsDropped.total() + openGroups.size();
     }
 
     /** Work pulling: the athlete is free for {@code count} more rollouts. */
@@ -209,7 +209,7 @@ public final class RolloutScheduler<A> {
         withdraw(rollout);
         rollout.state = State.DONE;
         rolloutsCompleted++;
-        if (++rollout.group.done == settings.groupSize()) groupsCompleted++;
+        if (++rollout.group.done == settings.plan().groupSize()) groupsCompleted++;
         return Receipt.COUNTED;
     }
 
@@ -234,7 +234,7 @@ public final class RolloutScheduler<A> {
             return List.of();
         }
         close(group);
-        groupsDropped.merge(reason, 1L, Long::sum);
+        groupsDropped = groupsDropped.plus(reason);
         return dispatch();
     }
 
@@ -258,8 +258,8 @@ public final class RolloutScheduler<A> {
         return !moreGroupsAllowed() && openGroups.isEmpty();
     }
 
-    public Progress progress() {
-        return new Progress(groupsDispatched, groupsCompleted, groupsTrained, groupsDropped, openGroups.size(),
+    public CoachProgress progress() {
+        return new CoachProgress(groupsDispatched, groupsCompleted, groupsTrained, groupsDropped, openGroups.size(),
                 rolloutsDispatched, rolloutsRedispatched, rolloutsCompleted, rolloutsCancelled, inFlight.size(), retries.size(),
                 deadlinesMissed, athleteLosses, duplicatesDiscarded, reportsIgnored, policyVersion, finished());
     }
@@ -294,7 +294,7 @@ public final class RolloutScheduler<A> {
     }
 
     private boolean mayOpenGroup() {
-        return openGroups.size() < settings.maxGroupsInFlight() && moreGroupsAllowed();
+        return openGroups.size() < settings.plan().maxGroupsInFlight() && moreGroupsAllowed();
     }
 
     /**
@@ -302,7 +302,7 @@ public final class RolloutScheduler<A> {
      * refilled by a fresh query, so steps stay full), and fewer than {@code sampleLimit} in all.
      */
     private boolean moreGroupsAllowed() {
-        return groupsDispatched - droppedTotal() < settings.groupLimit() && groupsDispatched < settings.sampleLimit();
+        return groupsDispatched - groupsDropped.total() < settings.plan().groupLimit() && groupsDispatched < settings.plan().sampleLimit();
     }
 
     private void openGroup() {
@@ -317,7 +317,7 @@ public final class RolloutScheduler<A> {
 
     private void addGroup(String groupId, int exampleIndex) {
         Group group = new Group(groupId, exampleIndex, queries.get(exampleIndex));
-        for (int i = 0; i < settings.groupSize(); i++) {
+        for (int i = 0; i < settings.plan().groupSize(); i++) {
             Rollout rollout = new Rollout(groupId + "/" + i, group);
             group.rollouts.add(rollout);
             openRollouts.put(rollout.id, rollout);
@@ -370,12 +370,8 @@ public final class RolloutScheduler<A> {
             }
             openRollouts.remove(rollout.id);
         }
-        if (group.done == settings.groupSize()) closedGroupsCompleted++;
+        if (group.done == settings.plan().groupSize()) closedGroupsCompleted++;
         openGroups.remove(group.id);
-    }
-
-    private long droppedTotal() {
-        return groupsDropped.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Group ids are {@code g<n>} with n counting up, so a closed group needs no record of its own. */

@@ -2,8 +2,8 @@ package dev.toolcoach.cluster.discovery;
 
 import akka.actor.NoSerializationVerificationNeeded;
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 
 import java.util.Map;
 import java.util.Set;
@@ -13,8 +13,8 @@ import java.util.TreeMap;
  * Who is available right now: the athletes and the servers of each tool suite, as last listed by the
  * Receptionist. Immutable; each listing gives a new directory. Handed out on the coach node only.
  */
-public record ServiceDirectory(Set<ActorRef<AthleteCommand>> athletes,
-                               Map<String, Set<ActorRef<ToolServerCommand>>> toolServers)
+public record ServiceDirectory(Set<ActorRef<AthleteProtocol.Command>> athletes,
+                               Map<String, Set<ActorRef<ToolServerProtocol.Command>>> toolServers)
         implements NoSerializationVerificationNeeded {
 
     public ServiceDirectory {
@@ -26,12 +26,12 @@ public record ServiceDirectory(Set<ActorRef<AthleteCommand>> athletes,
         return new ServiceDirectory(Set.of(), Map.of());
     }
 
-    public ServiceDirectory withAthletes(Set<ActorRef<AthleteCommand>> listed) {
+    public ServiceDirectory withAthletes(Set<ActorRef<AthleteProtocol.Command>> listed) {
         return new ServiceDirectory(listed, toolServers);
     }
 
-    public ServiceDirectory withToolSuite(String suite, Set<ActorRef<ToolServerCommand>> listed) {
-        Map<String, Set<ActorRef<ToolServerCommand>>> servers = new TreeMap<>(toolServers);
+    public ServiceDirectory withToolSuite(String suite, Set<ActorRef<ToolServerProtocol.Command>> listed) {
+        Map<String, Set<ActorRef<ToolServerProtocol.Command>>> servers = new TreeMap<>(toolServers);
         if (listed.isEmpty()) {
             servers.remove(suite);
         } else {

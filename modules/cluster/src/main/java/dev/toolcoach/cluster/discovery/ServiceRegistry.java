@@ -9,7 +9,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 
 import java.util.HashMap;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class ServiceRegistry extends AbstractBehavior<ServiceRegistry.Comm
     private record Listed(Receptionist.Listing listing) implements Command {
     }
 
-    private final Map<ServiceKey<ToolServerCommand>, String> suitesByKey = new HashMap<>();
+    private final Map<ServiceKey<ToolServerProtocol.Command>, String> suitesByKey = new HashMap<>();
     private ServiceDirectory directory = ServiceDirectory.empty();
 
     public static Behavior<Command> create(List<String> toolSuites) {
@@ -44,7 +44,7 @@ public final class ServiceRegistry extends AbstractBehavior<ServiceRegistry.Comm
         ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class, Listed::new);
         context.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.ATHLETES, listings));
         for (String suite : toolSuites) {
-            ServiceKey<ToolServerCommand> key = ServiceKeys.toolSuite(suite);
+            ServiceKey<ToolServerProtocol.Command> key = ServiceKeys.toolSuite(suite);
             suitesByKey.put(key, suite);
             context.getSystem().receptionist().tell(Receptionist.subscribe(key, listings));
         }
@@ -63,7 +63,7 @@ public final class ServiceRegistry extends AbstractBehavior<ServiceRegistry.Comm
         if (listing.isForKey(ServiceKeys.ATHLETES)) {
             return update(directory.withAthletes(listing.getServiceInstances(ServiceKeys.ATHLETES)));
         }
-        for (Map.Entry<ServiceKey<ToolServerCommand>, String> suite : suitesByKey.entrySet()) {
+        for (Map.Entry<ServiceKey<ToolServerProtocol.Command>, String> suite : suitesByKey.entrySet()) {
             if (listing.isForKey(suite.getKey())) {
                 return update(directory.withToolSuite(suite.getValue(), listing.getServiceInstances(suite.getKey())));
             }

@@ -23,9 +23,10 @@ import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.tile.TilePreferences;
-import dev.toolcoach.cluster.protocol.GetJob;
-import dev.toolcoach.cluster.protocol.JobCommand;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.GetJob;
+import dev.toolcoach.cluster.protocol.JobProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.weights.AdapterReceiver;
 import dev.toolcoach.policy.LocalPolicy;
@@ -49,13 +50,13 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     public interface Command extends NoSerializationVerificationNeeded {
     }
 
-    private record AnnouncersChanged(Set<ActorRef<JobCommand>> announcers) implements Command {
+    private record AnnouncersChanged(Set<ActorRef<JobProtocol.Command>> announcers) implements Command {
     }
 
-    private record SpecReceived(ActorRef<JobCommand> announcer, JobSpec spec, Throwable failure) implements Command {
+    private record SpecReceived(ActorRef<JobProtocol.Command> announcer, JobSpec spec, Throwable failure) implements Command {
     }
 
-    private record Ready(ActorRef<JobCommand> announcer, JobSpec spec, JobResources resources, Throwable failure) implements Command {
+    private record Ready(ActorRef<JobProtocol.Command> announcer, JobSpec spec, JobResources resources, Throwable failure) implements Command {
     }
 
     /** Try again to join the announced job after a failed attempt (its model not there yet, say). */
@@ -75,9 +76,9 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private final TimerScheduler<Command> timers;
     private final List<ActorRef<?>> children = new ArrayList<>();
     private Duration nextRetry = FIRST_RETRY;
-    private Set<ActorRef<JobCommand>> announcers = Set.of();
+    private Set<ActorRef<JobProtocol.Command>> announcers = Set.of();
     /** The announcer of the job being joined or run, null when idle. */
-    private ActorRef<JobCommand> current;
+    private ActorRef<JobProtocol.Command> current;
     private JobResources resources;
     private int generation;
 
@@ -123,7 +124,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
             spawnIdleAthletes();
         }
         if (current == null && !announcers.isEmpty()) {
-            ActorRef<JobCommand> asked = announcers.iterator().next();
+            ActorRef<JobProtocol.Command> asked = announcers.iterator().next();
             current = asked;
             getContext().ask(JobSpec.class, asked, ASK_TIMEOUT, GetJob::new, (spec, failure) -> new SpecReceived(asked, spec, failure));
         }
@@ -168,10 +169,10 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineMetrics.get(getContext().getSystem()).watch(policy.engine());
-        ToolEnvironment tools = spec.adapt() == null ? resources.tools() : adaptive(resources.tools(), spec);
+        ToolEnvironment tools = spec.adapt().map(adapt -> adaptive(resources.tools(), adapt, spec.seed())).orElse(resources.tools());
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
                 spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
-                Duration.ofMillis(spec.gateTimeoutMillis()));
+                spec.gateTimeout());
         AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),
                 LearnerSingleton.proxy(getContext().getSystem(), spec.jobId()).narrow(), runner, delivery);
         for (int i = 1; i <= athletes; i++) {
@@ -182,12 +183,12 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     }
 
     /** The job's tools under ADAPT, over this node's replicated preferences: routing, or hinting seeded by the job. */
-    private ToolEnvironment adaptive(ToolEnvironment tools, JobSpec spec) {
+    private ToolEnvironment adaptive(ToolEnvironment tools, AdaptSpec adapt, long seed) {
         ToolPreferences preferences = TilePreferences.get(getContext().getSystem()).preferences();
-        EquivalentTools equivalent = new EquivalentTools(spec.adapt().equivalent());
-        return spec.adapt().hint()
-                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, spec.adapt().context(), spec.seed())
-                : new AdaptiveToolEnvironment(tools, preferences, equivalent, spec.adapt().context());
+        EquivalentTools equivalent = new EquivalentTools(adapt.equivalent());
+        return adapt.hint()
+                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, adapt.context(), seed)
+                : new AdaptiveToolEnvironment(tools, preferences, equivalent, adapt.context());
     }
 
     /** A model that is not on this node's disk yet, or tools not up yet, may be there soon: back off and retry. */

@@ -1,12 +1,11 @@
 package dev.toolcoach.cluster.job;
 
 import akka.actor.typed.ActorSystem;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.policy.LocalPolicy;
 
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +19,7 @@ record JobResources(LocalPolicy policy, ClusterToolEnvironment tools, ExecutorSe
      */
     static CompletableFuture<JobResources> load(ActorSystem<?> system, JobSpec spec, int athletes, ClusterToolSettings toolSettings) {
         return CompletableFuture
-                .supplyAsync(() -> LocalPolicy.load(Path.of(spec.modelDir()), null, null, athletes))
+                .supplyAsync(() -> LocalPolicy.load(spec.modelDir(), null, null, athletes))
                 .thenCompose(policy -> ClusterToolEnvironment.connect(system, spec.suites(), toolSettings)
                         .toCompletableFuture()
                         .whenComplete((tools, failure) -> {

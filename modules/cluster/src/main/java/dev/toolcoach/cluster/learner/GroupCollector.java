@@ -14,27 +14,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Gathers streamed traces into groups of a known size G. A group is judged once, when its last trace
  * arrives: too old for the current policy (its oldest generated token more than {@code maxPolicyLag}
  * versions behind) or holding a trace nothing can be learned from → dropped and counted; otherwise it
- * joins the ready queue, which hands groups out in the order they completed. Not thread-safe: the
- * learner owns it.
+ * joins the ready queue, which hands groups out in the order they completed. Counts nothing itself: the
+ * {@link Admission} says what happened, and {@link LearnerSteps} counts it. Not thread-safe: the learner owns it.
  */
 public final class GroupCollector {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCollector.class);
 
     private final int groupSize;
     private final int maxPolicyLag;
-    private final AtomicReference<LearnerAccounts> accounts;
     private final Map<String, LinkedHashMap<String, Trace>> open = new HashMap<>();
     // a re-dispatched rollout can arrive after its group was judged; remembering the group ids catches it
     private final Set<String> closed = new HashSet<>();
     private final ArrayDeque<CompleteGroup> ready = new ArrayDeque<>();
 
-    public GroupCollector(int groupSize, int maxPolicyLag, AtomicReference<LearnerAccounts> accounts) {
+    public GroupCollector(int groupSize, int maxPolicyLag) {
         if (groupSize < 1) {
             throw new IllegalArgumentException("group size must be at least 1, got " + groupSize);
         }
@@ -43,7 +41,6 @@ public final class GroupCollector {
         }
         this.groupSize = groupSize;
         this.maxPolicyLag = maxPolicyLag;
-        this.accounts = accounts;
     }
 
     /**
@@ -55,12 +52,10 @@ public final class GroupCollector {
         if (trace.groupId() == null) {
             throw new IllegalArgumentException("trace of rollout " + trace.rolloutId() + " has no group id");
         }
-        accounts.updateAndGet(LearnerAccounts::plusReceived);
         String groupId = trace.groupId();
         LinkedHashMap<String, Trace> members = closed.contains(groupId) ? null
                 : open.computeIfAbsent(groupId, g -> new LinkedHashMap<>());
         if (members == null || members.containsKey(trace.rolloutId())) {
-            accounts.updateAndGet(LearnerAccounts::plusDuplicate);
             return Admission.DUPLICATE;
         }
         members.put(trace.rolloutId(), trace);
@@ -69,7 +64,6 @@ public final class GroupCollector {
         }
         open.remove(groupId);
         closed.add(groupId);
-        accounts.updateAndGet(LearnerAccounts::plusComplete);
         return judge(new CompleteGroup(groupId, new ArrayList<>(members.values()), oldestVersion(members.values())),
                 currentVersion);
     }
@@ -77,17 +71,13 @@ public final class GroupCollector {
     private Admission judge(CompleteGroup group, int currentVersion) {
         int lag = group.lag(currentVersion);
         if (lag > maxPolicyLag) {
-            String reason = "group " + group.groupId() + " is " + lag + " versions behind policy " + currentVersion
-                    + " (oldest token from version " + group.oldestPolicyVersion() + ", max-policy-lag " + maxPolicyLag + ")";
-            LOG.warn("group dropped: {}", reason);
-            accounts.updateAndGet(a -> a.plusStale(reason));
+            LOG.warn("group dropped: group {} is {} versions behind policy {} (oldest token from version {}, max-policy-lag {})",
+                    group.groupId(), lag, currentVersion, group.oldestPolicyVersion(), maxPolicyLag);
             return Admission.GROUP_STALE;
         }
         Optional<String> unusable = firstUnusable(group);
         if (unusable.isPresent()) {
-            String reason = "group " + group.groupId() + " cannot be trained on: " + unusable.get();
-            LOG.warn("group dropped: {}", reason);
-            accounts.updateAndGet(a -> a.plusUnusable(reason));
+            LOG.warn("group dropped: group {} cannot be trained on: {}", group.groupId(), unusable.get());
             return Admission.GROUP_UNUSABLE;
         }
         ready.add(group);

@@ -8,20 +8,19 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.metrics.ToolUseMetrics;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
-import dev.toolcoach.cluster.protocol.GetCursor;
-import dev.toolcoach.cluster.protocol.GetLearnerStatus;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.GroupTrained;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.RolloutReceived;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.GetLearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.learn.batch.ScoredTrace;
-import dev.toolcoach.learn.core.PolicySnapshot;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.trace.tooluse.ToolUse;
 
@@ -29,10 +28,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The learner: a thin shell over {@link LearnerSteps} and {@link StepRunner}. It acks every trace as
+ * The learner: a thin shell over {@link LearnerSteps} (the step state and every count, on this actor's thread),
+ * {@link GroupScorer} and {@link TrainingStep} (run on the job's training thread; they return what they did). It acks every trace as
  * soon as it holds it and tells the coach ({@link RolloutReceived}, duplicates too); scores each group as it completes
  * and closes groups with the coach ({@link GroupTrained}, {@link GroupDropped}: with dynamic sampling a group without
  * signal is dropped when scored, and the coach refills the batch with a fresh query); scores and runs one step at a time
@@ -40,52 +39,52 @@ import java.util.concurrent.atomic.AtomicReference;
  * checkpoint is due, saves the learner with the coach's cursor taken after the step's groups closed.
  * Meant to run once per job, as a cluster singleton on the node that owns the device.
  */
-public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
+public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command> {
 
     private static final Duration CURSOR_TIMEOUT = Duration.ofSeconds(30);
 
-    private record GroupScored(StepRunner.Scoring scoring, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record GroupScored(GroupScorer.Score score, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record StepFinished(StepOutcome outcome, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record StepFinished(StepResult result, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerCommand.Local, NoSerializationVerificationNeeded {
+    private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
     private final LearnerJob job;
-    private final AtomicReference<LearnerAccounts> accounts = new AtomicReference<>(LearnerAccounts.NONE);
     private final LearnerSteps steps;
-    private final StepRunner runner;
+    private final GroupScorer scorer;
+    private final TrainingStep training;
     private final LearnerMetrics metrics;
 
-    public static Behavior<LearnerCommand> create(LearnerJob job) {
+    public static Behavior<LearnerProtocol.Command> create(LearnerJob job) {
         return Behaviors.setup(context -> new LearnerActor(context, job));
     }
 
-    private LearnerActor(ActorContext<LearnerCommand> context, LearnerJob job) {
+    private LearnerActor(ActorContext<LearnerProtocol.Command> context, LearnerJob job) {
         super(context);
         this.job = job;
-        this.steps = new LearnerSteps(job.settings(), job.core().version(), accounts);
-        this.runner = new StepRunner(new GroupScorer(job.reward(), accounts),
-                new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold(), accounts), job.examples());
+        this.scorer = new GroupScorer(job.reward(), job.examples());
+        this.training = new TrainingStep(job.core(), job.algorithm(), job.sftRewardThreshold());
+        this.steps = new LearnerSteps(job.settings(), job.core().version(), training::hasSignal);
         this.metrics = LearnerMetrics.get(context.getSystem());
         // engines that started before this learner (or after a restore) get the adapter it holds
-        publish(job.core().snapshot());
+        publish(job.core().adapterWeights());
         job.coach().tell(new LearnerStarted(context.getSelf()));
         nextStep();
     }
 
     @Override
-    public Receive<LearnerCommand> createReceive() {
+    public Receive<LearnerProtocol.Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(TraceDelivery.class, this::onTrace)
                 .onMessage(DropGivenUpGroup.class, this::onGivenUp)
                 .onMessage(GetLearnerStatus.class, m -> {
-                    m.replyTo().tell(steps.status(accounts.get()));
+                    m.replyTo().tell(steps.status());
                     return this;
                 })
                 .onMessage(GroupScored.class, this::onGroupScored)
@@ -95,7 +94,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
                 .build();
     }
 
-    private Behavior<LearnerCommand> onTrace(TraceDelivery delivery) {
+    private Behavior<LearnerProtocol.Command> onTrace(TraceDelivery delivery) {
         String rolloutId = delivery.trace().rolloutId();
         Admission admission;
         try {
@@ -121,48 +120,46 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
     /** Scores complete groups on the training thread, in completion order (its one thread keeps the order). */
     private void scoreCompleted() {
         for (CompleteGroup group : steps.takeCompleted()) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.score(group), job.training()), GroupScored::new);
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> scorer.score(group), job.training()), GroupScored::new);
         }
     }
 
-    private Behavior<LearnerCommand> onGroupScored(GroupScored scored) {
+    private Behavior<LearnerProtocol.Command> onGroupScored(GroupScored scored) {
         if (scored.failure() != null) return fail(scored.failure());
-        StepRunner.Scoring s = scored.scoring();
-        switch (steps.scored(s.groupId(), s.scored(), s.informative())) {
-            case NO_SIGNAL -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.NO_SIGNAL));
-            case REWARD_FAILED -> job.coach().tell(new GroupDropped(s.groupId(), GroupDropped.Reason.REWARD_FAILED));
+        String groupId = scored.score().groupId();
+        switch (steps.scored(scored.score())) {
+            case NO_SIGNAL -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.NO_SIGNAL));
+            case REWARD_FAILED -> job.coach().tell(new GroupDropped(groupId, GroupDropped.Reason.REWARD_FAILED));
             case READY -> {
             }
         }
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> onGivenUp(DropGivenUpGroup given) {
+    private Behavior<LearnerProtocol.Command> onGivenUp(DropGivenUpGroup given) {
         if (!steps.giveUp(given.groupId())) return this;
         job.coach().tell(new GroupDropped(given.groupId(), GroupDropped.Reason.REDISPATCH_LIMIT));
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> nextStep() {
+    private Behavior<LearnerProtocol.Command> nextStep() {
         LearnerSteps.Next next = steps.next();
         if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> runner.run(train), job.training()),
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> training.run(train.batch()), job.training()),
                     StepFinished::new);
         }
         publishStatus();
-        if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(accounts.get());
+        if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(steps.accounts());
         return this;
     }
 
-    private Behavior<LearnerCommand> onStepFinished(StepFinished finished) {
+    private Behavior<LearnerProtocol.Command> onStepFinished(StepFinished finished) {
         if (finished.failure() != null) return fail(finished.failure());
-        StepOutcome outcome = finished.outcome();
-        int version = job.core().version();
-        long jobStep = steps.stepDone(outcome.scored().size(), version, outcome.meanReward(), outcome.informative());
-        for (var group : outcome.scored()) job.coach().tell(new GroupTrained(group.groupId(), version));
-        outcome.training().published().ifPresent(this::publish);
-        StepReport report = outcome.report(jobStep, version, accounts.get());
+        StepReport report = steps.stepDone(finished.result());
+        long jobStep = report.step();
+        for (var group : report.scored()) job.coach().tell(new GroupTrained(group.groupId(), report.version()));
+        finished.result().published().ifPresent(this::publish);
         ToolUseMetrics.get(getContext().getSystem()).record(ToolUse.records(report.scored().stream()
                 .flatMap(g -> g.traces().stream()).map(ScoredTrace::trace).toList(), null, null));
         job.listener().stepDone(report);
@@ -176,7 +173,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> onCursor(CursorReceived received) {
+    private Behavior<LearnerProtocol.Command> onCursor(CursorReceived received) {
         if (received.failure() != null) {
             getContext().getLog().error("no checkpoint at step {}: the coach did not give its cursor ({})",
                     job.core().step(), received.failure().toString());
@@ -190,7 +187,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return this;
     }
 
-    private Behavior<LearnerCommand> onCheckpointSaved(CheckpointSaved saved) {
+    private Behavior<LearnerProtocol.Command> onCheckpointSaved(CheckpointSaved saved) {
         if (saved.failure() != null) {
             getContext().getLog().error("checkpoint at step {} failed; training goes on", job.core().step(), saved.failure());
         } else {
@@ -200,7 +197,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return nextStep();
     }
 
-    private Behavior<LearnerCommand> fail(Throwable failure) {
+    private Behavior<LearnerProtocol.Command> fail(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         getContext().getLog().error("the learner stops: {}", cause.toString());
@@ -208,11 +205,11 @@ public final class LearnerActor extends AbstractBehavior<LearnerCommand> {
         return Behaviors.stopped();
     }
 
-    private void publish(PolicySnapshot snapshot) {
-        job.publisher().tell(new AdapterPublisher.Publish(new AdapterWeights(job.lora(), snapshot.version(), snapshot.tensors())));
+    private void publish(AdapterWeights adapter) {
+        job.publisher().tell(new AdapterPublisher.Publish(adapter));
     }
 
     private void publishStatus() {
-        metrics.publish(steps.status(accounts.get()));
+        metrics.publish(steps.status());
     }
 }

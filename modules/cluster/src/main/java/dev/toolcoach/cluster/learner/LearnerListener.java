@@ -1,5 +1,7 @@
 package dev.toolcoach.cluster.learner;
 
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+
 /**
  * Hears what the learner does, on the learner's actor thread: keep each call short (write a line,
  * complete a future). The run that started the learner implements it to record metrics and traces.

@@ -7,7 +7,8 @@ import akka.actor.ExtensionIdProvider;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.toolcoach.cluster.metrics.Snapshots.byReason;
 import static dev.toolcoach.cluster.metrics.Snapshots.counter;
 import static dev.toolcoach.cluster.metrics.Snapshots.gauge;
 
@@ -49,12 +51,14 @@ public final class LearnerMetrics implements Extension, MultiCollector {
     public MetricSnapshots collect() {
         LearnerStatus s = latest.get();
         if (s == null) return MetricSnapshots.of();
+        LearnerAccounts a = s.accounts();
         return MetricSnapshots.of(
                 counter("toolcoach_learner_steps", "Training steps done", s.steps()),
                 counter("toolcoach_learner_traces", "Traces received, by outcome", "outcome", Map.of(
-                        "received", s.tracesReceived(), "duplicate", s.duplicates())),
-                counter("toolcoach_learner_groups", "Query groups, by disposition", "disposition", Map.of(
-                        "trained", s.groupsTrained(), "skipped", s.groupsSkipped(), "dropped", s.groupsDropped())),
+                        "received", a.received(), "duplicate", a.duplicates())),
+                counter("toolcoach_learner_groups", "Query groups a step took, by disposition", "disposition", Map.of(
+                        "trained", a.trained(), "skipped", a.skipped())),
+                byReason("toolcoach_learner_groups_dropped", "Query groups the learner dropped, by reason", a.dropped()),
                 gauge("toolcoach_learner_groups_waiting", "Complete groups waiting for a training step", s.groupsWaiting()),
                 gauge("toolcoach_learner_policy_version", "Adapter version the learner holds", s.policyVersion()),
                 gauge("toolcoach_learner_last_mean_reward", "Mean reward of the last step's traces", s.lastMeanReward()),

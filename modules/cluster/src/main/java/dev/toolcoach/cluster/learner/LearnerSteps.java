@@ -1,6 +1,8 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.cluster.protocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.trace.Trace;
 
@@ -8,8 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 /**
  * The learner's step state for one job, without Akka: traces into groups, groups scored as they complete, when a step
@@ -18,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * rewards are all equal is dropped there ({@link Disposition#NO_SIGNAL}) and the coach opens a fresh query in its place.
  * A step is due when {@code groupsPerStep} scored groups are ready, or when every group the job still has is ready (a
  * smaller last batch, e.g. after drops or when the bound on sampling is reached); one step (with its checkpoint) runs at
- * a time. Not thread-safe: the learner actor owns it.
+ * a time. It alone keeps the learner's counts ({@link LearnerAccounts}): the collector, the scorer and the training
+ * step return what they did, and it applies that here. Not thread-safe: the learner actor owns it.
  */
 public final class LearnerSteps {
 
@@ -80,7 +82,8 @@ public final class LearnerSteps {
 
     private final LearnerSettings settings;
     private final GroupCollector collector;
-    private final AtomicReference<LearnerAccounts> accounts;
+    private final Predicate<ScoredGroup> hasSignal;
+    private LearnerAccounts accounts = LearnerAccounts.NONE;
     private final ArrayDeque<ScoredGroup> ready = new ArrayDeque<>();
     private long closed;
     /** Of the closed groups, those dropped (for any reason): they take no part in a step. */
@@ -93,14 +96,19 @@ public final class LearnerSteps {
     private double lastMeanReward = Double.NaN;
     private double lastInformativeFraction = Double.NaN;
     private int lastGroupsSampled;
+    /** The step under way, from {@link #next()} to {@link #stepDone}. */
+    private Train current;
     private boolean busy;
     private boolean finishReported;
 
-    /** @param version the policy version the learner starts with */
-    public LearnerSteps(LearnerSettings settings, int version, AtomicReference<LearnerAccounts> accounts) {
+    /**
+     * @param version   the policy version the learner starts with
+     * @param hasSignal whether a training step could learn from a scored group (the job's algorithm decides)
+     */
+    public LearnerSteps(LearnerSettings settings, int version, Predicate<ScoredGroup> hasSignal) {
         this.settings = settings;
-        this.accounts = accounts;
-        this.collector = new GroupCollector(settings.groupSize(), settings.maxPolicyLag(), accounts);
+        this.hasSignal = hasSignal;
+        this.collector = new GroupCollector(settings.plan().groupSize(), settings.plan().maxPolicyLag());
         this.closed = settings.groupsClosedBefore();
         this.dropped = settings.droppedBefore();
         this.version = version;
@@ -118,14 +126,22 @@ public final class LearnerSteps {
     /** Takes a trace; a group it completes and that is dropped (stale, unusable) is closed at once. */
     public Admission offer(Trace trace) {
         Admission admission = collector.offer(trace, version);
-        if (admission == Admission.GROUP_STALE || admission == Admission.GROUP_UNUSABLE) closeDropped();
+        accounts = accounts.plusReceived();
+        switch (admission) {
+            case DUPLICATE -> accounts = accounts.plusDuplicate();
+            case GROUP_READY -> accounts = accounts.plusComplete();
+            case GROUP_STALE -> closeDropped(accounts.plusComplete(), GroupDropped.Reason.STALE_POLICY);
+            case GROUP_UNUSABLE -> closeDropped(accounts.plusComplete(), GroupDropped.Reason.UNUSABLE);
+            case WAITING -> {
+            }
+        }
         return admission;
     }
 
     /** Closes a group the coach gave up, unless it is already complete; true when it was closed here. */
     public boolean giveUp(String groupId) {
         if (!collector.giveUp(groupId)) return false;
-        closeDropped();
+        closeDropped(accounts, GroupDropped.Reason.REDISPATCH_LIMIT);
         return true;
     }
 
@@ -134,27 +150,25 @@ public final class LearnerSteps {
         return collector.takeReady(Integer.MAX_VALUE);
     }
 
-    /**
-     * A complete group's score: {@code scored} empty when the reward could not score it; {@code informative} false when
-     * nothing can be learned from it (GRPO: all rewards equal).
-     */
-    public Disposition scored(String groupId, Optional<ScoredGroup> scored, boolean informative) {
-        if (scored.isEmpty()) {
-            rewardDroppedSinceBatch.add(groupId);
-            closeDropped();
+    /** A complete group's score: dropped when the reward could not score it, or (sampling dynamically) without signal. */
+    public Disposition scored(GroupScorer.Score score) {
+        if (score instanceof GroupScorer.Unscored) {
+            rewardDroppedSinceBatch.add(score.groupId());
+            closeDropped(accounts, GroupDropped.Reason.REWARD_FAILED);
             return Disposition.REWARD_FAILED;
         }
-        if (!informative && settings.dynamicSampling()) {
-            accounts.updateAndGet(LearnerAccounts::plusNoSignal);
+        ScoredGroup group = ((GroupScorer.Scored) score).group();
+        if (settings.plan().dynamicSampling() && !hasSignal.test(group)) {
             noSignalSinceBatch++;
-            closeDropped();
+            closeDropped(accounts, GroupDropped.Reason.NO_SIGNAL);
             return Disposition.NO_SIGNAL;
         }
-        ready.add(scored.get());
+        ready.add(group);
         return Disposition.READY;
     }
 
-    private void closeDropped() {
+    private void closeDropped(LearnerAccounts before, GroupDropped.Reason reason) {
+        accounts = before.plusDropped(reason);
         closed++;
         dropped++;
         droppedSinceBatch++;
@@ -176,7 +190,8 @@ public final class LearnerSteps {
         noSignalSinceBatch = 0;
         rewardDroppedSinceBatch.clear();
         lastGroupsSampled = sampling.groups();
-        return new Train(batch, sampling);
+        current = new Train(batch, sampling);
+        return current;
     }
 
     /**
@@ -186,31 +201,35 @@ public final class LearnerSteps {
      */
     private List<ScoredGroup> nextBatch() {
         int n = ready.size();
-        boolean last = n > 0 && (closed - dropped + n >= settings.groupLimit() || closed + n >= settings.sampleLimit());
-        if (n < settings.groupsPerStep() && !last) return List.of();
+        boolean last = n > 0 && (closed - dropped + n >= settings.plan().groupLimit() || closed + n >= settings.plan().sampleLimit());
+        if (n < settings.plan().groupsPerStep() && !last) return List.of();
         List<ScoredGroup> batch = new ArrayList<>();
-        while (batch.size() < settings.groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
+        while (batch.size() < settings.plan().groupsPerStep() && !ready.isEmpty()) batch.add(ready.poll());
         batch.sort(DISPATCH_ORDER);
         return batch;
     }
 
     /**
-     * The step's groups are closed (trained or skipped); the learner stays busy until {@link #idle()} (a checkpoint may
-     * follow).
+     * The step under way is done: its groups are closed (trained or skipped) and counted. The learner stays busy until
+     * {@link #idle()} (a checkpoint may follow).
      *
-     * @param versionAfter       the policy version after the step
-     * @param meanReward         mean reward of the step's scored traces (NaN when none was scored)
-     * @param informativeGroups  groups of the batch the step could learn from
-     * @return the job step this was
+     * @return what the job's listener hears of the step, with its job step
      */
-    public long stepDone(int groupsClosed, int versionAfter, double meanReward, int informativeGroups) {
-        if (!busy) throw new IllegalStateException("no step is under way");
+    public StepReport stepDone(StepResult result) {
+        if (!busy || current == null) throw new IllegalStateException("no step is under way");
+        Train train = current;
+        current = null;
+        int groups = train.batch().size();
+        int informative = groups - result.skippedGroups();
+        accounts = accounts.plusStep(informative, result.skippedGroups());
         stepsDone++;
-        version = versionAfter;
-        lastMeanReward = meanReward;
-        lastInformativeFraction = informativeGroups / (double) Math.max(1, lastGroupsSampled);
-        closed += groupsClosed;
-        return jobStep(closed - dropped, settings.groupsPerStep());
+        version = result.version();
+        lastMeanReward = StepReport.meanReward(train.batch());
+        lastInformativeFraction = informative / (double) Math.max(1, lastGroupsSampled);
+        closed += groups;
+        long jobStep = jobStep(closed - dropped, settings.plan().groupsPerStep());
+        return new StepReport(jobStep, version, train.batch(), train.sampling().rewardDropped(), train.sampling().groups(),
+                informative, result.metrics(), result.published().isPresent(), result.elapsed(), accounts);
     }
 
     /** The step and its checkpoint are over: the next step may start. */
@@ -224,13 +243,16 @@ public final class LearnerSteps {
 
     /** Every group the job allows has closed. */
     public boolean finished() {
-        return closed - dropped >= settings.groupLimit() || closed >= settings.sampleLimit();
+        return closed - dropped >= settings.plan().groupLimit() || closed >= settings.plan().sampleLimit();
     }
 
-    /** The learner's status with these accounts. */
-    public LearnerStatus status(LearnerAccounts a) {
-        return new LearnerStatus(stepsDone, version, a.received(), a.duplicates(), a.trained(), a.skippedNoSignal(),
-                a.droppedStale() + a.droppedUnusable() + a.droppedRewardFailure(), collector.readyCount() + ready.size(),
-                lastMeanReward, lastGroupsSampled, lastInformativeFraction, busy, finished());
+    /** The learner's counts now. */
+    public LearnerAccounts accounts() {
+        return accounts;
+    }
+
+    public LearnerStatus status() {
+        return new LearnerStatus(stepsDone, version, accounts, collector.readyCount() + ready.size(), lastMeanReward,
+                lastGroupsSampled, lastInformativeFraction, busy, finished());
     }
 }

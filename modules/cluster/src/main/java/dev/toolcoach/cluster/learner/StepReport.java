@@ -1,5 +1,6 @@
 package dev.toolcoach.cluster.learner;
 
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.TrainingMetrics;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * @param informativeGroups groups of the batch the step could learn from (GRPO: rewards not all equal)
  * @param metrics   the algorithm's figures
  * @param published the step changed the weights and published {@code version}
- * @param elapsed   wall time of scoring and training
+ * @param elapsed   wall time of the training step
  * @param accounts  the learner's accounts after it
  */
 public record StepReport(long step, int version, List<ScoredGroup> scored, List<String> dropped,

@@ -1,21 +1,27 @@
 package dev.toolcoach.cluster.learner;
 
-import dev.toolcoach.learn.core.Algorithm;
-import dev.toolcoach.learn.core.PolicySnapshot;
 import dev.toolcoach.learn.core.TrainingMetrics;
+import dev.toolcoach.model.lora.AdapterWeights;
 
+import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What one training step did.
+ * What one training step did, as the training thread hands it back; the learner's step state adds the job step and
+ * its counts and makes the listener's {@link StepReport} of it.
  *
- * @param algorithm     the algorithm that ran
  * @param version       the policy version after the step
- * @param groups        groups handed to the step
- * @param skippedGroups of those, groups it could not learn from (no reward variance; for SFT, no trace at the threshold)
+ * @param skippedGroups groups of the batch it could not learn from (no reward variance; for SFT, no trace at the threshold)
  * @param metrics       the algorithm's figures
  * @param published     the new adapter when the step changed the weights (version + 1), empty when it had nothing to learn
+ * @param elapsed       wall time of the step
  */
-public record StepResult(Algorithm algorithm, int version, int groups, int skippedGroups, TrainingMetrics metrics,
-                         Optional<PolicySnapshot> published) {
+public record StepResult(int version, int skippedGroups, TrainingMetrics metrics, Optional<AdapterWeights> published,
+                         Duration elapsed) {
+    public StepResult {
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(published, "published");
+        Objects.requireNonNull(elapsed, "elapsed");
+    }
 }

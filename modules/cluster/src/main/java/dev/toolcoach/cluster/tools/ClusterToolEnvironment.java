@@ -6,10 +6,10 @@ import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.AskPattern;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
-import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
-import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
-import dev.toolcoach.cluster.protocol.ToolCallResults;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 
@@ -129,7 +129,7 @@ public final class ClusterToolEnvironment implements ToolEnvironment, AutoClosea
     }
 
     private CompletableFuture<List<ToolResult>> send(String suite, String trajectoryId, List<ToolCall> calls, long startNanos) {
-        Optional<ActorRef<ToolServerCommand>> server = view.listing().serverFor(suite, trajectoryId);
+        Optional<ActorRef<ToolServerProtocol.Command>> server = view.listing().serverFor(suite, trajectoryId);
         if (server.isEmpty()) {
             return CompletableFuture.completedFuture(failedAll(calls, ToolResult.Status.UNAVAILABLE,
                     "no tool server of suite '" + suite + "' is available", startNanos));

@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.tools;
 
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionStage;
 final class ToolServerView {
 
     private volatile ToolServerListing listing = ToolServerListing.empty();
-    private final Map<ActorRef<ToolServerCommand>, Set<CompletableFuture<?>>> waiting = new HashMap<>();
+    private final Map<ActorRef<ToolServerProtocol.Command>, Set<CompletableFuture<?>>> waiting = new HashMap<>();
 
     ToolServerListing listing() {
         return listing;
@@ -28,7 +28,7 @@ final class ToolServerView {
 
     /** Takes a new listing; requests waiting for a server it no longer lists fail with {@link ServerLeftException}. */
     void update(ToolServerListing next) {
-        List<Map.Entry<ActorRef<ToolServerCommand>, Set<CompletableFuture<?>>>> gone;
+        List<Map.Entry<ActorRef<ToolServerProtocol.Command>, Set<CompletableFuture<?>>>> gone;
         synchronized (this) {
             listing = next;
             gone = waiting.entrySet().stream().filter(e -> !next.lists(e.getKey())).map(e -> Map.entry(e.getKey(), e.getValue())).toList();
@@ -39,7 +39,7 @@ final class ToolServerView {
     }
 
     /** Follows a request to {@code server} until it completes, or until the server is no longer listed. */
-    <T> CompletableFuture<T> track(ActorRef<ToolServerCommand> server, CompletionStage<T> request) {
+    <T> CompletableFuture<T> track(ActorRef<ToolServerProtocol.Command> server, CompletionStage<T> request) {
         CompletableFuture<T> tracked = new CompletableFuture<>();
         synchronized (this) {
             if (!listing.lists(server)) {
@@ -56,7 +56,7 @@ final class ToolServerView {
         return tracked;
     }
 
-    private synchronized void forget(ActorRef<ToolServerCommand> server, CompletableFuture<?> request) {
+    private synchronized void forget(ActorRef<ToolServerProtocol.Command> server, CompletableFuture<?> request) {
         Set<CompletableFuture<?>> requests = waiting.get(server);
         if (requests != null && requests.remove(request) && requests.isEmpty()) {
             waiting.remove(server);

@@ -11,9 +11,9 @@ import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.protocol.GetToolSpecs;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
-import dev.toolcoach.cluster.protocol.ToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.GetToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolSpecs;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -90,7 +90,7 @@ final class ToolServerWatcher extends AbstractBehavior<ToolServerWatcher.Command
 
     private Behavior<Command> onListing(Listed listed) {
         for (String suite : suites) {
-            ServiceKey<ToolServerCommand> key = ServiceKeys.toolSuite(suite);
+            ServiceKey<ToolServerProtocol.Command> key = ServiceKeys.toolSuite(suite);
             if (listed.listing().isForKey(key)) {
                 view.update(view.listing().withSuite(suite, listed.listing().getServiceInstances(key)));
             }
@@ -119,7 +119,7 @@ final class ToolServerWatcher extends AbstractBehavior<ToolServerWatcher.Command
 
     private void fetchMissingSpecs() {
         for (String suite : suites) {
-            List<ActorRef<ToolServerCommand>> servers = view.listing().servers(suite);
+            List<ActorRef<ToolServerProtocol.Command>> servers = view.listing().servers(suite);
             if (specs.containsKey(suite) || fetching.contains(suite) || servers.isEmpty()) continue;
             fetching.add(suite);
             getContext().ask(ToolSpecs.class, servers.get(0), askTimeout, GetToolSpecs::new,

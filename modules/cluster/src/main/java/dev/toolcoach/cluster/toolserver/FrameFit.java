@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.toolserver;
 
 import dev.toolcoach.agent.OutputCap;
-import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolCallResults;
 import dev.toolcoach.cluster.serialization.FrameBudget;
 import dev.toolcoach.trace.ToolResult;
 

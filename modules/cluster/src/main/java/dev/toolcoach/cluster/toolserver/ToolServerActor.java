@@ -10,15 +10,15 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.protocol.Echo;
-import dev.toolcoach.cluster.protocol.EchoReply;
-import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
-import dev.toolcoach.cluster.protocol.GetToolSpecs;
-import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
-import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.EchoProtocol.Echo;
+import dev.toolcoach.cluster.protocol.EchoProtocol.EchoReply;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.GetToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolCallResults;
 import dev.toolcoach.cluster.serialization.FrameBudget;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
-import dev.toolcoach.cluster.protocol.ToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolSpecs;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
@@ -38,7 +38,7 @@ import java.util.concurrent.CompletionStage;
  * approved composites over the suite join it while the server runs ({@link ApprovedSkills}, {@link ToolExecutor#replaceSuite}):
  * {@code GetToolSpecs} lists them from then on, so athletes that connect afterwards (the next job) offer them.
  */
-public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
+public final class ToolServerActor extends AbstractBehavior<ToolServerProtocol.Command> {
 
     /** This actor's full address, so an echo tells which node answered. */
     private final String address;
@@ -50,12 +50,12 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     private final ApprovedSkills skills;
 
     /** A server for the suite, owning it from now on: its resources are closed when the server stops. */
-    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
+    public static Behavior<ToolServerProtocol.Command> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings) {
         return create(hosted, settings, AddedLatency.NONE);
     }
 
     /** As {@link #create(BuiltinSuites.Hosted, ExecutorSettings)}, each call's answer held back by {@code addedLatency}. */
-    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings, AddedLatency addedLatency) {
+    public static Behavior<ToolServerProtocol.Command> create(BuiltinSuites.Hosted hosted, ExecutorSettings settings, AddedLatency addedLatency) {
         return Behaviors.setup(context -> new ToolServerActor(context, hosted, settings, addedLatency, null));
     }
 
@@ -63,7 +63,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
      * A tool node's server: the host's executor limits and added latency, and, when the host names a skill folder, the
      * approved skills over the suite, registered as they are approved (the folder is re-read every poll interval).
      */
-    public static Behavior<ToolServerCommand> create(BuiltinSuites.Hosted hosted, ToolHostSettings host) {
+    public static Behavior<ToolServerProtocol.Command> create(BuiltinSuites.Hosted hosted, ToolHostSettings host) {
         if (host.options().skills() == null) return create(hosted, host.executor(), host.addedLatency());
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(ReloadSkills.INSTANCE, host.skillsPollInterval());
@@ -73,11 +73,11 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     }
 
     /** Time to re-read the skill folder (a timer of this node's own; never sent across nodes). */
-    private enum ReloadSkills implements ToolServerCommand, NoSerializationVerificationNeeded {
+    private enum ReloadSkills implements ToolServerProtocol.Local, NoSerializationVerificationNeeded {
         INSTANCE
     }
 
-    private ToolServerActor(ActorContext<ToolServerCommand> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings,
+    private ToolServerActor(ActorContext<ToolServerProtocol.Command> context, BuiltinSuites.Hosted hosted, ExecutorSettings settings,
                             AddedLatency addedLatency, ApprovedSkills skills) {
         super(context);
         this.hosted = hosted;
@@ -98,7 +98,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
     }
 
     @Override
-    public Receive<ToolServerCommand> createReceive() {
+    public Receive<ToolServerProtocol.Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(ExecuteToolCalls.class, this::onExecute)
                 .onMessage(ReleaseTrajectory.class, this::onRelease)
@@ -109,7 +109,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
                 .build();
     }
 
-    private Behavior<ToolServerCommand> onExecute(ExecuteToolCalls request) {
+    private Behavior<ToolServerProtocol.Command> onExecute(ExecuteToolCalls request) {
         List<CompletableFuture<ToolResult>> calls = executor.execute(request.trajectoryId(), request.calls()).stream()
                 .map(CompletionStage::toCompletableFuture).map(addedLatency::delay).toList();
         // each executor stage completes normally (failures are results), so allOf never fails
@@ -121,22 +121,22 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
         return this;
     }
 
-    private Behavior<ToolServerCommand> onRelease(ReleaseTrajectory release) {
+    private Behavior<ToolServerProtocol.Command> onRelease(ReleaseTrajectory release) {
         executor.finishTrajectory(release.trajectoryId());
         return this;
     }
 
-    private Behavior<ToolServerCommand> onGetSpecs(GetToolSpecs get) {
+    private Behavior<ToolServerProtocol.Command> onGetSpecs(GetToolSpecs get) {
         get.replyTo().tell(new ToolSpecs(suite(), executor.specs()));
         return this;
     }
 
-    private Behavior<ToolServerCommand> onEcho(Echo echo) {
+    private Behavior<ToolServerProtocol.Command> onEcho(Echo echo) {
         echo.replyTo().tell(new EchoReply(echo.payload(), address));
         return this;
     }
 
-    private Behavior<ToolServerCommand> onReloadSkills() {
+    private Behavior<ToolServerProtocol.Command> onReloadSkills() {
         try {
             skills.refresh().ifPresent(next -> {
                 executor.replaceSuite(next);
@@ -149,7 +149,7 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerCommand> {
         return this;
     }
 
-    private Behavior<ToolServerCommand> onStop() {
+    private Behavior<ToolServerProtocol.Command> onStop() {
         ToolServerMetrics.get(getContext().getSystem()).remove(suite());
         executor.close();
         HostedSuites.close(hosted);

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.weights;
 
-import dev.toolcoach.cluster.protocol.AdapterLayout;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterLayout;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.weights;
 
-import dev.toolcoach.cluster.protocol.AdapterPart;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterPart;
 import dev.toolcoach.model.lora.AdapterWeights;
 
 import java.util.List;

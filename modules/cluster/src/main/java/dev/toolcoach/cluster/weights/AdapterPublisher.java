@@ -7,9 +7,9 @@ import akka.actor.typed.pubsub.Topic;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
 import akka.actor.typed.javadsl.Behaviors;
-import dev.toolcoach.cluster.protocol.AdapterPart;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.RequestLatestAdapter;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterPart;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol.RequestLatestAdapter;
 import dev.toolcoach.model.lora.AdapterWeights;
 import org.slf4j.Logger;
 
@@ -25,25 +25,25 @@ import java.util.List;
  */
 public final class AdapterPublisher {
 
-    public static final ServiceKey<AdapterPublisherCommand> SERVICE_KEY =
-            ServiceKey.create(AdapterPublisherCommand.class, "toolcoach-adapter-publisher");
+    public static final ServiceKey<AdapterPublisherProtocol.Command> SERVICE_KEY =
+            ServiceKey.create(AdapterPublisherProtocol.Command.class, "toolcoach-adapter-publisher");
 
     /** A new adapter version from the learner on the same node (never crosses the network). */
-    public record Publish(AdapterWeights weights) implements AdapterPublisherCommand, NoSerializationVerificationNeeded {
+    public record Publish(AdapterWeights weights) implements AdapterPublisherProtocol.Local, NoSerializationVerificationNeeded {
     }
 
     /** The job is over: the publisher deregisters and stops, so engines never catch up from an ended job. */
-    public enum Stop implements AdapterPublisherCommand, NoSerializationVerificationNeeded { INSTANCE }
+    public enum Stop implements AdapterPublisherProtocol.Local, NoSerializationVerificationNeeded { INSTANCE }
 
     private AdapterPublisher() {
     }
 
-    public static Behavior<AdapterPublisherCommand> create(int maxChunkBytes) {
+    public static Behavior<AdapterPublisherProtocol.Command> create(int maxChunkBytes) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(SERVICE_KEY, context.getSelf()));
             ActorRef<Topic.Command<AdapterPart>> topic = context.spawn(AdapterTopic.behavior(), "adapter-topic");
             AdapterPublication publication = new AdapterPublication(maxChunkBytes);
-            return Behaviors.receive(AdapterPublisherCommand.class)
+            return Behaviors.receive(AdapterPublisherProtocol.Command.class)
                     .onMessage(Publish.class, p -> {
                         publish(publication, p.weights(), topic, context.getLog());
                         return Behaviors.same();

@@ -6,10 +6,10 @@ import akka.actor.typed.pubsub.Topic;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
-import dev.toolcoach.cluster.protocol.AdapterPart;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.AdapterReceiverCommand;
-import dev.toolcoach.cluster.protocol.RequestLatestAdapter;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterPart;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol.RequestLatestAdapter;
 import dev.toolcoach.model.lora.AdapterWeights;
 
 import java.time.Duration;
@@ -27,24 +27,24 @@ import java.util.function.Consumer;
  */
 public final class AdapterReceiver {
 
-    private record PublishersChanged(Set<ActorRef<AdapterPublisherCommand>> publishers) implements AdapterReceiverCommand {
+    private record PublishersChanged(Set<ActorRef<AdapterPublisherProtocol.Command>> publishers) implements AdapterReceiverProtocol.Local {
     }
 
-    private enum CatchUpTick implements AdapterReceiverCommand { INSTANCE }
+    private enum CatchUpTick implements AdapterReceiverProtocol.Local { INSTANCE }
 
-    private final ActorContext<AdapterReceiverCommand> context;
+    private final ActorContext<AdapterReceiverProtocol.Command> context;
     private final Consumer<AdapterWeights> apply;
     private final WeightsAssembler assembler = new WeightsAssembler();
-    private Set<ActorRef<AdapterPublisherCommand>> publishers = Set.of();
+    private Set<ActorRef<AdapterPublisherProtocol.Command>> publishers = Set.of();
     private int appliedVersion = -1;
     private boolean partsSinceTick;
 
-    private AdapterReceiver(ActorContext<AdapterReceiverCommand> context, Consumer<AdapterWeights> apply) {
+    private AdapterReceiver(ActorContext<AdapterReceiverProtocol.Command> context, Consumer<AdapterWeights> apply) {
         this.context = context;
         this.apply = apply;
     }
 
-    public static Behavior<AdapterReceiverCommand> create(Consumer<AdapterWeights> apply, Duration catchUpInterval) {
+    public static Behavior<AdapterReceiverProtocol.Command> create(Consumer<AdapterWeights> apply, Duration catchUpInterval) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             ActorRef<Topic.Command<AdapterPart>> topic = context.spawn(AdapterTopic.behavior(), "adapter-topic");
             topic.tell(Topic.subscribe(context.getSelf().narrow()));
@@ -56,15 +56,15 @@ public final class AdapterReceiver {
         }));
     }
 
-    private Behavior<AdapterReceiverCommand> behavior() {
-        return Behaviors.receive(AdapterReceiverCommand.class)
+    private Behavior<AdapterReceiverProtocol.Command> behavior() {
+        return Behaviors.receive(AdapterReceiverProtocol.Command.class)
                 .onMessage(AdapterPart.class, this::onPart)
                 .onMessage(PublishersChanged.class, this::onPublishers)
                 .onMessageEquals(CatchUpTick.INSTANCE, this::onTick)
                 .build();
     }
 
-    private Behavior<AdapterReceiverCommand> onPublishers(PublishersChanged changed) {
+    private Behavior<AdapterReceiverProtocol.Command> onPublishers(PublishersChanged changed) {
         boolean newcomer = !publishers.containsAll(changed.publishers());
         publishers = changed.publishers();
         if (newcomer) {
@@ -73,7 +73,7 @@ public final class AdapterReceiver {
         return Behaviors.same();
     }
 
-    private Behavior<AdapterReceiverCommand> onPart(AdapterPart part) {
+    private Behavior<AdapterReceiverProtocol.Command> onPart(AdapterPart part) {
         partsSinceTick = true;
         WeightsAssembler.Outcome outcome = assembler.accept(part.chunk());
         if (outcome instanceof WeightsAssembler.Outcome.Complete done) {
@@ -87,7 +87,7 @@ public final class AdapterReceiver {
         return Behaviors.same();
     }
 
-    private Behavior<AdapterReceiverCommand> onTick() {
+    private Behavior<AdapterReceiverProtocol.Command> onTick() {
         if (!partsSinceTick) {
             requestLatest();
         }

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.weights;
 
-import dev.toolcoach.cluster.protocol.WeightsChunk;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.WeightsChunk;
 
 /**
  * Reassembles the chunks of one adapter version, in any order. A chunk of a newer version abandons the

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.weights;
 
-import dev.toolcoach.cluster.protocol.WeightsChunk;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.WeightsChunk;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,17 +5,17 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.lm.Generation;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.cluster.coach.CoachActor;
 import dev.toolcoach.cluster.coach.CoachSettings;
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -23,6 +23,7 @@ import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.TokenRecord;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,8 +66,8 @@ class AthleteActorTest {
         tools.close();
     }
 
-    private ActorRef<AthleteCommand> athlete(ActorRef<CoachCommand> coach, ActorRef<TraceDelivery> learner,
-                                             ScriptedGenerator generator, DeliverySettings delivery) {
+    private ActorRef<AthleteProtocol.Command> athlete(ActorRef<CoachProtocol.Command> coach, ActorRef<TraceDelivery> learner,
+                                             ReplayGenerator generator, DeliverySettings delivery) {
         RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, tools, AgentConfig.defaults(),
                 ForkJoinPool.commonPool(), PolicyGate.OPEN, 0, WAIT);
         return testKit.spawn(AthleteActor.create(new AthleteJob(coach, learner, runner, delivery)));
@@ -92,10 +93,10 @@ class AthleteActorTest {
     void pullsRolloutsFromTheCoachAndResendsEachTraceUntilTheLearnerAcks() {
         TaskExample example = TaskExample.question("q0", "What is 2 + 3?", "5", List.of(), Map.of("unit", "none"));
         // one query, a group of 2, and the job has only that group
-        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1),
+        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(Plans.coach(Plans.plan(2, 1, 0, 1), Duration.ofMinutes(1)),
                 List.of(example), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
-        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
+        ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(CALL, ANSWER, CALL, ANSWER));
         athlete(coach, learner.ref(), generator, new DeliverySettings(Duration.ofMillis(300), 5));
 
         Trace first = delivered(learner, "g0/0");
@@ -124,10 +125,10 @@ class AthleteActorTest {
 
     @Test
     void givesUpAfterBoundedSendsQueuesExtraWorkAndTurnsFailedRunsIntoErrorTraces() {
-        TestProbe<CoachCommand> coach = testKit.createTestProbe();
+        TestProbe<CoachProtocol.Command> coach = testKit.createTestProbe();
         TestProbe<TraceDelivery> learner = testKit.createTestProbe();
-        ScriptedGenerator generator = ScriptedGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
-        ActorRef<AthleteCommand> athlete = athlete(coach.ref(), learner.ref(), generator,
+        ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(CALL, ANSWER));
+        ActorRef<AthleteProtocol.Command> athlete = athlete(coach.ref(), learner.ref(), generator,
                 new DeliverySettings(Duration.ofMillis(100), 3));
         assertEquals(athlete, coach.expectMessageClass(RequestRollouts.class, WAIT).athlete());
 

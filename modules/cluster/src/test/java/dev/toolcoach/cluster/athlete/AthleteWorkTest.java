@@ -5,7 +5,7 @@ import dev.toolcoach.cluster.athlete.AthleteWork.Delivered;
 import dev.toolcoach.cluster.athlete.AthleteWork.GaveUp;
 import dev.toolcoach.cluster.athlete.AthleteWork.Run;
 import dev.toolcoach.cluster.athlete.AthleteWork.Send;
-import dev.toolcoach.cluster.protocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;

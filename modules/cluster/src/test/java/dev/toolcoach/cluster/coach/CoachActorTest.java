@@ -5,21 +5,24 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.metrics.PrometheusText;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
-import dev.toolcoach.cluster.protocol.GetCursor;
-import dev.toolcoach.cluster.protocol.GetProgress;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.GroupTrained;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.Progress;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
-import dev.toolcoach.cluster.protocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,15 +51,15 @@ class CoachActorTest {
         testKit.shutdownTestKit();
     }
 
-    private static String received(TestProbe<AthleteCommand> athlete) {
+    private static String received(TestProbe<AthleteProtocol.Command> athlete) {
         return athlete.expectMessageClass(AssignRollout.class, WAIT).rolloutId();
     }
 
-    private static Set<String> received(TestProbe<AthleteCommand> athlete, int count) {
+    private static Set<String> received(TestProbe<AthleteProtocol.Command> athlete, int count) {
         return Set.copyOf(IntStream.range(0, count).mapToObj(i -> received(athlete)).toList());
     }
 
-    private static void learnerHolds(ActorRef<CoachCommand> coach, String... rolloutIds) {
+    private static void learnerHolds(ActorRef<CoachProtocol.Command> coach, String... rolloutIds) {
         for (String id : rolloutIds) coach.tell(new RolloutReceived(id));
     }
 
@@ -64,12 +67,12 @@ class CoachActorTest {
     void pullsWorkRedispatchesLostAndLateRolloutsAndKeepsExactAccounts() {
         ManualClock clock = new ManualClock();
         // groups of 2, at most 2 groups open, 3 groups in the job
-        CoachSettings settings = new CoachSettings(2, 2, 0, ROLLOUT_TIMEOUT, 3);
-        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(5), Optional.empty(),
+        CoachSettings settings = Plans.coach(Plans.plan(2, 2, 0, 3), ROLLOUT_TIMEOUT);
+        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(5), Optional.empty(),
                 clock, Duration.ofMillis(20)));
-        TestProbe<AthleteCommand> a = testKit.createTestProbe("athlete-a");
-        TestProbe<AthleteCommand> b = testKit.createTestProbe("athlete-b");
-        TestProbe<AthleteCommand> c = testKit.createTestProbe("athlete-c");
+        TestProbe<AthleteProtocol.Command> a = testKit.createTestProbe("athlete-a");
+        TestProbe<AthleteProtocol.Command> b = testKit.createTestProbe("athlete-b");
+        TestProbe<AthleteProtocol.Command> c = testKit.createTestProbe("athlete-c");
 
         coach.tell(new RequestRollouts(a.ref(), 1));
         AssignRollout first = a.expectMessageClass(AssignRollout.class, WAIT);
@@ -103,10 +106,10 @@ class CoachActorTest {
         coach.tell(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY));
         coach.tell(new GroupTrained("g1", 2)); // a repeated report changes nothing
 
-        TestProbe<Progress> progressProbe = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressProbe = testKit.createTestProbe();
         coach.tell(new GetProgress(progressProbe.ref()));
-        Progress progress = progressProbe.receiveMessage(WAIT);
-        assertEquals(new Progress(3, 3, 2, Map.of(GroupDropped.Reason.STALE_POLICY, 1L), 0,
+        CoachProgress progress = progressProbe.receiveMessage(WAIT);
+        assertEquals(new CoachProgress(3, 3, 2, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 0,
                 6, 3, 6, 0, 0, 0, 2, 1, 1, 1, 1, true), progress);
 
         TestProbe<CoachCursor> cursorProbe = testKit.createTestProbe();
@@ -130,12 +133,12 @@ class CoachActorTest {
     void aQueryWhoseAthletesNeverAnswerIsGivenUpAfterTheCapAndTheLearnersDropIsCountedOnMetrics() {
         ManualClock clock = new ManualClock();
         // one group of 2 in the job; a rollout may go out again once
-        CoachSettings settings = new CoachSettings(2, 1, 0, ROLLOUT_TIMEOUT, 1, 1, 1);
-        ActorRef<CoachCommand> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(2), Optional.empty(),
+        CoachSettings settings = new CoachSettings(new GroupPlan(2, 1, 0, 1, 1), ROLLOUT_TIMEOUT, 1);
+        ActorRef<CoachProtocol.Command> coach = testKit.spawn(CoachActor.create(settings, TrainingQueries.of(2), Optional.empty(),
                 clock, Duration.ofMillis(20)));
-        TestProbe<LearnerCommand> learner = testKit.createTestProbe("learner");
+        TestProbe<LearnerProtocol.Command> learner = testKit.createTestProbe("learner");
         coach.tell(new LearnerStarted(learner.ref()));
-        TestProbe<AthleteCommand> silent = testKit.createTestProbe("athlete-silent");
+        TestProbe<AthleteProtocol.Command> silent = testKit.createTestProbe("athlete-silent");
 
         coach.tell(new RequestRollouts(silent.ref(), 2));
         assertEquals(Set.of("g0/0", "g0/1"), received(silent, 2));
@@ -150,9 +153,9 @@ class CoachActorTest {
         silent.expectNoMessage(Duration.ofMillis(100));
         coach.tell(new GroupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT)); // the learner's answer
 
-        TestProbe<Progress> progressProbe = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressProbe = testKit.createTestProbe();
         coach.tell(new GetProgress(progressProbe.ref()));
-        Progress progress = progressProbe.receiveMessage(WAIT);
+        CoachProgress progress = progressProbe.receiveMessage(WAIT);
         assertTrue(progress.finished(), "the job ends although its query never answers");
         assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
         Map<String, Double> metrics = PrometheusSamples.parse(new String(

@@ -7,12 +7,13 @@ import akka.cluster.typed.Cluster;
 import akka.cluster.typed.Join;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.toolcoach.cluster.protocol.AssignRollout;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.GetProgress;
-import dev.toolcoach.cluster.protocol.Progress;
-import dev.toolcoach.cluster.protocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,14 +44,14 @@ class CoachSingletonTest {
     void theProxyReachesTheCoachOnTheCoachNode() {
         Cluster cluster = Cluster.get(testKit.system());
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
-        CoachSettings settings = new CoachSettings(2, 1, 0, Duration.ofMinutes(1), 1);
-        ActorRef<CoachCommand> coach = CoachSingleton.init(testKit.system(), "job-1",
+        CoachSettings settings = Plans.coach(Plans.plan(2, 1, 0, 1), Duration.ofMinutes(1));
+        ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(testKit.system(), "job-1",
                 CoachActor.create(settings, TrainingQueries.of(1), Optional.empty(), Clock.systemUTC(), Duration.ofSeconds(1)));
 
-        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         coach.tell(new RequestRollouts(athlete.ref(), 1));
         assertEquals("g0/0", athlete.expectMessageClass(AssignRollout.class, WAIT).rolloutId());
-        TestProbe<Progress> progress = testKit.createTestProbe();
+        TestProbe<CoachProgress> progress = testKit.createTestProbe();
         coach.tell(new GetProgress(progress.ref()));
         assertEquals(1, progress.receiveMessage(WAIT).rolloutsInFlight());
     }

@@ -1,7 +1,8 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ class CursorCodecTest {
 
     private static CoachCursor cursor() {
         return new CoachCursor(12, 1, 40, List.of(new CoachCursor.OpenGroup("g-38", 10, "q-10")), 9, 30, 28,
-                Map.of(GroupDropped.Reason.STALE_POLICY, 2L));
+                GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 2L)));
     }
 
     @Test

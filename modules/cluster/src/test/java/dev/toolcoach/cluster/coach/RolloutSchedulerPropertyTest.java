@@ -1,7 +1,8 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.testing.Plans;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -52,7 +53,7 @@ class RolloutSchedulerPropertyTest {
         World(long seed) {
             random = new Random(seed);
             groupSize = 1 + random.nextInt(4);
-            CoachSettings settings = new CoachSettings(groupSize, 1 + random.nextInt(3), random.nextInt(3), TIMEOUT, 60 + random.nextInt(61));
+            CoachSettings settings = Plans.coach(Plans.plan(groupSize, 1 + random.nextInt(3), random.nextInt(3), 60 + random.nextInt(61)), TIMEOUT);
             coach = RolloutScheduler.start(settings, TrainingQueries.of(7), clock);
         }
 
@@ -146,7 +147,7 @@ class RolloutSchedulerPropertyTest {
             assertTrue(++events < MAX_EVENTS, "the job did not finish: " + world.coach.progress());
             world.step();
         }
-        Progress progress = world.coach.progress();
+        CoachProgress progress = world.coach.progress();
         long groups = progress.groupsDispatched();
         List<String> expectedGroups = IntStream.range(0, (int) groups).mapToObj(i -> "g" + i).toList();
 
@@ -156,7 +157,7 @@ class RolloutSchedulerPropertyTest {
         for (GroupDropped.Reason reason : GroupDropped.Reason.values()) {
             assertEquals(world.firstReport.values().stream().filter(reason.name()::equals).count(), progress.groupsDropped().get(reason));
         }
-        assertEquals(groups, progress.groupsTrained() + progress.groupsDroppedTotal(), "trained or dropped, never both");
+        assertEquals(groups, progress.groupsTrained() + progress.groupsDropped().total(), "trained or dropped, never both");
         assertEquals(groups, progress.groupsCompleted());
         assertEquals(0, progress.groupsOpen());
         assertEquals(world.repeatReports, progress.reportsIgnored(), "repeated reports change nothing");

@@ -1,8 +1,11 @@
 package dev.toolcoach.cluster.coach;
 
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.Progress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -21,7 +24,7 @@ class RolloutSchedulerTest {
     private final ManualClock clock = new ManualClock();
 
     private RolloutScheduler<String> scheduler(int groupSize, int groupsPerStep, int maxPolicyLag, long groupLimit, int queries) {
-        return RolloutScheduler.start(new CoachSettings(groupSize, groupsPerStep, maxPolicyLag, TIMEOUT, groupLimit),
+        return RolloutScheduler.start(Plans.coach(Plans.plan(groupSize, groupsPerStep, maxPolicyLag, groupLimit), TIMEOUT),
                 TrainingQueries.of(queries), clock);
     }
 
@@ -42,7 +45,7 @@ class RolloutSchedulerTest {
         assertEquals(TrainingQueries.example(1), first.get(2).message().example());
         assertEquals("g1", first.get(2).message().groupId());
 
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(2, progress.groupsDispatched());
         assertEquals(3, progress.rolloutsDispatched());
         assertEquals(3, progress.rolloutsInFlight());
@@ -53,7 +56,7 @@ class RolloutSchedulerTest {
     void theGroupBoundStopsNewGroupsButNotRolloutsOfOpenOnes() {
         // lag 1, one group per step: at most 2 groups open
         RolloutScheduler<String> coach = scheduler(3, 1, 1, 100, 5);
-        assertEquals(2, new CoachSettings(3, 1, 1, TIMEOUT, 100).maxGroupsInFlight());
+        assertEquals(2, Plans.plan(3, 1, 1, 100).maxGroupsInFlight());
         assertEquals(List.of("g0/0", "g0/1", "g0/2", "g1/0"), ids(coach.request("a", 4)));
         assertEquals(List.of("g1/1", "g1/2"), ids(coach.request("b", 5)), "rollouts of the open group still go out");
         assertEquals(2, coach.progress().groupsOpen());
@@ -78,7 +81,7 @@ class RolloutSchedulerTest {
 
         clock.advance(TIMEOUT.minusSeconds(10));
         assertEquals(List.of(), coach.expireDeadlines(), "nobody has credit to take it");
-        Progress afterExpiry = coach.progress();
+        CoachProgress afterExpiry = coach.progress();
         assertEquals(1, afterExpiry.deadlinesMissed(), "only the slow athlete's deadline has passed");
         assertEquals(1, afterExpiry.rolloutsQueued());
         assertEquals(1, afterExpiry.rolloutsInFlight());
@@ -115,7 +118,7 @@ class RolloutSchedulerTest {
         List<Assignment<String>> redispatched = coach.athleteLeft("a");
         assertEquals(List.of("g0/0", "g0/1"), ids(redispatched));
         assertEquals(List.of("b", "b"), athletes(redispatched));
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(3, progress.athleteLosses());
         assertEquals(2, progress.rolloutsRedispatched());
         assertEquals(1, progress.rolloutsQueued(), "g1/0 waits for the next athlete that asks");
@@ -126,7 +129,7 @@ class RolloutSchedulerTest {
 
     @Test
     void aRolloutThatNeverComesBackIsReDispatchedAtMostTheCapThenItsGroupIsGivenUpAndDroppedOnce() {
-        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(2, 1, 1, TIMEOUT, 3, 3, 2),
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(new GroupPlan(2, 1, 1, 3, 3), TIMEOUT, 2),
                 TrainingQueries.of(3), clock);
         assertEquals(List.of("g0/0", "g0/1", "g1/0", "g1/1"), ids(coach.request("a", 4)));
         assertEquals(RolloutScheduler.Receipt.COUNTED, coach.rolloutReceived("g0/0"));
@@ -147,7 +150,7 @@ class RolloutSchedulerTest {
         assertEquals(List.of("g2/0", "g2/1"), ids(coach.request("b", 5)), "the poison rollout is not sent again");
 
         coach.groupDropped("g0", GroupDropped.Reason.REDISPATCH_LIMIT);
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertFalse(coach.isOpen("g0"));
         assertEquals(1L, progress.groupsDropped().get(GroupDropped.Reason.REDISPATCH_LIMIT));
         assertEquals(2, progress.rolloutsRedispatched());
@@ -174,11 +177,11 @@ class RolloutSchedulerTest {
         assertEquals(RolloutScheduler.Receipt.UNKNOWN, coach.rolloutReceived("g99/0"));
         assertEquals(RolloutScheduler.Receipt.UNKNOWN, coach.rolloutReceived("nonsense"));
 
-        Progress progress = coach.progress();
+        CoachProgress progress = coach.progress();
         assertEquals(1, progress.groupsTrained());
         assertEquals(Map.of(GroupDropped.Reason.STALE_POLICY, 1L, GroupDropped.Reason.UNUSABLE, 0L,
                 GroupDropped.Reason.REWARD_FAILED, 0L, GroupDropped.Reason.REDISPATCH_LIMIT, 0L, GroupDropped.Reason.NO_SIGNAL, 0L),
-                progress.groupsDropped(),
+                progress.groupsDropped().byReason(),
                 "every reason listed");
         assertEquals(2, progress.rolloutsCancelled(), "g1's two rollouts were out when it was dropped");
         assertEquals(0, progress.rolloutsInFlight());
@@ -207,7 +210,7 @@ class RolloutSchedulerTest {
     @Test
     void aGroupDroppedForLackOfSignalIsRefilledFromTheNextQueryUpToTheSampleBound() {
         // sync, one group of 1 per step, 2 groups to train, at most 4 sampled
-        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 2, 4, 3),
+        RolloutScheduler<String> coach = RolloutScheduler.start(new CoachSettings(new GroupPlan(1, 1, 0, 2, 4), TIMEOUT, 3),
                 TrainingQueries.of(10), clock);
         assertEquals(List.of("g0/0"), ids(coach.request("a", 5)), "one group in flight in the synchronous mode");
         coach.rolloutReceived("g0/0");
@@ -224,7 +227,7 @@ class RolloutSchedulerTest {
         assertEquals(3L, coach.progress().groupsDropped().get(GroupDropped.Reason.NO_SIGNAL));
 
         // every drop is refilled, so a job's steps stay full and numbered without a gap; the sample bound still ends it
-        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(1, 1, 0, TIMEOUT, 1, 2, 3),
+        RolloutScheduler<String> other = RolloutScheduler.start(new CoachSettings(new GroupPlan(1, 1, 0, 1, 2), TIMEOUT, 3),
                 TrainingQueries.of(10), clock);
         other.request("a", 5);
         other.rolloutReceived("g0/0");
@@ -246,14 +249,14 @@ class RolloutSchedulerTest {
         CoachCursor cursor = coach.snapshot();
         assertEquals(List.of(new CoachCursor.OpenGroup("g2", 2, "q2")), cursor.openGroups());
 
-        RolloutScheduler<String> resumed = RolloutScheduler.resume(new CoachSettings(2, 2, 0, TIMEOUT, 10),
+        RolloutScheduler<String> resumed = RolloutScheduler.resume(Plans.coach(Plans.plan(2, 2, 0, 10), TIMEOUT),
                 TrainingQueries.of(3), clock, cursor);
         assertEquals(cursor, resumed.snapshot(), "resuming and snapshotting again changes nothing");
-        Progress progress = resumed.progress();
+        CoachProgress progress = resumed.progress();
         assertEquals(3, progress.groupsDispatched());
         assertEquals(1, progress.groupsTrained());
         assertEquals(1, progress.groupsCompleted());
-        assertEquals(1, progress.groupsDroppedTotal());
+        assertEquals(1, progress.groupsDropped().total());
         assertEquals(1, progress.policyVersion());
         List<Assignment<String>> work = resumed.request("b", 4);
         assertEquals(List.of("g2/0", "g2/1", "g3/0", "g3/1"), ids(work));
@@ -263,20 +266,20 @@ class RolloutSchedulerTest {
 
     @Test
     void aCursorThatDoesNotFitTheDatasetIsRefusedByName() {
-        CoachCursor cursor = new CoachCursor(0, 0, 5, List.of(new CoachCursor.OpenGroup("g4", 1, "q7")), 2, 0, 0, Map.of());
+        CoachCursor cursor = new CoachCursor(0, 0, 5, List.of(new CoachCursor.OpenGroup("g4", 1, "q7")), 2, 0, 0, GroupCounts.NONE);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
-                new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, cursor));
+                Plans.coach(Plans.plan(2, 1, 0, 10), TIMEOUT), TrainingQueries.of(3), clock, cursor));
         assertTrue(e.getMessage().contains("g4") && e.getMessage().contains("q7"), e.getMessage());
-        CoachCursor pastTheEnd = new CoachCursor(3, 0, 5, List.of(), 2, 0, 0, Map.of());
+        CoachCursor pastTheEnd = new CoachCursor(3, 0, 5, List.of(), 2, 0, 0, GroupCounts.NONE);
         assertThrows(IllegalArgumentException.class, () -> RolloutScheduler.resume(
-                new CoachSettings(2, 1, 0, TIMEOUT, 10), TrainingQueries.of(3), clock, pastTheEnd));
+                Plans.coach(Plans.plan(2, 1, 0, 10), TIMEOUT), TrainingQueries.of(3), clock, pastTheEnd));
     }
 
     @Test
     void badSettingsAndRequestsAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(0, 1, 0, TIMEOUT, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(1, 1, -1, TIMEOUT, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CoachSettings(1, 1, 0, Duration.ZERO, 1));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(0, 1, 0, 1), TIMEOUT));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(1, 1, -1, 1), TIMEOUT));
+        assertThrows(IllegalArgumentException.class, () -> Plans.coach(Plans.plan(1, 1, 0, 1), Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> scheduler(1, 1, 0, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> scheduler(1, 1, 0, 1, 1).request("a", 0));
     }

@@ -2,8 +2,8 @@ package dev.toolcoach.cluster.discovery;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +23,9 @@ class ServiceDirectoryTest {
 
     @Test
     void listingsReplaceWhatWasKnownPerKey() {
-        ActorRef<AthleteCommand> a1 = testKit.<AthleteCommand>createTestProbe().ref();
-        ActorRef<AthleteCommand> a2 = testKit.<AthleteCommand>createTestProbe().ref();
-        ActorRef<ToolServerCommand> finance = testKit.<ToolServerCommand>createTestProbe().ref();
+        ActorRef<AthleteProtocol.Command> a1 = testKit.<AthleteProtocol.Command>createTestProbe().ref();
+        ActorRef<AthleteProtocol.Command> a2 = testKit.<AthleteProtocol.Command>createTestProbe().ref();
+        ActorRef<ToolServerProtocol.Command> finance = testKit.<ToolServerProtocol.Command>createTestProbe().ref();
         ServiceDirectory directory = ServiceDirectory.empty()
                 .withAthletes(Set.of(a1, a2))
                 .withToolSuite("finance", Set.of(finance))

@@ -13,8 +13,8 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.JobSpec;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.toolserver.ToolServerActor;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 class AthleteHostTest {
@@ -56,8 +57,8 @@ class AthleteHostTest {
         Path model = dir.resolve("model");
         testKit.spawn(ToolServerActor.create(BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults()),
                 ExecutorSettings.defaults()));
-        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toString(), ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(1.0, 16, 2, 256), 1, 1000, 1)));
+        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toAbsolutePath(), ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(1.0, 16, 2, 256), 1, Duration.ofSeconds(1), 1, Optional.empty())));
         TestProbe<Receptionist.Listing> listings = testKit.createTestProbe();
         testKit.system().receptionist().tell(Receptionist.subscribe(ServiceKeys.ATHLETES, listings.ref()));
         LoggingTestKit.error("cannot join job job-1").expect(testKit.system(), () ->
@@ -71,7 +72,7 @@ class AthleteHostTest {
 
     private static void awaitAthleteNamed(String prefix, TestProbe<Receptionist.Listing> listings) {
         listings.fishForMessage(Duration.ofSeconds(30), listing -> {
-            Set<ActorRef<AthleteCommand>> athletes = listing.getServiceInstances(ServiceKeys.ATHLETES);
+            Set<ActorRef<AthleteProtocol.Command>> athletes = listing.getServiceInstances(ServiceKeys.ATHLETES);
             boolean found = athletes.stream().anyMatch(a -> a.path().name().startsWith(prefix));
             return found ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore();
         });

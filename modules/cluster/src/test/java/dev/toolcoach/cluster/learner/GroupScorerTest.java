@@ -12,18 +12,15 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GroupScorerTest {
     private static final RewardContext EXAMPLE = RewardContext.of("q-g", "what is 6 * 7?", "42");
-    private final AtomicReference<LearnerAccounts> counted = new AtomicReference<>(LearnerAccounts.NONE);
     private final CompleteGroup group = new CompleteGroup("g", List.of(
             TestTraces.generated("r0", "g", "41", 0),
             TestTraces.generated("r1", "g", "42", 0),
@@ -31,12 +28,11 @@ class GroupScorerTest {
 
     @Test
     void aPerTraceRewardScoresEachRolloutInGroupOrder() {
-        ScoredGroup scored = new GroupScorer(Rewards.exactMatch(), counted).score(group, EXAMPLE).orElseThrow();
+        ScoredGroup scored = scored(new GroupScorer(Rewards.exactMatch(), id -> EXAMPLE).score(group));
 
         assertEquals("g", scored.groupId());
         assertArrayEquals(new double[] {0, 1, 0}, scored.rewards());
         assertSame(group.traces().get(1), scored.traces().get(1).trace());
-        assertEquals(0, counted.get().droppedRewardFailure());
     }
 
     @Test
@@ -49,7 +45,7 @@ class GroupScorerTest {
             return GroupOutcome.scored(traces.stream().map(t -> (double) order.indexOf(t)).toList());
         });
 
-        ScoredGroup scored = new GroupScorer(byLength, counted).score(group, EXAMPLE).orElseThrow();
+        ScoredGroup scored = scored(new GroupScorer(byLength, id -> EXAMPLE).score(group));
 
         assertEquals(List.of(3), seenSizes);
         assertArrayEquals(new double[] {0, 1, 2}, scored.rewards());
@@ -62,12 +58,8 @@ class GroupScorerTest {
             return 1.0;
         });
 
-        Optional<ScoredGroup> scored = new GroupScorer(broken, counted).score(group, EXAMPLE);
-
-        assertTrue(scored.isEmpty());
-        LearnerAccounts accounts = counted.get();
-        assertEquals(1, accounts.droppedRewardFailure());
-        assertEquals("group g: reward 'broken' failed on rollout r1: parser crashed", accounts.lastDropReason());
+        assertEquals(new GroupScorer.Unscored("g", "group g: reward 'broken' failed on rollout r1: parser crashed"),
+                new GroupScorer(broken, id -> EXAMPLE).score(group));
     }
 
     @Test
@@ -84,8 +76,8 @@ class GroupScorerTest {
             }
         };
 
-        assertTrue(new GroupScorer(shortOne, counted).score(group, EXAMPLE).isEmpty());
-        assertEquals("group g: reward 'short' gave [1.0] for 3 rollouts", counted.get().lastDropReason());
+        assertEquals(new GroupScorer.Unscored("g", "group g: reward 'short' gave [1.0] for 3 rollouts"),
+                new GroupScorer(shortOne, id -> EXAMPLE).score(group));
     }
 
     @Test
@@ -102,9 +94,16 @@ class GroupScorerTest {
             }
         };
 
-        assertTrue(new GroupScorer(raw, counted).score(group, EXAMPLE).isEmpty());
-        assertEquals("group g: reward 'raw' failed: java.lang.IllegalStateException: no scores today",
-                counted.get().lastDropReason());
+        assertEquals(new GroupScorer.Unscored("g", "group g: reward 'raw' failed: java.lang.IllegalStateException: no scores today"),
+                new GroupScorer(raw, id -> EXAMPLE).score(group));
+    }
+
+    @Test
+    void aGroupWhoseQueryIsOutsideTheDatasetIsUnscored() {
+        GroupScorer scorer = new GroupScorer(Rewards.exactMatch(), id -> {
+            throw new IllegalArgumentException("query " + id + " is not in the job's dataset");
+        });
+        assertEquals(new GroupScorer.Unscored("g", "group g: query q-g is not in the job's dataset"), scorer.score(group));
     }
 
     @Test
@@ -114,8 +113,11 @@ class GroupScorerTest {
         });
 
         RewardUnavailableException e = assertThrows(RewardUnavailableException.class,
-                () -> new GroupScorer(judge, counted).score(group, EXAMPLE));
+                () -> new GroupScorer(judge, id -> EXAMPLE).score(group), "not a per-group failure: the job stops");
         assertEquals("judge endpoint refused the key", e.getMessage());
-        assertEquals(0, counted.get().droppedRewardFailure(), "not a per-group failure");
+    }
+
+    private static ScoredGroup scored(GroupScorer.Score score) {
+        return assertInstanceOf(GroupScorer.Scored.class, score).group();
     }
 }

@@ -7,20 +7,22 @@ import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
 import akka.actor.typed.ActorRef;
 import dev.toolcoach.cluster.coach.CursorCodec;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.CoachCommand;
-import dev.toolcoach.cluster.protocol.CoachCursor;
-import dev.toolcoach.cluster.protocol.DropGivenUpGroup;
-import dev.toolcoach.cluster.protocol.GetCursor;
-import dev.toolcoach.cluster.protocol.GetLearnerStatus;
-import dev.toolcoach.cluster.protocol.GroupDropped;
-import dev.toolcoach.cluster.protocol.GroupTrained;
-import dev.toolcoach.cluster.protocol.LearnerCommand;
-import dev.toolcoach.cluster.protocol.LearnerStarted;
-import dev.toolcoach.cluster.protocol.LearnerStatus;
-import dev.toolcoach.cluster.protocol.RolloutReceived;
-import dev.toolcoach.cluster.protocol.TraceAck;
-import dev.toolcoach.cluster.protocol.TraceDelivery;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.GetLearnerStatus;
+import dev.toolcoach.cluster.protocol.GroupCounts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerAccounts;
+import dev.toolcoach.cluster.protocol.LearnerProtocol;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.LearnerStatus;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceAck;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.TraceDelivery;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
 import dev.toolcoach.learn.core.Algorithm;
@@ -31,6 +33,8 @@ import dev.toolcoach.learn.core.PeriodicCheckpoints;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.trace.Trace;
+import dev.toolcoach.cluster.testing.Plans;
+import dev.toolcoach.cluster.job.GroupPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,8 +71,8 @@ class LearnerActorTest {
     private TinyAgentModel tiny;
     private LearnerCore core;
     private final ExecutorService training = Executors.newSingleThreadExecutor();
-    private final TestProbe<CoachCommand> coach = testKit.createTestProbe();
-    private final TestProbe<AdapterPublisherCommand> publisher = testKit.createTestProbe();
+    private final TestProbe<CoachProtocol.Command> coach = testKit.createTestProbe();
+    private final TestProbe<AdapterPublisherProtocol.Command> publisher = testKit.createTestProbe();
     private final TestProbe<TraceAck> acks = testKit.createTestProbe();
     private final Events events = new Events();
 
@@ -94,13 +98,13 @@ class LearnerActorTest {
     @Test
     void groupsAreAckedReportedTrainedPublishedAndCheckpointedWithTheCoachsCursorAndASmallerLastBatchTrains(@TempDir Path dir) {
         CheckpointStore store = new CheckpointStore(dir, 3);
-        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 2, 3, 0), Optional.of(new PeriodicCheckpoints(store, 1)));
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 2, 3), 0, 0), Optional.of(new PeriodicCheckpoints(store, 1)));
         assertEquals(0, published().version(), "the learner first publishes the adapter it starts with");
 
         deliver(learner, "g0");
         deliver(learner, "g1");
         assertEquals(2 * G, acks.receiveSeveralMessages(2 * G, WAIT).size());
-        List<CoachCommand> reports = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, Map.of()));
+        List<CoachProtocol.Command> reports = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, GroupCounts.NONE));
         assertEquals(2 * G, count(reports, RolloutReceived.class));
         assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
         assertEquals(1, published().version());
@@ -114,7 +118,7 @@ class LearnerActorTest {
         // the third and last group trains alone: no other group can come
         deliver(learner, "g2");
         assertEquals(G, acks.receiveSeveralMessages(G, WAIT).size());
-        List<CoachCommand> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, Map.of()));
+        List<CoachProtocol.Command> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, GroupCounts.NONE));
         assertEquals(List.of(new GroupTrained("g2", 2)), only(last, GroupTrained.class));
         StepReport second = events.step();
         assertEquals(2, second.step(), "the job's second batch");
@@ -135,56 +139,56 @@ class LearnerActorTest {
         TestProbe<LearnerStatus> status = testKit.createTestProbe();
         learner.tell(new GetLearnerStatus(status.getRef()));
         LearnerStatus s = status.receiveMessage(WAIT);
-        assertEquals(1, s.duplicates());
+        assertEquals(1, s.accounts().duplicates());
         assertTrue(s.finished());
         assertEquals(2, s.steps());
     }
 
     @Test
     void aGroupTheRewardCannotScoreIsDroppedAndAGroupOlderThanTheLagIsDroppedAsStale() {
-        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 4, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 0, 4), 0, 0), Optional.empty());
         published();
         Trace[] staleGroup = new Trace[G];
         for (int i = 0; i < G; i++) staleGroup[i] = rollout("g2", i); // sampled by version 0
 
         deliver(learner, "bad"); // its example has no parity: the reward throws
-        List<CoachCommand> badReports = coach.receiveSeveralMessages(G + 1, WAIT);
+        List<CoachProtocol.Command> badReports = coach.receiveSeveralMessages(G + 1, WAIT);
         assertEquals(List.of(new GroupDropped("bad", GroupDropped.Reason.REWARD_FAILED)), only(badReports, GroupDropped.class),
                 "dropped as soon as it is scored");
         deliver(learner, "g0");
         deliver(learner, "g1");
-        List<CoachCommand> reports = coach.receiveSeveralMessages(2 * G + 2, WAIT);
+        List<CoachProtocol.Command> reports = coach.receiveSeveralMessages(2 * G + 2, WAIT);
         assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(reports, GroupTrained.class));
         StepReport step = events.step();
         assertEquals(List.of("bad"), step.dropped(), "the step reports the drop since the previous step");
         assertEquals(3, step.groupsSampled());
 
         for (Trace t : staleGroup) learner.tell(new TraceDelivery(t, acks.getRef()));
-        List<CoachCommand> staleReports = coach.receiveSeveralMessages(G + 1, WAIT);
+        List<CoachProtocol.Command> staleReports = coach.receiveSeveralMessages(G + 1, WAIT);
         assertEquals(List.of(new GroupDropped("g2", GroupDropped.Reason.STALE_POLICY)), only(staleReports, GroupDropped.class));
         LearnerAccounts accounts = events.finished();
         assertEquals(2, accounts.trained());
-        assertEquals(1, accounts.droppedRewardFailure());
-        assertEquals(1, accounts.droppedStale());
+        assertEquals(1, accounts.dropped().get(GroupDropped.Reason.REWARD_FAILED));
+        assertEquals(1, accounts.dropped().get(GroupDropped.Reason.STALE_POLICY));
     }
 
     @Test
     void withDynamicSamplingAGroupWhoseRewardsAreAllEqualIsDroppedAsNoSignalAndTheStepWaitsForARefill() {
-        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 2, 6, true, 0, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(new GroupPlan(G, 2, 0, 2, 6), 0, 0), Optional.empty());
         published();
         deliver(learner, "g0");
         deliver(learner, "same"); // its example asks for parity 2, which no token has: every rollout scores 0
-        List<CoachCommand> reports = coach.receiveSeveralMessages(2 * G + 1, WAIT);
+        List<CoachProtocol.Command> reports = coach.receiveSeveralMessages(2 * G + 1, WAIT);
         assertEquals(List.of(new GroupDropped("same", GroupDropped.Reason.NO_SIGNAL)), only(reports, GroupDropped.class));
         assertEquals(List.of(), only(reports, GroupTrained.class), "one informative group of two: no step yet");
 
         deliver(learner, "g1");
-        List<CoachCommand> refill = coach.receiveSeveralMessages(G + 2, WAIT);
+        List<CoachProtocol.Command> refill = coach.receiveSeveralMessages(G + 2, WAIT);
         assertEquals(List.of(new GroupTrained("g0", 1), new GroupTrained("g1", 1)), only(refill, GroupTrained.class));
         StepReport step = events.step();
         assertEquals(3, step.groupsSampled());
         assertEquals(2, step.informativeGroups());
-        assertEquals(1, events.finished().skippedNoSignal());
+        assertEquals(1, events.finished().dropped().get(GroupDropped.Reason.NO_SIGNAL));
         Map<String, Double> metrics = PrometheusSamples.parse(new String(
                 PrometheusText.scrape(ToolCoachMetrics.get(testKit.system()).registry()), StandardCharsets.UTF_8));
         assertEquals(3.0, metrics.get("toolcoach_learner_last_groups_sampled"), "on /metrics");
@@ -193,7 +197,7 @@ class LearnerActorTest {
 
     @Test
     void aGroupTheCoachGaveUpIsDroppedAsRedispatchLimitAndTheJobEnds() {
-        ActorRef<LearnerCommand> learner = spawn(new LearnerSettings(G, 2, 0, 1, 0), Optional.empty());
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 0, 1), 0, 0), Optional.empty());
         published();
         learner.tell(new TraceDelivery(rollout("g0", 0), acks.getRef())); // its other rollout never comes
         assertEquals(new RolloutReceived("g0/0"), coach.expectMessageClass(RolloutReceived.class, WAIT));
@@ -205,17 +209,17 @@ class LearnerActorTest {
         coach.expectNoMessage(Duration.ofMillis(200));
     }
 
-    private ActorRef<LearnerCommand> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
-        LearnerJob job = new LearnerJob(settings, core, TinyAgentModel.LORA, Algorithm.GRPO, 0, ParityReward.INSTANCE,
+    private ActorRef<LearnerProtocol.Command> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
+        LearnerJob job = new LearnerJob(settings, core, Algorithm.GRPO, 0, ParityReward.INSTANCE,
                 queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
                         : RewardContext.of(queryId, "", null).withField("parity", queryId.equals("q-same") ? 2 : 0),
                 coach.getRef(), publisher.getRef(), checkpoints, events, training);
-        ActorRef<LearnerCommand> learner = testKit.spawn(LearnerActor.create(job));
+        ActorRef<LearnerProtocol.Command> learner = testKit.spawn(LearnerActor.create(job));
         assertEquals(new LearnerStarted(learner), coach.expectMessageClass(LearnerStarted.class, WAIT), "the coach learns where it is");
         return learner;
     }
 
-    private void deliver(ActorRef<LearnerCommand> learner, String groupId) {
+    private void deliver(ActorRef<LearnerProtocol.Command> learner, String groupId) {
         for (int i = 0; i < G; i++) learner.tell(new TraceDelivery(rollout(groupId, i), acks.getRef()));
     }
 
@@ -229,10 +233,10 @@ class LearnerActorTest {
     }
 
     /** Coach messages up to and including the cursor request, which is answered with {@code cursor}. */
-    private List<CoachCommand> untilCursorAsked(CoachCursor cursor) {
-        List<CoachCommand> seen = new ArrayList<>();
+    private List<CoachProtocol.Command> untilCursorAsked(CoachCursor cursor) {
+        List<CoachProtocol.Command> seen = new ArrayList<>();
         while (true) {
-            CoachCommand m = coach.receiveMessage(WAIT);
+            CoachProtocol.Command m = coach.receiveMessage(WAIT);
             seen.add(m);
             if (m instanceof GetCursor ask) {
                 ask.replyTo().tell(cursor);
@@ -241,11 +245,11 @@ class LearnerActorTest {
         }
     }
 
-    private static long count(List<CoachCommand> messages, Class<?> type) {
+    private static long count(List<CoachProtocol.Command> messages, Class<?> type) {
         return messages.stream().filter(type::isInstance).count();
     }
 
-    private static <T> List<T> only(List<CoachCommand> messages, Class<T> type) {
+    private static <T> List<T> only(List<CoachProtocol.Command> messages, Class<T> type) {
         return messages.stream().filter(type::isInstance).map(type::cast).toList();
     }
 

@@ -12,10 +12,10 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.cluster.discovery.ServiceDirectory;
 import dev.toolcoach.cluster.discovery.ServiceRegistry;
-import dev.toolcoach.cluster.protocol.AthleteCommand;
-import dev.toolcoach.cluster.protocol.Echo;
-import dev.toolcoach.cluster.protocol.EchoReply;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.AthleteProtocol;
+import dev.toolcoach.cluster.protocol.EchoProtocol.Echo;
+import dev.toolcoach.cluster.protocol.EchoProtocol.EchoReply;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 import dev.toolcoach.testkit.FreePorts;
 import dev.toolcoach.cluster.testing.PrometheusSamples;
 import org.junit.jupiter.api.AfterAll;
@@ -159,13 +159,13 @@ class ThreeNodeClusterTest {
     void echoRoundTripsAcrossNodesThroughTheSerializers() {
         ServiceDirectory directory = directory();
         TestProbe<EchoReply> replies = TestProbe.create(coach);
-        for (ActorRef<AthleteCommand> athleteRef : directory.athletes()) {
+        for (ActorRef<AthleteProtocol.Command> athleteRef : directory.athletes()) {
             athleteRef.tell(new Echo("hello " + athleteRef.path().name(), replies.ref()));
             EchoReply reply = replies.receiveMessage(Duration.ofSeconds(5));
             assertEquals("hello " + athleteRef.path().name(), reply.payload());
             assertTrue(reply.responder().contains(Cluster.get(athlete).selfMember().address().hostPort()), reply.responder());
         }
-        for (ActorRef<ToolServerCommand> server : directory.toolServers().get("finance")) {
+        for (ActorRef<ToolServerProtocol.Command> server : directory.toolServers().get("finance")) {
             server.tell(new Echo("to tools", replies.ref()));
             assertTrue(replies.receiveMessage(Duration.ofSeconds(5)).responder().startsWith(
                     Cluster.get(tool).selfMember().address() + "/user/tools-finance"));

@@ -11,6 +11,19 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.ToolSpec;
+import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
+import dev.toolcoach.cluster.protocol.LearnerProtocol.DropGivenUpGroup;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetCursor;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GetProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupTrained;
+import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
+import dev.toolcoach.cluster.protocol.CoachProtocol.LearnerStarted;
+import dev.toolcoach.cluster.protocol.CoachProtocol.CoachProgress;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RequestRollouts;
+import dev.toolcoach.cluster.protocol.CoachProtocol.RolloutReceived;
 import dev.toolcoach.cluster.serialization.CountingCborSerializer;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.tasks.OracleStep;
@@ -22,9 +35,12 @@ import org.junit.jupiter.api.Test;
 
 import java.io.NotSerializableException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -55,7 +71,7 @@ class CoachProtocolSerializationTest {
 
     @Test
     void athleteAndCoachMessagesRoundTrip() throws NotSerializableException {
-        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         roundTrip(new RequestRollouts(athlete.ref(), 3));
 
         Map<String, Object> gold = new LinkedHashMap<>();
@@ -81,28 +97,30 @@ class CoachProtocolSerializationTest {
         roundTrip(new RolloutReceived("g12/3"));
         roundTrip(new GroupTrained("g12", 5));
         for (GroupDropped.Reason reason : GroupDropped.Reason.values()) roundTrip(new GroupDropped("g12", reason));
-        TestProbe<LearnerCommand> learner = testKit.createTestProbe();
+        TestProbe<LearnerProtocol.Command> learner = testKit.createTestProbe();
         roundTrip(new LearnerStarted(learner.ref()));
         roundTrip(new DropGivenUpGroup("g12"));
     }
 
     @Test
     void queriesAndTheirAnswersRoundTrip() throws NotSerializableException {
-        TestProbe<Progress> progressReplies = testKit.createTestProbe();
+        TestProbe<CoachProgress> progressReplies = testKit.createTestProbe();
         roundTrip(new GetProgress(progressReplies.ref()));
-        roundTrip(new Progress(12, 10, 8, Map.of(GroupDropped.Reason.STALE_POLICY, 1L), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
+        roundTrip(new CoachProgress(12, 10, 8, GroupCounts.of(Map.of(GroupDropped.Reason.STALE_POLICY, 1L)), 3, 48, 2, 40, 0, 6, 1, 1, 1, 3, 2, 8, false));
 
         TestProbe<CoachCursor> cursorReplies = testKit.createTestProbe();
         roundTrip(new GetCursor(cursorReplies.ref()));
         CoachCursor cursor = roundTrip(new CoachCursor(3, 2, 17, List.of(new CoachCursor.OpenGroup("g15", 1, "q1"),
-                new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, Map.of(GroupDropped.Reason.REWARD_FAILED, 2L)));
+                new CoachCursor.OpenGroup("g16", 2, "q2")), 8, 12, 12, GroupCounts.of(Map.of(GroupDropped.Reason.REWARD_FAILED, 2L))));
         assertEquals(0L, cursor.groupsDropped().get(GroupDropped.Reason.STALE_POLICY), "every reason is listed");
     }
 
     @Test
     void theJobSpecRoundTripsAndItsSamplingIsDerivedOnTheAthleteNotSent() throws NotSerializableException {
-        JobSpec spec = roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11));
+        JobSpec spec = roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.empty()));
+        assertEquals(Path.of("/models/m"), spec.modelDir(), "the model folder travels as a path");
+        assertEquals(Duration.ofSeconds(30), spec.gateTimeout());
         assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.agent().sampling(), "the whole distribution at the job's temperature");
         assertEquals(new AgentConfig(ActionFormat.TOOL_N1, spec.agent().sampling(), 5, 4096, AgentConfig.TOOL_TIMEOUT,
                 AgentConfig.TOOL_OUTPUT_CAP), spec.agent(), "the job's limits, the default tool settings");
@@ -110,17 +128,17 @@ class CoachProtocolSerializationTest {
         assertTrue(bytes.contains("maxNewTokens"));
         assertFalse(bytes.contains("sampling"), "only the record's components travel");
         assertFalse(bytes.contains("toolTimeout"), "the agent's config is derived, not sent");
-        assertEquals(null, spec.adapt(), "ADAPT is off unless asked for");
+        assertEquals(Optional.empty(), spec.adapt(), "ADAPT is off unless asked for");
         for (boolean hint : new boolean[]{false, true}) {
             AdaptSpec adapt = new AdaptSpec("task:finance", List.of(List.of("npv", "npv_v2")), hint);
-            assertEquals(adapt, roundTrip(new JobSpec("job-1", "/models/m", ActionFormat.TOOL_N1, List.of("finance"),
-                    new RolloutSettings(0.7, 256, 5, 4096), 2, 30_000, 11, adapt)).adapt());
+            assertEquals(Optional.of(adapt), roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("finance"),
+                    new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.of(adapt))).adapt());
         }
     }
 
     @Test
     void malformedMessagesAreRefusedWhereTheyAreMade() {
-        TestProbe<AthleteCommand> athlete = testKit.createTestProbe();
+        TestProbe<AthleteProtocol.Command> athlete = testKit.createTestProbe();
         assertThrows(IllegalArgumentException.class, () -> new RequestRollouts(athlete.ref(), 0));
         assertThrows(NullPointerException.class, () -> new GroupDropped("g1", null));
     }

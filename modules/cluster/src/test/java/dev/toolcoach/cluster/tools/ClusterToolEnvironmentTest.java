@@ -12,9 +12,9 @@ import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.agent.ToolSpec;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
 import dev.toolcoach.cluster.node.NodeLauncher;
 import dev.toolcoach.cluster.node.NodeOverrides;
@@ -217,7 +217,7 @@ class ClusterToolEnvironmentTest {
     @Order(5)
     void anAgentLoopCompletesATwoCallArithmeticTaskOverTheCluster() {
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 "<think>first the sum</think><tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3.5}}]</tool_call>",
                 "<think>then times 4</think><tool_call>[{\"name\": \"multiply\", \"arguments\": {\"a\": 5.5, \"b\": 4}}]</tool_call>",
                 "<think>done</think><answer>22</answer>"));

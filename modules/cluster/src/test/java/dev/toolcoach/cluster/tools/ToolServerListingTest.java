@@ -2,7 +2,7 @@ package dev.toolcoach.cluster.tools;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,15 +26,15 @@ class ToolServerListingTest {
         testKit.shutdownTestKit();
     }
 
-    private static ActorRef<ToolServerCommand> server() {
-        return testKit.<ToolServerCommand>createTestProbe().ref();
+    private static ActorRef<ToolServerProtocol.Command> server() {
+        return testKit.<ToolServerProtocol.Command>createTestProbe().ref();
     }
 
     @Test
     void trajectoriesSpreadOverTheServersOfASuiteAndEachStaysOnOne() {
-        List<ActorRef<ToolServerCommand>> servers = List.of(server(), server(), server());
+        List<ActorRef<ToolServerProtocol.Command>> servers = List.of(server(), server(), server());
         ToolServerListing listing = ToolServerListing.empty().withSuite("arithmetic", Set.copyOf(servers));
-        Map<ActorRef<ToolServerCommand>, Integer> load = new HashMap<>();
+        Map<ActorRef<ToolServerProtocol.Command>, Integer> load = new HashMap<>();
         IntStream.range(0, 300).forEach(i -> load.merge(listing.serverFor("arithmetic", "trajectory-" + i).orElseThrow(), 1, Integer::sum));
         assertEquals(Set.copyOf(servers), load.keySet(), "every server gets trajectories");
         load.values().forEach(n -> assertTrue(n >= 60, "roughly even: " + load.values()));
@@ -46,7 +46,7 @@ class ToolServerListingTest {
 
     @Test
     void aSuiteWithoutServersHasNoneToOffer() {
-        ActorRef<ToolServerCommand> gone = server();
+        ActorRef<ToolServerProtocol.Command> gone = server();
         ToolServerListing listing = ToolServerListing.empty().withSuite("finance", Set.of(gone)).withSuite("finance", Set.of());
         assertEquals(Optional.empty(), listing.serverFor("finance", "t-1"));
         assertEquals(Optional.empty(), listing.serverFor("email", "t-1"));

@@ -2,7 +2,7 @@ package dev.toolcoach.cluster.tools;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +25,8 @@ class ToolServerViewTest {
 
     @Test
     void aRequestFailsAtOnceWhenItsServerIsNoLongerListed() {
-        ActorRef<ToolServerCommand> leaving = testKit.<ToolServerCommand>createTestProbe().ref();
-        ActorRef<ToolServerCommand> staying = testKit.<ToolServerCommand>createTestProbe().ref();
+        ActorRef<ToolServerProtocol.Command> leaving = testKit.<ToolServerProtocol.Command>createTestProbe().ref();
+        ActorRef<ToolServerProtocol.Command> staying = testKit.<ToolServerProtocol.Command>createTestProbe().ref();
         ToolServerView view = new ToolServerView();
         view.update(ToolServerListing.empty().withSuite("arithmetic", Set.of(leaving, staying)));
         CompletableFuture<String> toLeaving = view.track(leaving, new CompletableFuture<>());

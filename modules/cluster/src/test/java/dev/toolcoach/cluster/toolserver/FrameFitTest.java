@@ -1,7 +1,7 @@
 package dev.toolcoach.cluster.toolserver;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
-import dev.toolcoach.cluster.protocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolCallResults;
 import dev.toolcoach.cluster.serialization.FrameBudget;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;

@@ -3,12 +3,12 @@ package dev.toolcoach.cluster.toolserver;
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
-import dev.toolcoach.cluster.protocol.ExecuteToolCalls;
-import dev.toolcoach.cluster.protocol.GetToolSpecs;
-import dev.toolcoach.cluster.protocol.ReleaseTrajectory;
-import dev.toolcoach.cluster.protocol.ToolCallResults;
-import dev.toolcoach.cluster.protocol.ToolServerCommand;
-import dev.toolcoach.cluster.protocol.ToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ExecuteToolCalls;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.GetToolSpecs;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ReleaseTrajectory;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolCallResults;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol;
+import dev.toolcoach.cluster.protocol.ToolServerProtocol.ToolSpecs;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.sql.SqlTools;
@@ -44,7 +44,7 @@ class ToolServerActorTest {
         testKit.shutdownTestKit();
     }
 
-    private static List<ToolResult> execute(ActorRef<ToolServerCommand> server, String trajectory, ToolCall... calls) {
+    private static List<ToolResult> execute(ActorRef<ToolServerProtocol.Command> server, String trajectory, ToolCall... calls) {
         TestProbe<ToolCallResults> replies = testKit.createTestProbe();
         server.tell(new ExecuteToolCalls(trajectory, List.of(calls), replies.ref()));
         ToolCallResults answer = replies.receiveMessage(DEADLINE);
@@ -71,7 +71,7 @@ class ToolServerActorTest {
             sql.close();
             closed.set(true);
         });
-        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(watched, ExecutorSettings.defaults()));
+        ActorRef<ToolServerProtocol.Command> server = testKit.spawn(ToolServerActor.create(watched, ExecutorSettings.defaults()));
 
         TestProbe<ToolSpecs> specs = testKit.createTestProbe();
         server.tell(new GetToolSpecs(specs.ref()));
@@ -98,7 +98,7 @@ class ToolServerActorTest {
     @Test
     void addedLatencyHoldsEveryAnswerBack() throws Exception {
         BuiltinSuites.Hosted sql = BuiltinSuites.open(SqlTools.SUITE, BuiltinSuites.Options.defaults());
-        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(sql, ExecutorSettings.defaults(),
+        ActorRef<ToolServerProtocol.Command> server = testKit.spawn(ToolServerActor.create(sql, ExecutorSettings.defaults(),
                 new AddedLatency(Duration.ofMillis(150), Duration.ofMillis(300))));
         long start = System.nanoTime();
         List<ToolResult> results = execute(server, "t-3", new ToolCall("list_tables", Map.of()), new ToolCall("list_tables", Map.of()));
@@ -117,7 +117,7 @@ class ToolServerActorTest {
         ToolHostSettings settings = new ToolHostSettings(List.of("email"), BuiltinSuites.Options.defaults().withMailboxes(List.of(csv)),
                 ExecutorSettings.defaults()).checkHostable();
         List<BuiltinSuites.Hosted> hosted = HostedSuites.open(settings);
-        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings.executor()));
+        ActorRef<ToolServerProtocol.Command> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings.executor()));
 
         ToolResult search = execute(server, "t-2", new ToolCall("search_emails", Map.of("keywords", "enron", "limit", 3))).get(0);
         assertEquals(ToolResult.Status.OK, search.status(), search.toString());
@@ -151,7 +151,7 @@ class ToolServerActorTest {
         ToolHostSettings settings = new ToolHostSettings(List.of("finance"), BuiltinSuites.Options.defaults().withSkills(skills),
                 ExecutorSettings.defaults(), AddedLatency.NONE, Duration.ofMillis(50), List.of(), List.of()).checkHostable();
         List<BuiltinSuites.Hosted> hosted = HostedSuites.open(settings);
-        ActorRef<ToolServerCommand> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings));
+        ActorRef<ToolServerProtocol.Command> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings));
         ToolCall growth = new ToolCall("compound_interest_then_cagr", Map.of("principal", 1000, "annual_rate", 0.05, "years", 10));
         assertEquals(ToolResult.Status.UNKNOWN_TOOL, execute(server, "t-4", growth).get(0).status(), "pending: not registered");
 

@@ -14,9 +14,9 @@ import akka.serialization.SerializationExtension;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.cluster.learner.IdTokenizer;
-import dev.toolcoach.cluster.protocol.AdapterPart;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.AdapterReceiverCommand;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterPart;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.engine.InferenceEngine;
@@ -65,7 +65,7 @@ class AdapterBroadcastTest {
     private final List<InferenceEngine> engines = new ArrayList<>();
     private NDManager manager;
     private ActorSystem<Void> learner;
-    private ActorRef<AdapterPublisherCommand> publisher;
+    private ActorRef<AdapterPublisherProtocol.Command> publisher;
     private ActorRef<Topic.Command<AdapterPart>> statsTopic;
     private InferenceEngine engineA;
     private InferenceEngine engineB;
@@ -120,7 +120,7 @@ class AdapterBroadcastTest {
     @Order(3)
     void olderVersionArrivingAfterANewerOneIsIgnored() {
         List<Integer> applied = new CopyOnWriteArrayList<>();
-        ActorRef<AdapterReceiverCommand> receiver = systems.get(2).systemActorOf(
+        ActorRef<AdapterReceiverProtocol.Command> receiver = systems.get(2).systemActorOf(
                 AdapterReceiver.create(w -> applied.add(w.version()), CATCH_UP_INTERVAL), "ordering-receiver", Props.empty());
         awaitUntil("receiver caught up to version 1", () -> applied.contains(1));
         AdapterPublication offline = new AdapterPublication(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES);

@@ -5,10 +5,10 @@ import akka.actor.testkit.typed.javadsl.FishingOutcomes;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.receptionist.Receptionist;
 import com.typesafe.config.ConfigFactory;
-import dev.toolcoach.cluster.protocol.AdapterPart;
-import dev.toolcoach.cluster.protocol.AdapterPublisherCommand;
-import dev.toolcoach.cluster.protocol.RequestLatestAdapter;
-import dev.toolcoach.cluster.protocol.WeightsChunk;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.AdapterPart;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
+import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol.RequestLatestAdapter;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.WeightsChunk;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.lora.LoraConfig;
@@ -36,12 +36,12 @@ class AdapterReceiverTest {
     private static final int CHUNK_BYTES = 256;
 
     private ActorTestKit kit;
-    private TestProbe<AdapterPublisherCommand> publisher;
+    private TestProbe<AdapterPublisherProtocol.Command> publisher;
 
     @BeforeAll
     void start() {
         kit = ActorTestKit.create(ConfigFactory.parseResources("application-test.conf").withFallback(ConfigFactory.load()));
-        publisher = kit.createTestProbe(AdapterPublisherCommand.class);
+        publisher = kit.createTestProbe(AdapterPublisherProtocol.Command.class);
         kit.system().receptionist().tell(Receptionist.register(AdapterPublisher.SERVICE_KEY, publisher.ref()));
     }
 

@@ -1,6 +1,6 @@
 package dev.toolcoach.cluster.weights;
 
-import dev.toolcoach.cluster.protocol.WeightsChunk;
+import dev.toolcoach.cluster.protocol.AdapterReceiverProtocol.WeightsChunk;
 import dev.toolcoach.testkit.SampleMessages;
 import dev.toolcoach.cluster.weights.WeightsAssembler.Outcome;
 import org.junit.jupiter.api.Test;

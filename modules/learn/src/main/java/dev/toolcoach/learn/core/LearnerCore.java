@@ -28,6 +28,7 @@ import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.learn.optim.AdamW;
 import dev.toolcoach.learn.optim.GradientClipping;
 import dev.toolcoach.learn.optim.LossScaler;
+import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.model.nn.NoGrad;
 import dev.toolcoach.model.nn.SharedPrefixInputs;
 import dev.toolcoach.model.nn.StepInputs;
@@ -95,7 +96,7 @@ public final class LearnerCore implements AutoCloseable {
             gradNorm = gradientNorm();
             skippedUpdates += applyUpdate(epochStats.loss(), gradNorm, lr) ? 0 : 1;
         }
-        publish();
+        nextVersion();
         return GrpoMetrics.of(version, total, config.grpo().epochs(), gradNorm, batch.skippedGroups(), staleness, lr,
                 skippedUpdates);
     }
@@ -119,7 +120,7 @@ public final class LearnerCore implements AutoCloseable {
         }
         double gradNorm = gradientNorm();
         int skippedUpdates = applyUpdate(total.loss(), gradNorm, lr) ? 0 : 1;
-        publish();
+        nextVersion();
         return new DpoMetrics(version, total.loss(), total.accuracy(), total.meanMargin(), total.pairs(), gradNorm, lr,
                 skippedUpdates);
     }
@@ -138,7 +139,7 @@ public final class LearnerCore implements AutoCloseable {
         }
         double gradNorm = gradientNorm();
         int skippedUpdates = applyUpdate(total, gradNorm, lr) ? 0 : 1;
-        publish();
+        nextVersion();
         long tokens = selection.rows().stream().mapToLong(r -> r.sequence().generatedCount()).sum();
         return new SftMetrics(version, total, tokens, selection.rejected(), gradNorm, lr, skippedUpdates);
     }
@@ -256,7 +257,8 @@ public final class LearnerCore implements AutoCloseable {
         return finite;
     }
 
-    private void publish() {
+    /** A step changed the weights: they are the next version. */
+    private void nextVersion() {
         version++;
         if (weights.adapter() != null) {
             weights.adapter().setVersion(version);
@@ -281,9 +283,14 @@ public final class LearnerCore implements AutoCloseable {
         return out;
     }
 
-    /** The current weights and their version, for publishing to inference engines. */
-    public PolicySnapshot snapshot() {
-        return new PolicySnapshot(version, weights.snapshot());
+    /**
+     * The adapter as it stands, with its version: what the learner publishes to inference engines.
+     *
+     * @throws IllegalStateException when the base weights themselves are trained: there is no adapter
+     */
+    public AdapterWeights adapterWeights() {
+        if (weights.adapter() == null) throw new IllegalStateException("the base weights are trained: there is no adapter to publish");
+        return weights.adapter().snapshot();
     }
 
     public int version() {

@@ -9,10 +9,10 @@ import java.util.List;
  */
 public interface ChatTemplate {
     /** The prompt text for a conversation, its offered tools and the template's extra variables. */
-    String render(ChatRequest request);
+    String render(TemplateInput request);
 
     /** @param addGenerationPrompt end with the opening of an assistant turn, ready for the model to continue */
     default String render(List<Message> messages, boolean addGenerationPrompt) {
-        return render(ChatRequest.of(messages, addGenerationPrompt));
+        return render(TemplateInput.of(messages, addGenerationPrompt));
     }
 }

@@ -25,7 +25,7 @@ public final class ConversationFile {
     private ConversationFile() {
     }
 
-    public static ChatRequest read(Path file) {
+    public static TemplateInput read(Path file) {
         Object root;
         try {
             root = JSON.readValue(Files.readString(file), Object.class);
@@ -38,7 +38,7 @@ public final class ConversationFile {
     }
 
     /** @param where names the source in errors (a file name) */
-    public static ChatRequest parse(Object root, String where) {
+    public static TemplateInput parse(Object root, String where) {
         Map<String, Object> top = map(root, where, "the top level");
         for (String key : top.keySet()) {
             if (!List.of("messages", "tools", "add_generation_prompt", "chat_template_kwargs").contains(key)) {
@@ -66,7 +66,7 @@ public final class ConversationFile {
             throw new IllegalArgumentException(where + ": add_generation_prompt: expected true or false, got " + agp);
         }
         Object kwargs = top.get("chat_template_kwargs");
-        return new ChatRequest(messages, tools, (Boolean) agp, kwargs == null ? Map.of() : map(kwargs, where, "chat_template_kwargs"));
+        return new TemplateInput(messages, tools, (Boolean) agp, kwargs == null ? Map.of() : map(kwargs, where, "chat_template_kwargs"));
     }
 
     private static Message message(Object raw, String where, String field) {

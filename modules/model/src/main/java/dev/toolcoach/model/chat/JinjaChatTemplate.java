@@ -70,7 +70,7 @@ public final class JinjaChatTemplate implements ChatTemplate {
     }
 
     @Override
-    public String render(ChatRequest request) {
+    public String render(TemplateInput request) {
         JinjaTemplate template = choose(!request.tools().isEmpty());
         Map<String, Object> vars = new HashMap<>();
         vars.putAll(JinjaTemplate.transformersGlobals(clock));

@@ -5,7 +5,7 @@ import dev.toolcoach.trace.Message;
 /** Llama 3's header format: {@code <|start_header_id|>role<|end_header_id|>\n\ncontent<|eot_id|>}. */
 public final class Llama3Template implements ChatTemplate {
     @Override
-    public String render(ChatRequest request) {
+    public String render(TemplateInput request) {
         StringBuilder sb = new StringBuilder("<|begin_of_text|>");
         for (Message m : request.messages()) {
             header(sb, m.role()).append(m.content().strip()).append("<|eot_id|>");

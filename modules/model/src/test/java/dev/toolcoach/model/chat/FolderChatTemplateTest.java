@@ -36,7 +36,7 @@ class FolderChatTemplateTest {
                 """);
         List<Message> chat = List.of(Message.user("hi"));
         assertEquals("D<s></s>", load().render(chat, true));
-        assertEquals("T1", load().render(new ChatRequest(chat, TOOLS, true, Map.of())));
+        assertEquals("T1", load().render(new TemplateInput(chat, TOOLS, true, Map.of())));
     }
 
     @Test
@@ -56,7 +56,7 @@ class FolderChatTemplateTest {
         List<Message> chat = List.of(Message.user("hi"), Message.assistantCalls("", List.of(new ToolCall("add", Map.of("a", 1)))),
                 Message.toolResult("add", "1"));
         assertEquals("user:hi<|im_end|>\nassistant:<|im_end|>\ntool:1<|im_end|>\n", load().render(chat, false));
-        assertEquals("add{\"a\": 1}add", load().render(new ChatRequest(chat, TOOLS, false, Map.of())));
+        assertEquals("add{\"a\": 1}add", load().render(new TemplateInput(chat, TOOLS, false, Map.of())));
     }
 
     @Test

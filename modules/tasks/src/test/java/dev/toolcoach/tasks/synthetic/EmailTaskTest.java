@@ -2,7 +2,7 @@ package dev.toolcoach.tasks.synthetic;
 
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
+import dev.toolcoach.agent.replay.ByteTokenizer;
 import dev.toolcoach.tasks.OracleRollout;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tasks.Task;

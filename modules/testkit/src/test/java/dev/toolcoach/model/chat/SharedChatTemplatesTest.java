@@ -48,7 +48,7 @@ class SharedChatTemplatesTest {
     private static void check(Path root, Path templateFile, String name, Path caseFile, String caseName) throws IOException {
         Map<String, Object> tokens = HfModelFolder.specialTokens(root.resolve("templates/" + name + ".tokens.json"));
         ChatTemplate template = new JinjaChatTemplate(Map.of("default", Files.readString(templateFile)), tokens, JULY_26);
-        ChatRequest request = ConversationFile.read(caseFile);
+        TemplateInput request = ConversationFile.read(caseFile);
         Path expected = root.resolve("expected/" + name + "/" + caseName + ".txt");
         Path error = root.resolve("expected/" + name + "/" + caseName + ".error");
         if (Files.exists(expected)) {

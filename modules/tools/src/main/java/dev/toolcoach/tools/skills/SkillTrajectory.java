@@ -31,7 +31,7 @@ public record SkillTrajectory(String id, List<ToolResult> results) {
      */
     public static boolean succeeded(Trace trace, double minReward) {
         return trace.termination() == Termination.ANSWER
-                && trace.metadata().get(Trace.REWARD_KEY) instanceof Number reward && reward.doubleValue() >= minReward;
+                && trace.reward().isPresent() && trace.reward().getAsDouble() >= minReward;
     }
 
     public List<String> toolNames() {

@@ -3,9 +3,9 @@ package dev.toolcoach.tools.email;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.RolloutRequest;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
-import dev.toolcoach.agent.scripted.ScriptedGenerator;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
+import dev.toolcoach.agent.replay.ReplayGenerator;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
 import dev.toolcoach.trace.Termination;
@@ -39,7 +39,7 @@ class EmailAgentEndToEndTest {
     void scriptedAgentSearchesReadsAndAnswersWithACompleteTrace() throws Exception {
         EmailIndex index = EnronFixture.indexed().index();
         ByteTokenizer tokenizer = ByteTokenizer.chatMl();
-        ScriptedGenerator model = ScriptedGenerator.chatMl(tokenizer, List.of(
+        ReplayGenerator model = ReplayGenerator.chatMl(tokenizer, List.of(
                 call("search_emails", "{\"keywords\": \"credit derivatives\", \"from\": \"sara.shackleton@enron.com\","
                         + " \"date_from\": \"2000-08-01\", \"date_to\": \"2000-08-31\"}"),
                 call("read_email", "{\"message_id\": \"21013688\"}"),

@@ -21,14 +21,11 @@ import java.util.Set;
  * Extraction of {@link ToolUseRecord}s from traces, and {@code tool_use.jsonl} I/O.
  *
  * <p>One record per tool result of the trace (every executed call has exactly one result, which names its call), in
- * trajectory order. The context is {@link ContextKey#of(String, String)} of the given task, else of the trace's
- * {@value #TASK_KEY} metadata, else of its query.
+ * trajectory order. The context is {@link ContextKey#of(String, String)} of the given task, else of the trace's query.
  */
 public final class ToolUse {
     /** The file name of the tool-use log in a run folder. */
     public static final String FILE = "tool_use.jsonl";
-    /** The trace metadata key naming the task a trace was made for, when a job sets it. */
-    public static final String TASK_KEY = "task";
 
     private ToolUse() {
     }
@@ -37,16 +34,16 @@ public final class ToolUse {
      * The tool-use records of one trace.
      *
      * @param run  the run or job id, or null when unknown
-     * @param task the task name, or null to take it from the trace's metadata or hash the query
+     * @param task the task name, or null to key the context by the query
      */
     public static List<ToolUseRecord> records(Trace trace, String run, String task) {
-        return records(trace, run, task, trace.metadata().get(Trace.REWARD_KEY) instanceof Number n ? n.doubleValue() : null);
+        return records(trace, run, task, trace.reward().isPresent() ? trace.reward().getAsDouble() : null);
     }
 
     /** The tool-use records of one trace scored outside its metadata (an evaluation): {@code reward} may be null. */
     public static List<ToolUseRecord> records(Trace trace, String run, String task, Double reward) {
-        String context = ContextKey.of(task != null ? task : stringOrNull(trace.metadata().get(TASK_KEY)), trace.query());
-        Long step = trace.metadata().get(Trace.STEP_KEY) instanceof Number n ? n.longValue() : null;
+        String context = ContextKey.of(task, trace.query());
+        Long step = trace.jobStep().isPresent() ? trace.jobStep().getAsLong() : null;
         int calls = trace.toolResults().size();
         List<ToolUseRecord> out = new ArrayList<>(calls);
         Set<String> seen = new HashSet<>();
@@ -108,9 +105,5 @@ public final class ToolUse {
     /** Reads a tool-use log; bad lines are skipped and listed with their numbers. */
     public static JsonLines.Read<ToolUseRecord> read(Path file) {
         return JsonLines.read(file, "tool-use records", ToolUse::fromJson);
-    }
-
-    private static String stringOrNull(Object o) {
-        return o instanceof String s ? s : null;
     }
 }

@@ -72,8 +72,8 @@ class ToolUseTest {
     }
 
     @Test
-    void contextComesFromTheGivenTaskThenTheMetadataThenTheQueryHash() {
-        assertEquals("task:email", ToolUse.records(trace(Map.of("task", "email")), null, null).get(0).context());
+    void contextComesFromTheGivenTaskElseTheQueryHash() {
+        assertEquals("task:email", ToolUse.records(trace(Map.of()), null, "email").get(0).context());
         ToolUseRecord hashed = ToolUse.records(trace(Map.of()), null, null).get(0);
         assertEquals(ContextKey.ofQuery("What is the price of MSFT on 2024-01-02?"), hashed.context());
         assertNull(hashed.run());
