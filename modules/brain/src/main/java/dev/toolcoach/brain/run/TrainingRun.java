@@ -239,7 +239,8 @@ public final class TrainingRun {
 
     private static LearnerConfig learnerConfig(TrainingConfig config) {
         LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
-        return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()), defaults.dpo(), defaults.optimiser(),
+        return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()).withTemperature((float) config.rollouts().temperature()),
+                defaults.dpo(), defaults.optimiser(),
                 defaults.schedule(), defaults.maxGradNorm(), config.optimisation().microBatchRows(), config.seed());
     }
 

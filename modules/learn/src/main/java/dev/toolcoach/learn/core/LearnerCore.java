@@ -73,7 +73,7 @@ public final class LearnerCore implements AutoCloseable {
         boolean needsReference = config.grpo().beta() > 0;
         requireReference(needsReference, "a KL penalty (beta > 0)");
         List<List<BatchRow>> micro = microBatches(batch.rows());
-        List<float[]> reference = needsReference ? referenceLogprobs(micro) : null;
+        List<float[]> reference = needsReference ? referenceLogprobs(micro, config.grpo().temperature()) : null;
         double staleness = PaddedBatch.of(batch.rows()).meanStaleness(version);
         GrpoLoss loss = new GrpoLoss(config.grpo());
         GrpoStats total = GrpoStats.ZERO;
@@ -84,7 +84,7 @@ public final class LearnerCore implements AutoCloseable {
             lr = config.schedule().at(optimiser.steps());
             GrpoStats epochStats = GrpoStats.ZERO;
             for (int i = 0; i < micro.size(); i++) {
-                epochStats = epochStats.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores,
+                epochStats = epochStats.plus(backward(micro.get(i), i, config.grpo().temperature(), (scores, tensors, scope, index) -> loss.compute(scores,
                         reference == null ? null : scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
             }
             total = total.plus(epochStats);
@@ -105,12 +105,12 @@ public final class LearnerCore implements AutoCloseable {
         }
         // a micro-batch must hold whole pairs
         List<List<BatchRow>> micro = microBatches(rows, Math.max(2, config.microBatchRows() - config.microBatchRows() % 2));
-        List<float[]> reference = referenceLogprobs(micro);
+        List<float[]> reference = referenceLogprobs(micro, 1f);
         DpoLoss loss = new DpoLoss(config.dpo());
         double lr = config.schedule().at(optimiser.steps());
         DpoStats total = DpoStats.ZERO;
         for (int i = 0; i < micro.size(); i++) {
-            total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
+            total = total.plus(backward(micro.get(i), i, 1f, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
                     scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
         }
         double gradNorm = gradientNorm();
@@ -130,7 +130,7 @@ public final class LearnerCore implements AutoCloseable {
         double lr = config.schedule().at(optimiser.steps());
         double total = 0;
         for (List<BatchRow> mb : microBatches(selection.rows())) {
-            total += backward(mb, 0, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
+            total += backward(mb, 0, 1f, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
         }
         double gradNorm = gradientNorm();
         int skippedUpdates = applyUpdate(total, gradNorm, lr) ? 0 : 1;
@@ -166,14 +166,15 @@ public final class LearnerCore implements AutoCloseable {
         return tokens == 0 ? new SftScore(Double.NaN, Double.NaN, 0) : new SftScore(nll / tokens, entropy / tokens, tokens);
     }
 
-    private <S> S backward(List<BatchRow> rows, int index, MicroBatchLoss<S> loss) {
+    /** @param temperature the policy's log-probs are taken at (the rollouts' sampling temperature for GRPO, else 1) */
+    private <S> S backward(List<BatchRow> rows, int index, float temperature, MicroBatchLoss<S> loss) {
         try (NDManager scope = manager.newSubManager()) {
             PaddedBatch padded = PaddedBatch.of(rows);
             BatchTensors tensors = padded.toTensors(scope);
             StepInputs inputs = StepInputs.scoring(padded.inputRows(), padded.attentionRows());
             try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
                 NDArray hidden = model.hidden(inputs, scope, null, weights.adapter(), true, false);
-                LossTerm<S> term = loss.compute(TokenScores.score(model, hidden, tensors.targets()), tensors, scope, index);
+                LossTerm<S> term = loss.compute(TokenScores.score(model, hidden, tensors.targets(), temperature), tensors, scope, index);
                 collector.backward(scaler.scaled(term.loss()));
                 return term.stats();
             }
@@ -181,7 +182,7 @@ public final class LearnerCore implements AutoCloseable {
     }
 
     /** Log-probs of the frozen reference (adapter left out), once per micro-batch, kept on the host across epochs. */
-    private List<float[]> referenceLogprobs(List<List<BatchRow>> micro) {
+    private List<float[]> referenceLogprobs(List<List<BatchRow>> micro, float temperature) {
         List<float[]> out = new ArrayList<>();
         for (List<BatchRow> rows : micro) {
             try (NDManager scope = manager.newSubManager()) {
@@ -189,7 +190,7 @@ public final class LearnerCore implements AutoCloseable {
                 NDArray targets = scope.create(padded.targets(), new Shape(padded.rows(), padded.length()));
                 NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()),
                         scope, null, null, false, false);
-                out.add(TokenScores.score(model, hidden, targets).logprobs().stopGradient().toFloatArray());
+                out.add(TokenScores.score(model, hidden, targets, temperature).logprobs().stopGradient().toFloatArray());
             }
         }
         return out;
