@@ -164,6 +164,7 @@ public final class TrainCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",
                 a.trained(), a.skippedNoSignal(), a.droppedStale() + a.droppedUnusable() + a.droppedRewardFailure(),
                 a.droppedStale(), summary.training().adapter().version(), summary.wallSeconds(), summary.runDir());
+        out.printf(Locale.ROOT, "wall time: %s%n", summary.times().describe(summary.wallSeconds()));
         summary.verdict().forEach(out::println);
         out.flush();
     }
