@@ -166,6 +166,7 @@ public final class TrainCommand implements Callable<Integer> {
                 a.trained(), a.withoutSignal(), a.dropped().total() - a.dropped().get(GroupDropped.Reason.NO_SIGNAL),
                 a.dropped().get(GroupDropped.Reason.STALE_POLICY), summary.training().adapter().version(), summary.wallSeconds(),
                 summary.runDir());
+        out.printf(Locale.ROOT, "wall time: %s%n", summary.times().describe(summary.wallSeconds()));
         summary.verdict().forEach(out::println);
         out.flush();
     }

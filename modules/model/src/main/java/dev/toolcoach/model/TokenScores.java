@@ -28,10 +28,22 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
      * taking whole logits kept four. The values equal {@link #fromLogits} of the whole logits.
      */
     public static TokenScores score(Transformer model, NDArray hidden, NDArray targets) {
-        return score(model, hidden, targets, SLICE_VALUES);
+        return score(model, hidden, targets, SLICE_VALUES, 1f);
+    }
+
+    /**
+     * As {@link #score(Transformer, NDArray, NDArray)}, of the policy at sampling temperature {@code temperature} (logits
+     * divided by it): the distribution a sampler at that temperature drew from.
+     */
+    public static TokenScores score(Transformer model, NDArray hidden, NDArray targets, float temperature) {
+        return score(model, hidden, targets, SLICE_VALUES, temperature);
     }
 
     static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues) {
+        return score(model, hidden, targets, sliceValues, 1f);
+    }
+
+    private static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues, float temperature) {
         NDManager scope = hidden.getManager();
         long rows = targets.getShape().get(0);
         long length = targets.getShape().get(1);
@@ -45,7 +57,8 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
                 h.attach(part); // every op below joins its first operand's manager: this slice's, freed at its end
                 NDArray t = targets.get(new NDIndex(":, {}:{}", p0, p1));
                 t.attach(part);
-                TokenScores s = fromLogits(model.head(h), t);
+                NDArray logits = model.head(h);
+                TokenScores s = fromLogits(temperature == 1f ? logits : logits.div(temperature), t);
                 s.logprobs().attach(scope);
                 s.entropy().attach(scope);
                 logprobs.add(s.logprobs());
@@ -61,9 +74,9 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
      * {@link Transformer#hiddenAfterSharedPrefix}): the positions before get log-prob and entropy 0, so the result lines
      * up with {@code targets}; the caller's mask must leave them out.
      */
-    public static TokenScores scoreFrom(Transformer model, NDArray hidden, NDArray targets, int from) {
+    public static TokenScores scoreFrom(Transformer model, NDArray hidden, NDArray targets, int from, float temperature) {
         NDArray later = targets.get(new NDIndex(":, {}:", from));
-        TokenScores s = score(model, hidden, later);
+        TokenScores s = score(model, hidden, later, temperature);
         NDArray none = hidden.getManager().zeros(new Shape(targets.getShape().get(0), from));
         return new TokenScores(NDArrays.concat(new NDList(none, s.logprobs()), 1),
                 NDArrays.concat(new NDList(none, s.entropy()), 1));

@@ -289,12 +289,10 @@ public final class TorchDoctor {
             int length = tokens[0].length;
             int vocab = Math.toIntExact(logits.getShape().get(2));
             float[] w = new float[Math.toIntExact(logits.size())];
-            int vocab = w.length / (tokens.length * tokens[0].length);
             for (int i = 0; i < w.length; i++) {
                 float weight = (float) random.nextGaussian(); // drawn for every position, kept or not
                 w[i] = isKept(mask, i / vocab, length) ? weight : 0;
             }
-            float[] out = real(logits.toFloatArray(), w, mask, vocab);
             collector.backward(logits.logSoftmax(-1).mul(scope.create(w, logits.getShape())).sum());
             List<Double> g = new ArrayList<>();
             for (NDArray p : adapter.parameters()) {
@@ -305,27 +303,6 @@ public final class TorchDoctor {
                     grad.set(new NDIndex("..."), 0f); // PyTorch accumulates: the next scoring starts from zero
                 }
             }
-<<<<<<< HEAD
-            return new Scored(out, g.stream().mapToDouble(Double::doubleValue).toArray());
-        }
-    }
-
-    /**
-     * The logits with a padding position's zeroed, and the loss weights of padding positions zeroed (in place): what
-     * attention returns for a query that sees no key is never read, and differs by kernel and type.
-     */
-    private static float[] real(float[] logits, float[] weights, int[][] mask, int vocab) {
-        int len = mask[0].length;
-        for (int r = 0; r < mask.length; r++) {
-            for (int i = 0; i < len; i++) {
-                if (mask[r][i] == 0) {
-                    java.util.Arrays.fill(logits, (r * len + i) * vocab, (r * len + i + 1) * vocab, 0f);
-                    java.util.Arrays.fill(weights, (r * len + i) * vocab, (r * len + i + 1) * vocab, 0f);
-                }
-            }
-        }
-        return logits;
-=======
             float[] all = logits.toFloatArray();
             float[] kept = new float[all.length];
             for (int i = 0; i < all.length; i++) {
@@ -337,7 +314,6 @@ public final class TorchDoctor {
 
     private static boolean isKept(int[][] mask, int position, int length) {
         return mask[position / length][position % length] != 0;
->>>>>>> h26b
     }
 
     private boolean verdict(List<String> problems, Device device, Precision precision) {

@@ -25,23 +25,33 @@ import java.util.Random;
  * policy's entropy on them, {@link #passes()}); with a patience, training stops once the held-out loss has not
  * improved for that many passes and the weights go back to the best pass. A warm-up trained past that point
  * memorises its demonstrations: the held-out loss rises while the policy grows certain, and the RL phase that
- * follows has nothing left to explore.
+ * follows has nothing left to explore. With a target loss, training stops after the first pass whose held-out loss
+ * reaches it: the task is learnt, however many passes that took (the epochs are then the cap).
  */
 public final class LearnerSft implements SftStep {
     private static final Logger LOG = LoggerFactory.getLogger(LearnerSft.class);
 
     /**
-     * @param heldOut  demonstrations (the last ones) scored after each pass instead of trained on; 0: none
-     * @param patience passes without a lower held-out loss before training stops at the best pass; 0: every pass runs
+     * @param heldOut    demonstrations (the last ones) scored after each pass instead of trained on; 0: none
+     * @param patience   passes without a lower held-out loss before training stops at the best pass; 0: every pass runs
+     * @param targetLoss training stops after the first pass whose held-out loss (nats per token) is at most this; 0: off
      */
-    public record Validation(int heldOut, int patience) {
-        public static final Validation NONE = new Validation(0, 0);
+    public record Validation(int heldOut, int patience, double targetLoss) {
+        public static final Validation NONE = new Validation(0, 0, 0);
 
         public Validation {
-            if (heldOut < 0 || patience < 0) {
-                throw new IllegalArgumentException("held-out demonstrations and patience must be >= 0, got " + heldOut + " and " + patience);
+            if (heldOut < 0 || patience < 0 || !(targetLoss >= 0)) {
+                throw new IllegalArgumentException("held-out demonstrations, patience and target loss must be >= 0, got " + heldOut
+                        + ", " + patience + " and " + targetLoss);
             }
-            if (patience > 0 && heldOut == 0) throw new IllegalArgumentException("a patience needs held-out demonstrations");
+            if ((patience > 0 || targetLoss > 0) && heldOut == 0) {
+                throw new IllegalArgumentException("a patience or a target loss needs held-out demonstrations");
+            }
+        }
+
+        /** Without a target loss. */
+        public Validation(int heldOut, int patience) {
+            this(heldOut, patience, 0);
         }
     }
 
@@ -129,6 +139,12 @@ public final class LearnerSft implements SftStep {
                     LOG.info("warm-up pass {}/{}: train loss {}, held-out loss {}, held-out entropy {} nats/token", epoch, epochs,
                             round(lossSum / steps), round(score.loss()), round(score.entropy()));
                 }
+                if (score != null && validation.targetLoss() > 0 && score.loss() <= validation.targetLoss()) {
+                    LOG.info("warm-up reached held-out loss {} (target {}) after pass {}", round(score.loss()), validation.targetLoss(), epoch);
+                    best = null;
+                    bestPass = epoch;
+                    break;
+                }
                 if (validation.patience() == 0 || score == null) continue;
                 if (score.loss() < bestLoss) {
                     bestLoss = score.loss();
@@ -143,7 +159,7 @@ public final class LearnerSft implements SftStep {
             learner.restore(best);
             LOG.info("warm-up stopped after pass {}: back to pass {}, the lowest held-out loss", passes.size(), bestPass);
         }
-        kept = validation.patience() > 0 && bestPass > 0 ? bestPass : passes.size();
+        kept = bestPass > 0 ? bestPass : passes.size();
         return tokens;
     }
 

@@ -21,6 +21,11 @@ public interface TeacherFactory {
         return (student, tools) -> new OracleTeacher(taskName, student);
     }
 
+    /** The task's oracle, wrong on a share of the examples ({@link OracleTeacher.Errors}). */
+    static TeacherFactory oracle(String taskName, OracleTeacher.Errors errors) {
+        return (student, tools) -> new OracleTeacher(taskName, student, errors);
+    }
+
     /** An OpenAI-compatible endpoint ({@link OpenAiTeacher}). */
     static TeacherFactory endpoint(OpenAiConfig config) {
         return (student, tools) -> new OpenAiTeacher(new OpenAiClient(config), student, tools);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.brain.distill.LearnerSft;
+import dev.toolcoach.brain.distill.OracleTeacher;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
@@ -55,23 +56,43 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param lr     peak learning rate (linear warm-up, cosine decay)
      * @param heldOut  oracle traces of further queries scored after every pass (held-out loss and policy entropy); 0: none
      * @param patience passes without a lower held-out loss before the warm-up stops at its best pass; 0: all passes run
+     * @param targetLoss the warm-up stops after the first pass whose held-out loss (nats per token) is at most this, the
+     *                 {@code epochs} being the cap (the learning rate's schedule spans them); 0: all passes run
+     * @param teacherErrors share of the warm-up's queries the teacher gets wrong ({@link OracleTeacher.Errors}: it replays
+     *                 another query's solution), all its demonstrations kept; 0: the task's oracle, only right
+     *                 demonstrations kept
      */
-    public record Warmup(int traces, int epochs, int batch, double lr, int heldOut, int patience) {
+    public record Warmup(int traces, int epochs, int batch, double lr, int heldOut, int patience, double targetLoss,
+                         double teacherErrors) {
+        /** A demonstration whose task reward reaches this is right: what a warm-up from the oracle keeps. */
+        public static final double RIGHT = 0.9;
+
         public Warmup {
             atLeast("warmupTraces", traces, 0);
             atLeast("warmupEpochs", epochs, 0);
             atLeast("warmupBatch", batch, traces > 0 ? 1 : 0);
             finiteAtLeastZero("warmupLr", lr);
-            new LearnerSft.Validation(heldOut, patience); // checks them
+            new LearnerSft.Validation(heldOut, patience, targetLoss); // checks them
+            if (!(teacherErrors >= 0 && teacherErrors < 1)) {
+                throw new IllegalArgumentException("warmupTeacherErrors must be in [0, 1), got " + teacherErrors);
+            }
         }
 
         /** Without validation: every pass runs. */
         public Warmup(int traces, int epochs, int batch, double lr) {
-            this(traces, epochs, batch, lr, 0, 0);
+            this(traces, epochs, batch, lr, 0, 0, 0, 0);
         }
 
         public LearnerSft.Validation validation() {
-            return new LearnerSft.Validation(heldOut, patience);
+            return new LearnerSft.Validation(heldOut, patience, targetLoss);
+        }
+
+        /**
+         * The reward a demonstration must pass to be trained on: the oracle's right ones; an imperfect teacher's all of
+         * them, since a teacher's errors are what such a warm-up is about.
+         */
+        public double demonstrationThreshold() {
+            return teacherErrors > 0 ? -1 : RIGHT;
         }
     }
 
@@ -174,7 +195,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
-                new Warmup(800, 12, 16, 3e-3, 100, 0),
+                new Warmup(800, 12, 16, 3e-3, 100, 0, 0, 0),
                 new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
                 new Rollouts(4, 512, 64, 64), Evaluation.defaults());
     }
@@ -227,7 +248,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     }
 
     public ScratchRecipe withWarmupTraces(int traces) {
-        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr, warmup.heldOut, warmup.patience), grpo, rollouts, evaluation);
+        return new ScratchRecipe(shape, vocabulary, new Warmup(traces, warmup.epochs, warmup.batch, warmup.lr, warmup.heldOut, warmup.patience,
+                warmup.targetLoss, warmup.teacherErrors), grpo, rollouts, evaluation);
     }
 
     /** The flat JSON form, in the order the recipe has always been written. */
@@ -243,6 +265,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("warmupLr", warmup.lr);
         json.put("warmupHeldOut", warmup.heldOut);
         json.put("warmupPatience", warmup.patience);
+        json.put("warmupTargetLoss", warmup.targetLoss);
+        json.put("warmupTeacherErrors", warmup.teacherErrors);
         json.put("groupSize", grpo.groupSize);
         json.put("groupsPerStep", grpo.groupsPerStep);
         json.put("grpoSteps", grpo.steps);
@@ -273,6 +297,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("warmupTraces") int warmupTraces, @JsonProperty("warmupEpochs") int warmupEpochs,
                                   @JsonProperty("warmupBatch") int warmupBatch, @JsonProperty("warmupLr") double warmupLr,
                                   @JsonProperty("warmupHeldOut") int warmupHeldOut, @JsonProperty("warmupPatience") int warmupPatience,
+                                  @JsonProperty("warmupTargetLoss") double warmupTargetLoss,
+                                  @JsonProperty("warmupTeacherErrors") double warmupTeacherErrors,
                                   @JsonProperty("groupSize") int groupSize, @JsonProperty("groupsPerStep") int groupsPerStep,
                                   @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
                                   @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
@@ -283,7 +309,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("testExamples") Integer testExamples,
                                   @JsonProperty("passAtKQueries") Integer passAtKQueries) {
         ActionFormat format = actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat);
-        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience),
+        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience,
+                        warmupTargetLoss, warmupTeacherErrors),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, format),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,

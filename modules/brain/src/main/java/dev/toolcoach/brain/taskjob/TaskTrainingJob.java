@@ -12,6 +12,7 @@ import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
+import dev.toolcoach.brain.distill.OracleTeacher;
 import dev.toolcoach.brain.distill.SkipReason;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
@@ -50,8 +51,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -208,10 +211,11 @@ public final class TaskTrainingJob {
 
     /**
      * What the job reached: the evaluations by phase, the training run's outcome and, in plain words, whether training
-     * helped and if not what the run's figures say about why ({@link TrainingVerdict}).
+     * helped and if not what the run's figures say about why ({@link TrainingVerdict}); where this session's wall time
+     * went ({@code times}: phases a resumed job skipped are absent).
      */
     public record Summary(Path runDir, Map<String, EvalRecord> evaluations, TrainingRun.Result training, double wallSeconds,
-                          List<String> verdict) {
+                          List<String> verdict, PhaseTimes times) {
     }
 
     private TaskTrainingJob() {
@@ -272,6 +276,7 @@ public final class TaskTrainingJob {
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
         Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
+        PhaseTimes times = new PhaseTimes();
         Checked checked = check(options);
         if (options.toolSuite() != null && node.isEmpty()) {
             throw new IllegalArgumentException("tool_suite '" + options.toolSuite() + "' is a suite the cluster's tool nodes host: "
@@ -316,7 +321,7 @@ public final class TaskTrainingJob {
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
             if (!Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
-                writeScratchModel(brain, split, recipe, init, options.seed(), listener.progress());
+                times.time(PhaseTimes.MODEL, () -> writeScratchModel(brain, split, recipe, init, options.seed(), listener.progress()));
             }
 
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
@@ -324,13 +329,16 @@ public final class TaskTrainingJob {
             int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), recipe.evaluation().passAtKQueries());
             List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
             if (!warmedUp && !evals.containsKey("before_training")) {
-                evaluate(brain, "before_training", evals, run, split, task, List.of(), listener);
+                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "before_training", evals, run, split, task, List.of(), listener));
             }
             if (recipe.warmup().traces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
-                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries(split, recipe)),
-                        TeacherFactory.oracle(task.name()), 0.9, recipe.warmup().epochs(), recipe.warmup().batch(),
+                List<TaskExample> warmupQueries = warmupQueries(split, recipe);
+                long warmupStart = System.nanoTime();
+                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries), teacher(task, recipe, warmupQueries, options.seed()),
+                        recipe.warmup().demonstrationThreshold(), recipe.warmup().epochs(), recipe.warmup().batch(),
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
+                times.add(PhaseTimes.WARMUP, warmupStart);
                 LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained, the weights of pass {} of {} kept",
                         warmup.keptCount(), warmup.collected(), warmup.trainedTokens(), warmup.keptPass(), warmup.passes().size());
                 if (warmup.keptCount() == 0 && warmup.collected() > 0) {
@@ -340,32 +348,54 @@ public final class TaskTrainingJob {
                             warmup.collected(), warmup.skipped(SkipReason.NO_ANSWER), recipe.rollouts().maxNewTokens(),
                             recipe.rollouts().maxTurns(), warmup.skipped(SkipReason.TEACHER_ERROR), warmup.skipped(SkipReason.BELOW_THRESHOLD));
                 }
-                writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass()));
+                Double teacherAccuracy = warmup.collected() == 0 ? null
+                        : warmup.kept().stream().filter(t -> t.reward() >= ScratchRecipe.Warmup.RIGHT).count() / (double) warmup.collected();
+                if (recipe.warmup().teacherErrors() > 0) {
+                    LOG.info("the teacher (the oracle, wrong on {}% of the queries) gave {}% right demonstrations of {}",
+                            Math.round(100 * recipe.warmup().teacherErrors()), Math.round(1000 * teacherAccuracy) / 10.0, warmup.collected());
+                }
+                writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass(), teacherAccuracy));
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
-                evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener);
+                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener));
             }
 
             listener.phase("train");
             RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
+            long trainStart = System.nanoTime();
             try {
                 result = brain.train(trainingQueries, recipe.grpo().steps(), recorder,
                         task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
             } finally {
                 listener.trainingEnded();
             }
+            times.add(config.algorithm().toUpperCase(Locale.ROOT), trainStart);
             listener.phase("save");
             brain.save(run.resolve("adapter"));
-            evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener);
+            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener));
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
-            List<String> verdict = TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run));
+            List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
+            Optional<Double> teacher = WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy).filter(t -> t < 1);
+            EvalRecord trained = evals.get("after_" + config.algorithm());
+            if (teacher.isPresent() && trained != null) {
+                verdict.add(String.format(Locale.ROOT, "teacher: %.1f%% of its demonstrations right; after %s %.1f%%, %+.1f points over it",
+                        100 * teacher.get(), config.algorithm().toUpperCase(Locale.ROOT), 100 * trained.accuracy(),
+                        100 * (trained.accuracy() - teacher.get())));
+            }
             verdict.forEach(line -> LOG.info("{}", line));
-            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9, verdict);
+            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9, verdict, times);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The warm-up's teacher: the task's oracle, wrong on the recipe's share of the queries when it names one. */
+    private static TeacherFactory teacher(Task task, ScratchRecipe recipe, List<TaskExample> queries, long seed) {
+        double errors = recipe.warmup().teacherErrors();
+        return errors == 0 ? TeacherFactory.oracle(task.name())
+                : TeacherFactory.oracle(task.name(), new OracleTeacher.Errors(errors, queries, seed));
     }
 
     /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@code maxTest}. */

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A run's {@code warmup.json}: the warm-up's passes (training loss, held-out loss and entropy) and the pass whose weights
- * it kept. Written by the job, read by {@code runs compare}.
+ * A run's {@code warmup.json}: the warm-up's passes (training loss, held-out loss and entropy), the pass whose weights
+ * it kept and the share of the teacher's demonstrations that were right (1 for the task's oracle; null in a record
+ * written before it was). Written by the job, read by {@code runs compare}.
  */
-public record WarmupRecord(List<LearnerSft.Pass> passes, @JsonProperty("kept_pass") int keptPass) {
+public record WarmupRecord(List<LearnerSft.Pass> passes, @JsonProperty("kept_pass") int keptPass,
+                           @JsonProperty("teacher_accuracy") Double teacherAccuracy) {
     public static final String FILE = "warmup.json";
 
     public WarmupRecord {

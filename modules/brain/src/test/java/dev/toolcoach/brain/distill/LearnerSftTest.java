@@ -134,4 +134,34 @@ class LearnerSftTest {
             }
         }
     }
+
+    @Test
+    void aTargetLossEndsTheWarmUpAtTheFirstPassThatReachesIt(@TempDir Path cache) {
+        Task finance = FinanceTask.create(6, 11L);
+        List<LearnerSft.Pass> free = warmUp(finance, cache.resolve("free"), 0);
+        double target = free.get(2).heldOut().loss(); // a loss the third pass reaches
+        int first = free.stream().filter(p -> p.heldOut().loss() <= target).findFirst().orElseThrow().pass();
+
+        List<LearnerSft.Pass> stopped = warmUp(finance, cache.resolve("stopped"), target);
+        assertEquals(first, stopped.size(), "stops after the first pass at or below the target: " + free);
+        assertEquals(free.subList(0, first), stopped, "the same passes up to there");
+        assertTrue(first < free.size(), "the cap (8 passes) was not what ended it");
+    }
+
+    /** Eight passes at most over four demonstrations, two held out, stopping at {@code targetLoss} (0: never). */
+    private static List<LearnerSft.Pass> warmUp(Task finance, Path cache, double targetLoss) {
+        try (NDManager manager = NDManager.newBaseManager();
+             ToolExecutor tools = FinanceTools.executor()) {
+            Transformer model = Transformer.create(CONFIG, ModelWeights.randomHf(CONFIG, 5L), manager);
+            try (LearnerCore learner = new LearnerCore(model, new FullWeights(model), LearnerConfig.defaults(3e-3))) {
+                LearnerSft sft = new LearnerSft(learner, 8, 0.9, 4, 8L, Progress.NONE, new LearnerSft.Validation(2, 0, targetLoss));
+                Distiller distiller = new Distiller(STUDENT, tools, new DistillSettings(1, 0.9, AgentConfig.defaults()),
+                        new TraceCache(cache), sft);
+                OpThreads.with(1, () -> distiller.distill(DistillDataset.of(finance, finance.examples()),
+                        new OracleTeacher(finance.name(), STUDENT)));
+                assertEquals(sft.passes().size(), sft.keptPass(), "the last pass run is the one kept");
+                return sft.passes();
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@ class ScratchRecipeTest {
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
-                "warmupHeldOut", "warmupPatience", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
+                "warmupHeldOut", "warmupPatience", "warmupTargetLoss", "warmupTeacherErrors", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
                 "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
@@ -43,11 +43,13 @@ class ScratchRecipeTest {
         com.fasterxml.jackson.databind.node.ObjectNode json = JSON.valueToTree(ScratchRecipe.defaults());
         json.remove("warmupHeldOut");
         json.remove("warmupPatience");
+        json.remove("warmupTargetLoss");
+        json.remove("warmupTeacherErrors");
         assertEquals(new dev.toolcoach.brain.distill.LearnerSft.Validation(0, 0),
                 JSON.treeToValue(json, ScratchRecipe.class).warmup().validation());
         json.put("warmupPatience", 2);
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> JSON.treeToValue(json, ScratchRecipe.class));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("a patience needs held-out demonstrations"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("a patience or a target loss needs held-out demonstrations"), e.getMessage());
     }
 
     @Test

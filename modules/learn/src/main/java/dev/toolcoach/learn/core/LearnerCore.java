@@ -78,7 +78,7 @@ public final class LearnerCore implements AutoCloseable {
         boolean needsReference = config.grpo().beta() > 0;
         requireReference(needsReference, "a KL penalty (beta > 0)");
         List<List<BatchRow>> micro = microBatches(batch.rows());
-        List<float[]> reference = needsReference ? referenceLogprobs(micro) : null;
+        List<float[]> reference = needsReference ? referenceLogprobs(micro, config.grpo().temperature()) : null;
         double staleness = PaddedBatch.of(batch.rows()).meanStaleness(version);
         GrpoLoss loss = new GrpoLoss(config.grpo());
         GrpoStats total = GrpoStats.ZERO;
@@ -89,7 +89,7 @@ public final class LearnerCore implements AutoCloseable {
             lr = config.schedule().at(optimiser.steps());
             GrpoStats epochStats = GrpoStats.ZERO;
             for (int i = 0; i < micro.size(); i++) {
-                epochStats = epochStats.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores,
+                epochStats = epochStats.plus(backward(micro.get(i), i, config.grpo().temperature(), (scores, tensors, scope, index) -> loss.compute(scores,
                         reference == null ? null : scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
             }
             total = total.plus(epochStats);
@@ -110,12 +110,12 @@ public final class LearnerCore implements AutoCloseable {
         }
         // a micro-batch must hold whole pairs
         List<List<BatchRow>> micro = microBatches(rows, Math.max(2, config.microBatchRows() - config.microBatchRows() % 2));
-        List<float[]> reference = referenceLogprobs(micro);
+        List<float[]> reference = referenceLogprobs(micro, 1f);
         DpoLoss loss = new DpoLoss(config.dpo());
         double lr = config.schedule().at(optimiser.steps());
         DpoStats total = DpoStats.ZERO;
         for (int i = 0; i < micro.size(); i++) {
-            total = total.plus(backward(micro.get(i), i, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
+            total = total.plus(backward(micro.get(i), i, 1f, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
                     scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
         }
         double gradNorm = gradientNorm();
@@ -135,7 +135,7 @@ public final class LearnerCore implements AutoCloseable {
         double lr = config.schedule().at(optimiser.steps());
         double total = 0;
         for (List<BatchRow> mb : microBatches(selection.rows())) {
-            total += backward(mb, 0, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
+            total += backward(mb, 0, 1f, (scores, tensors, scope, index) -> loss.compute(scores, tensors));
         }
         double gradNorm = gradientNorm();
         int skippedUpdates = applyUpdate(total, gradNorm, lr) ? 0 : 1;
@@ -158,7 +158,7 @@ public final class LearnerCore implements AutoCloseable {
                 try (NDManager scope = manager.newSubManager()) {
                     PaddedBatch padded = PaddedBatch.of(mb);
                     BatchTensors tensors = padded.toTensors(scope);
-                    TokenScores scores = scores(padded, tensors.targets(), scope, weights.adapter(), false);
+                    TokenScores scores = scores(padded, tensors.targets(), scope, weights.adapter(), false, 1f);
                     NDArray mask = tensors.mask().toType(DataType.FLOAT32, false);
                     nll -= scores.logprobs().mul(mask).sum().getFloat();
                     entropy += scores.entropy().mul(mask).sum().getFloat();
@@ -169,12 +169,14 @@ public final class LearnerCore implements AutoCloseable {
         return tokens == 0 ? new SftScore(Double.NaN, Double.NaN, 0) : new SftScore(nll / tokens, entropy / tokens, tokens);
     }
 
-    private <S> S backward(List<BatchRow> rows, int index, MicroBatchLoss<S> loss) {
+    /** @param temperature the policy's log-probs are taken at (the rollouts' sampling temperature for GRPO, else 1) */
+    private <S> S backward(List<BatchRow> rows, int index, float temperature, MicroBatchLoss<S> loss) {
         try (NDManager scope = manager.newSubManager()) {
             PaddedBatch padded = PaddedBatch.of(rows);
             BatchTensors tensors = padded.toTensors(scope);
             try (GradientCollector collector = Engine.getInstance().newGradientCollector()) {
-                LossTerm<S> term = loss.compute(scores(padded, tensors.targets(), scope, weights.adapter(), true), tensors, scope, index);
+                LossTerm<S> term = loss.compute(scores(padded, tensors.targets(), scope, weights.adapter(), true, temperature), tensors,
+                        scope, index);
                 collector.backward(scaler.scaled(term.loss()));
                 return term.stats();
             }
@@ -186,16 +188,17 @@ public final class LearnerCore implements AutoCloseable {
      * group's rollouts share their prompt: about 40% of a finance rollout's tokens) have that prefix computed once, up
      * to the first position any row trains on; a prefix shorter than {@link #MIN_SHARED_PREFIX} is not worth its extra ops.
      */
-    private TokenScores scores(PaddedBatch padded, NDArray targets, NDManager scope, LoraAdapter adapter, boolean training) {
+    private TokenScores scores(PaddedBatch padded, NDArray targets, NDManager scope, LoraAdapter adapter, boolean training,
+                               float temperature) {
         int shared = sharedPrefix(padded);
         if (shared >= MIN_SHARED_PREFIX) {
             NDArray hidden = model.hiddenAfterSharedPrefix(SharedPrefixInputs.of(padded.inputRows(), padded.attentionRows(), shared),
                     scope, adapter, training);
-            return TokenScores.scoreFrom(model, hidden, targets, shared);
+            return TokenScores.scoreFrom(model, hidden, targets, shared, temperature);
         }
         NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null, adapter,
                 training, false);
-        return TokenScores.score(model, hidden, targets);
+        return TokenScores.score(model, hidden, targets, temperature);
     }
 
     /** The prefix all rows share that no row trains on (0 where sharing cannot help or cannot be done). */
@@ -216,13 +219,13 @@ public final class LearnerCore implements AutoCloseable {
     }
 
     /** Log-probs of the frozen reference (adapter left out), once per micro-batch, kept on the host across epochs. */
-    private List<float[]> referenceLogprobs(List<List<BatchRow>> micro) {
+    private List<float[]> referenceLogprobs(List<List<BatchRow>> micro, float temperature) {
         List<float[]> out = new ArrayList<>();
         for (List<BatchRow> rows : micro) {
             try (NDManager scope = manager.newSubManager()) {
                 PaddedBatch padded = PaddedBatch.of(rows);
                 NDArray targets = scope.create(padded.targets(), new Shape(padded.rows(), padded.length()));
-                out.add(scores(padded, targets, scope, null, false).logprobs().stopGradient().toFloatArray());
+                out.add(scores(padded, targets, scope, null, false, temperature).logprobs().stopGradient().toFloatArray());
             }
         }
         return out;

@@ -14,13 +14,16 @@ import java.util.Objects;
  * @param advantageEps    added to the group's reward std before dividing
  * @param epochs          optimisation passes over each batch (the ratio stays against behaviour log-probs)
  * @param ratioBaseline   what the ratio is taken against
+ * @param temperature     the rollouts' sampling temperature: the policy's log-probs are taken at it (logits / T), as the
+ *                        behaviour log-probs were, so the ratio is 1 on fresh rollouts and the gradient is that of the
+ *                        tempered policy that sampled them (verl's convention); greedy decoding is the same at any T
  */
 public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, double beta,
                          Aggregation aggregation, int drGrpoLength, double advantageEps, int epochs,
-                         RatioBaseline ratioBaseline) {
+                         RatioBaseline ratioBaseline, float temperature) {
 
     public static GrpoConfig defaults() {
-        return new GrpoConfig(0.2, 0.28, 2.0, 0.0, Aggregation.TOKEN_MEAN, 1024, 1e-4, 1, RatioBaseline.BEHAVIOUR);
+        return new GrpoConfig(0.2, 0.28, 2.0, 0.0, Aggregation.TOKEN_MEAN, 1024, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f);
     }
 
     public GrpoConfig {
@@ -34,24 +37,28 @@ public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, do
             throw new IllegalArgumentException("importance cap " + importanceCap + " is below the upper clip bound "
                     + (1 + epsHigh));
         }
-        if (beta < 0 || drGrpoLength < 1 || advantageEps <= 0 || epochs < 1) {
-            throw new IllegalArgumentException("need beta >= 0, drGrpoLength >= 1, advantageEps > 0, epochs >= 1");
+        if (beta < 0 || drGrpoLength < 1 || advantageEps <= 0 || epochs < 1 || !(temperature > 0)) {
+            throw new IllegalArgumentException("need beta >= 0, drGrpoLength >= 1, advantageEps > 0, epochs >= 1, temperature > 0");
         }
     }
 
     public GrpoConfig withAggregation(Aggregation a) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, a, drGrpoLength, advantageEps, epochs, ratioBaseline);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, a, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature);
     }
 
     public GrpoConfig withBeta(double b) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, b, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, b, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature);
     }
 
     public GrpoConfig withEpochs(int e) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, e, ratioBaseline);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, e, ratioBaseline, temperature);
     }
 
     public GrpoConfig withRatioBaseline(RatioBaseline r) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, r);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, r, temperature);
+    }
+
+    public GrpoConfig withTemperature(float t) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, t);
     }
 }
