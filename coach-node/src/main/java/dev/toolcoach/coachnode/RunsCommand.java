@@ -87,6 +87,7 @@ public final class RunsCommand {
         m.put("pass_at_k_after_training", r.passAtKTrained());
         m.put("steps", r.steps());
         m.put("training_seconds", r.trainingSeconds());
+        m.put("job_seconds", r.jobSeconds());
         m.put("warmup_kept_pass", r.keptPass());
         m.put("warmup_heldout_entropy", r.warmupEntropy());
         m.put("warmup_heldout_loss", r.warmupHeldOutLoss());
@@ -95,14 +96,15 @@ public final class RunsCommand {
 
     static void print(PrintWriter out, List<RunComparison.Run> runs, RunComparison.Summary summary) {
         int width = Math.max(3, runs.stream().mapToInt(r -> r.name().length()).max().orElse(0));
-        String format = "%-" + width + "s  %-9s %5s %-5s %7s %-17s %-17s %7s %-13s %5s %8s %5s %8s%n";
+        String format = "%-" + width + "s  %-9s %5s %-5s %7s %-17s %-17s %7s %-13s %5s %8s %6s %5s %8s%n";
         out.printf(Locale.ROOT, format, "run", "task", "seed", "mode", "n", "after warm-up", "after training", "gain",
-                "pass@8 w→t", "steps", "train s", "pass", "entropy");
+                "pass@8 w→t", "steps", "train s", "job s", "pass", "entropy");
         for (RunComparison.Run r : runs) {
             out.printf(Locale.ROOT, format, r.name(), r.task(), r.seed(), r.mode(), r.examples(), accuracy(r.warmup(), r.warmupCi()),
                     accuracy(r.trained(), r.trainedCi()), r.gain() == null ? "-" : String.format(Locale.ROOT, "%+.1f", 100 * r.gain()),
                     percent(r.passAtKWarmup()) + "→" + percent(r.passAtKTrained()), r.steps(),
                     r.trainingSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f", r.trainingSeconds()),
+                    r.jobSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f", r.jobSeconds()),
                     r.keptPass() == null ? "-" : r.keptPass(),
                     r.warmupEntropy() == null ? "-" : String.format(Locale.ROOT, "%.3f", r.warmupEntropy()));
         }

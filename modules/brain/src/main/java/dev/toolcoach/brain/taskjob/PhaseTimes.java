@@ -5,8 +5,13 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Where a job's wall time went: seconds by phase, in the order the phases first ran (a phase run twice adds up). */
+/**
+ * Where a job's wall time went: seconds by phase, in the order the phases first ran (a phase run twice adds up). The job
+ * writes them to {@link #FILE} ({@code wall_seconds} and {@code phases}), this session's only: a resumed job's skipped
+ * phases are absent.
+ */
 public final class PhaseTimes {
+    public static final String FILE = "times.json";
     public static final String MODEL = "model";
     public static final String EVALUATIONS = "evaluations";
     public static final String WARMUP = "warm-up";
@@ -36,6 +41,11 @@ public final class PhaseTimes {
     /** Seconds by phase. */
     public Map<String, Double> seconds() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(seconds));
+    }
+
+    /** The record {@link #FILE} holds for a session that took {@code wallSeconds}. */
+    Map<String, Object> record(double wallSeconds) {
+        return Map.of("wall_seconds", wallSeconds, "phases", seconds());
     }
 
     /** "model 33 s, evaluations 61 s, ..., other 12 s" of a job that took {@code wallSeconds}: the rest is "other". */

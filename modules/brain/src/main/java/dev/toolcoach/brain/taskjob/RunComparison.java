@@ -45,11 +45,12 @@ public final class RunComparison {
      * @param warmupEntropy held-out entropy (nats per token) of the kept pass, or null when not measured
      * @param warmupHeldOutLoss held-out loss of the kept pass, or null when not measured
      * @param curve      the per-step accuracy of the training rollouts, in step order
+     * @param jobSeconds wall time of the job's last session ({@link PhaseTimes#FILE}), or null when not recorded
      */
     public record Run(String name, String task, long seed, String mode, String algorithm, Double warmup, Double trained,
                       List<Double> warmupCi, List<Double> trainedCi, int examples, Double passAtKWarmup, Double passAtKTrained,
                       int steps, Double trainingSeconds, Integer keptPass, Double warmupEntropy, Double warmupHeldOutLoss,
-                      List<StepLine> curve) {
+                      List<StepLine> curve, Double jobSeconds) {
         /** The training phase's gain over the warm-up, or null when either is missing. */
         public Double gain() {
             return warmup == null || trained == null ? null : trained - warmup;
@@ -99,10 +100,15 @@ public final class RunComparison {
                     warm == null ? null : warm.accuracyCi95(), trained == null ? null : trained.accuracyCi95(),
                     last == null ? 0 : last.examples(), passAtK(warm), passAtK(trained), lines.size(),
                     lines.isEmpty() ? null : lines.get(lines.size() - 1).elapsedSec(), warmup.map(WarmupRecord::keptPass).orElse(null),
-                    heldOut.map(SftScore::entropy).orElse(null), heldOut.map(SftScore::loss).orElse(null), lines);
+                    heldOut.map(SftScore::entropy).orElse(null), heldOut.map(SftScore::loss).orElse(null), lines, jobSeconds(dir));
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the run folder " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Double jobSeconds(Path dir) throws IOException {
+        Path file = dir.resolve(PhaseTimes.FILE);
+        return Files.isRegularFile(file) ? JSON.readTree(file.toFile()).path("wall_seconds").asDouble() : null;
     }
 
     private static Double passAtK(EvalRecord record) {

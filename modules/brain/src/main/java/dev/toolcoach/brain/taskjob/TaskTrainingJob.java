@@ -385,7 +385,9 @@ public final class TaskTrainingJob {
                         100 * (trained.accuracy() - teacher.get())));
             }
             verdict.forEach(line -> LOG.info("{}", line));
-            return new Summary(run, evals, result, (System.nanoTime() - start) / 1e9, verdict, times);
+            double wall = (System.nanoTime() - start) / 1e9;
+            writeJson(run.resolve(PhaseTimes.FILE), times.record(wall));
+            return new Summary(run, evals, result, wall, verdict, times);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
