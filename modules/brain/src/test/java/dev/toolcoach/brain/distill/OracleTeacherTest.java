@@ -1,8 +1,8 @@
 package dev.toolcoach.brain.distill;
 
 import dev.toolcoach.agent.AgentConfig;
-import dev.toolcoach.agent.scripted.ByteTokenizer;
-import dev.toolcoach.agent.scripted.ChatMlFormat;
+import dev.toolcoach.agent.replay.ByteTokenizer;
+import dev.toolcoach.agent.replay.ChatMlFormat;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.lm.ChatMl;
