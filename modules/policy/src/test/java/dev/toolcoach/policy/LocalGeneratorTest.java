@@ -3,6 +3,7 @@ package dev.toolcoach.policy;
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.model.generate.DecodedSequence;
 import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.ContextTooLong;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -22,6 +23,7 @@ import java.util.stream.IntStream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -98,6 +100,7 @@ class LocalGeneratorTest {
         int[] tooLong = new int[TinyChatModel.config().maxSeqLen()];
         CompletionException e = assertThrows(CompletionException.class, () -> policy.generator()
                 .generate(new GenerationRequest("long", tooLong, SamplingParams.greedy(4))).toCompletableFuture().join());
-        assertTrue(e.getCause().getMessage().contains("shorter than the context 4096"), e.getCause().getMessage());
+        assertInstanceOf(ContextTooLong.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("the model's context of 4096 leaves no room"), e.getCause().getMessage());
     }
 }
