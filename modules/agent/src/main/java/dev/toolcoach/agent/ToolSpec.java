@@ -25,7 +25,7 @@ public record ToolSpec(String name, String description, JsonNode parameters) {
             throw new IllegalArgumentException("tool name must not be blank");
         }
         description = description == null ? "" : description;
-        parameters = checkedSchema(name, parameters == null ? MAPPER.createObjectNode() : parameters.deepCopy());
+        parameters = checkedSchema(parameters == null ? MAPPER.createObjectNode() : parameters.deepCopy());
     }
 
     /** Builds a spec from a JSON schema written as text; a malformed schema is an IllegalArgumentException. */
@@ -80,28 +80,28 @@ public record ToolSpec(String name, String description, JsonNode parameters) {
         return node;
     }
 
-    private static JsonNode checkedSchema(String tool, JsonNode schema) {
+    /** Its messages quote nothing of the schema or the tool's name: a dataset or a job's body may be untrusted. */
+    private static JsonNode checkedSchema(JsonNode schema) {
         if (!schema.isObject()) {
-            throw new IllegalArgumentException("parameters of tool '" + tool + "' must be a JSON schema object, got "
-                    + schema.getNodeType());
+            throw new IllegalArgumentException("a tool's parameters must be a JSON schema object, got " + schema.getNodeType());
         }
         JsonNode type = schema.get("type");
         if (type != null && !"object".equals(type.asText())) {
-            throw new IllegalArgumentException("parameters of tool '" + tool + "' must have type \"object\", got " + type);
+            throw new IllegalArgumentException("a tool's parameters must have type \"object\"");
         }
         JsonNode properties = schema.path("properties");
         if (!properties.isMissingNode() && !properties.isObject()) {
-            throw new IllegalArgumentException("\"properties\" of tool '" + tool + "' must be an object");
+            throw new IllegalArgumentException("a tool's \"properties\" must be an object");
         }
         JsonNode required = schema.path("required");
         if (!required.isMissingNode()) {
             if (!required.isArray()) {
-                throw new IllegalArgumentException("\"required\" of tool '" + tool + "' must be an array of names");
+                throw new IllegalArgumentException("a tool's \"required\" must be an array of names");
             }
-            for (JsonNode r : required) {
+            for (int i = 0; i < required.size(); i++) {
+                JsonNode r = required.get(i);
                 if (!r.isTextual() || !properties.has(r.asText())) {
-                    throw new IllegalArgumentException("tool '" + tool + "' requires " + r
-                            + ", which is not among its properties");
+                    throw new IllegalArgumentException("a tool requires a name (required[" + i + "]) that is not among its properties");
                 }
             }
         }

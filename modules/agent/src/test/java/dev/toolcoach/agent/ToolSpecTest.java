@@ -40,7 +40,7 @@ class ToolSpecTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ToolSpec.of("t", "", "{\"type\":\"string\"}"))
                 .getMessage().contains("must have type \"object\""));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ToolSpec.of("t", "",
-                "{\"properties\":{\"a\":{}},\"required\":[\"b\"]}")).getMessage().contains("\"b\", which is not among"));
+                "{\"properties\":{\"a\":{}},\"required\":[\"b\"]}")).getMessage().contains("(required[0]) that is not among"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> ToolSpec.of("t", "", "{oops"))
                 .getMessage().startsWith("parameters schema of tool 't' is not JSON"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new ActionParser(ActionFormat.TOOL_N1,

@@ -151,7 +151,8 @@ public final class TrainingRun {
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
                     LearnerSteps.jobStep(c.groupsTrained(), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
-                LOG.info("job {} on the node whose management answers at {}", spec.jobId(), node.managementUrl());
+                // not the management URL: a coach restarted under a running job resumes it before its server is bound
+                LOG.info("job {} starts on node {}", spec.jobId(), node.system().address());
                 Outcome outcome = new Outcome(onStep, new JobWatchdog(config.limits(), System::nanoTime));
                 JobActors actors = start(node, spec, core, checkpoints, cursor, outcome, training);
                 LearnerAccounts accounts;

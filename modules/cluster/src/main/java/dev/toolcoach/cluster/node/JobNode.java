@@ -10,7 +10,6 @@ import akka.actor.typed.javadsl.AskPattern;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
-import dev.toolcoach.cluster.management.ManagementServer;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -77,11 +76,6 @@ public final class JobNode implements AutoCloseable {
 
     public ActorSystem<SpawnProtocol.Command> system() {
         return system;
-    }
-
-    /** Where this node's Akka Management answers ({@code /ready}, {@code /cluster/members}, {@code /metrics}). */
-    public String managementUrl() {
-        return ManagementServer.get(system).url().toString();
     }
 
     /** Spawns a top-level actor and returns its ref. */
