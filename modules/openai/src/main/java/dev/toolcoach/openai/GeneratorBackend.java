@@ -115,9 +115,18 @@ public final class GeneratorBackend implements ChatBackend {
         outputs.clear();
     }
 
+    /** A tool the model cannot take is refused by its place in the request ({@code tools[i]}), never by its text. */
     private static List<ToolSpec> toolSpecs(List<ToolDefinition> tools) {
-        return tools.stream().map(t -> new ToolSpec(t.function().name(), t.function().description(),
-                t.function().parameters())).toList();
+        List<ToolSpec> specs = new ArrayList<>(tools.size());
+        for (int i = 0; i < tools.size(); i++) {
+            FunctionDefinition f = tools.get(i).function();
+            try {
+                specs.add(new ToolSpec(f.name(), f.description(), f.parameters()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("tools[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        return specs;
     }
 
     private static SamplingParams sampling(RequestedSampling s) {
