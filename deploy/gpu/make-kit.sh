@@ -11,7 +11,8 @@
 # Run from the repository root; it builds the jars first (mvn -o package, tests skipped; -Pcuda is not needed). Needs
 # python3 (re-stores the jars) and xz; takes minutes. kit-jars.txt names jars without their versions; after a change of
 # dependencies, refresh it from a rehearsal: make a kit, run `GPUCHECK_DEVICE=cpu GPUCHECK_SMALL=1 GPUCHECK_CLASSLOG=1
-# GPUCHECK_CAP_SCALE=4 OUT=DIR deploy/gpu/gpu-check.sh` (every step must pass), copy DIR/jars-loaded.txt over it.
+# GPUCHECK_CAP_SCALE=4 OUT=DIR deploy/gpu/gpu-check.sh` (every step must pass), copy DIR/jars-loaded.txt over it,
+# keeping the resource-only jars its header names.
 #   deploy/gpu/make-kit.sh [DIR]
 set -euo pipefail
 DIR="${1:-.gpukit}"
