@@ -5,6 +5,10 @@ import com.sun.jna.Native;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
 /**
  * Gives the native memory PyTorch frees back to the operating system. PyTorch's CPU tensors come from glibc's malloc,
  * whose arenas keep what a training or decode step frees, in pieces between blocks still in use, and glibc raises its
@@ -40,17 +44,11 @@ public final class NativeMemory {
             LOG.debug("no glibc malloc_trim here ({}): native memory is left to the allocator", e.toString());
             return;
         }
-        Thread trimmer = new Thread(() -> {
-            while (true) {
-                try {
-                    Thread.sleep(PERIOD_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                glibc.malloc_trim(0);
-            }
-        }, "native-memory-trim");
-        trimmer.setDaemon(true);
-        trimmer.start();
+        ScheduledExecutorService trimmer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "native-memory-trim");
+            thread.setDaemon(true);
+            return thread;
+        });
+        trimmer.scheduleWithFixedDelay(() -> glibc.malloc_trim(0), PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 }
