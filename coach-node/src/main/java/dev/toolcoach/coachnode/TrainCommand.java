@@ -1,6 +1,7 @@
 package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobRequest;
@@ -68,8 +69,8 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", description = "steps between checkpoints (default: 5)")
     Integer checkpointEvery;
 
-    @Option(names = "--recipe", description = "a JSON file with the whole recipe (model shape, warm-up, training settings); "
-            + "default: the built-in one, as in the run's config.json")
+    @Option(names = "--recipe", description = "a JSON file of recipe fields (model shape, warm-up, training settings, as in a run's "
+            + "config.json): those it names replace the built-in recipe's")
     Path recipeFile;
 
     @Option(names = "--action-format", description = "how the agent acts: tool-n1-compact, tool-n1 or code-act (Python programs "
@@ -144,7 +145,9 @@ public final class TrainCommand implements Callable<Integer> {
 
     private static ScratchRecipe readRecipe(Path file) {
         try {
-            return new ObjectMapper().readValue(file.toFile(), ScratchRecipe.class);
+            JsonNode fields = new ObjectMapper().readTree(file.toFile());
+            if (fields == null || !fields.isObject()) throw new IllegalArgumentException("cannot read the recipe " + file + ": a recipe must be a JSON object");
+            return ScratchRecipe.overDefaults(fields);
         } catch (JsonProcessingException e) {
             // one line naming the field or place, never Jackson's own text (Java types, the file's content)
             throw new IllegalArgumentException("cannot read the recipe " + file + ": " + UntrustedJson.reason(e), e);

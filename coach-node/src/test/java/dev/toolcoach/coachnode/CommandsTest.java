@@ -154,7 +154,8 @@ class CommandsTest {
         Map<String, String> cases = Map.of(
                 "{\"groupSize\": 8,\n \"groupsPerStep\": oops}", ": not valid JSON at line 2, column ",
                 "{\"groupSize\": \"eight\"}", ": field groupSize is missing or has the wrong type",
-                "{\"groupSize\": -2, \"groupsPerStep\": 4}", ": recipe field groupSize must be at least 1, was -2");
+                "{\"groupSize\": -2, \"groupsPerStep\": 4}", ": recipe field groupSize must be at least 1, was -2",
+                "[8, 8]", ": a recipe must be a JSON object");
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Path recipe = Files.writeString(dir.resolve("recipe.json"), c.getKey());
             Run bad = run(new TrainCommand(), "--task", "finance", "--recipe", recipe.toString(), "--runs", runs.toString());

@@ -3,6 +3,14 @@ package dev.toolcoach.brain.scratch;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.brain.distill.LearnerSft;
@@ -14,6 +22,7 @@ import dev.toolcoach.learn.optim.LrSchedule;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.scratch.ScratchModel;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +35,8 @@ import java.util.Set;
  * and why they are what they are: docs/RECIPE.md.
  *
  * <p>Its JSON form (a {@code --recipe} file, the {@code recipe} of {@code POST /jobs}, a run's {@code config.json})
- * is flat: one field per value, named as in {@link #json()}.
+ * is flat: one field per value, named as in {@link #json()}. What a user writes ({@code --recipe}, {@code POST /jobs}) names
+ * only the fields it changes ({@link OverDefaults}); a run's {@code config.json} holds every field.
  *
  * @param shape      the model (its vocabulary comes from the task's texts)
  * @param vocabulary the BPE vocabulary learned from the training texts
@@ -283,6 +293,34 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("testExamples", evaluation.testExamples);
         json.put("passAtKQueries", evaluation.passAtKQueries);
         return json;
+    }
+
+    /**
+     * A recipe a user wrote: the fields it names over {@link #defaults()}, so {@code {"grpoSteps": 120}} is the default
+     * recipe with 120 steps. (A run's {@code config.json} is read as written, {@link #fromJson}: its missing fields are
+     * those added after it was written, read as what the run meant.)
+     *
+     * @throws JsonProcessingException naming the field refused, or when {@code given} is not a JSON object
+     */
+    public static ScratchRecipe overDefaults(JsonNode given) throws JsonProcessingException {
+        if (!(given instanceof ObjectNode fields)) throw MismatchedInputException.from(null, ScratchRecipe.class, "a recipe must be a JSON object");
+        ObjectNode recipe = RECIPE_JSON.valueToTree(defaults());
+        recipe.setAll(fields);
+        return RECIPE_JSON.treeToValue(recipe, ScratchRecipe.class);
+    }
+
+    private static final ObjectMapper RECIPE_JSON = new ObjectMapper();
+
+    /** {@link #overDefaults} for a request field holding a user's recipe. */
+    public static final class OverDefaults extends StdDeserializer<ScratchRecipe> {
+        public OverDefaults() {
+            super(ScratchRecipe.class);
+        }
+
+        @Override
+        public ScratchRecipe deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            return overDefaults(parser.readValueAsTree());
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.trace.UntrustedJson;
@@ -30,7 +31,7 @@ import java.util.regex.Pattern;
  * @param athletes     athlete actors of an embedded run (default: all of a step's rollouts at once)
  * @param seed         seeds the task, the model and training (default 1)
  * @param checkpointEvery steps between checkpoints (default 5)
- * @param recipe       the whole recipe (model shape, warm-up, training settings); default {@link ScratchRecipe#defaults()};
+ * @param recipe       the recipe (model shape, warm-up, training settings): the fields it names over {@link ScratchRecipe#defaults()};
  *                     {@code steps} and {@code warmupTraces} still override its counts
  * @param runsDir      the folder of the runs (default {@code runs}); never from the network (see {@link #confinedTo})
  * @param dataDir      the shared data folder (default {@code ../shared/data}); never from the network
@@ -46,7 +47,8 @@ import java.util.regex.Pattern;
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
                          @JsonProperty("warmup_traces") Integer warmupTraces, Integer athletes, Long seed,
-                         @JsonProperty("checkpoint_every") Integer checkpointEvery, ScratchRecipe recipe,
+                         @JsonProperty("checkpoint_every") Integer checkpointEvery,
+                         @JsonDeserialize(using = ScratchRecipe.OverDefaults.class) ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset,
                          @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge,
                          @JsonProperty("tool_suite") String toolSuite) {

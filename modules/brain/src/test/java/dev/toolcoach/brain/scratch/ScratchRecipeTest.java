@@ -12,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScratchRecipeTest {
 
@@ -85,5 +86,27 @@ class ScratchRecipeTest {
         }
         assertThrows(IllegalArgumentException.class, () -> ScratchRecipe.defaults().withActionFormat(ActionFormat.HERMES),
                 "a native format needs its family's template, which a model from scratch does not have");
+    }
+
+    /** A user's recipe names what it changes; the rest is the default recipe, not zero. */
+    @Test
+    void aUsersRecipeNamesOnlyTheFieldsItChanges() throws Exception {
+        ScratchRecipe recipe = ScratchRecipe.overDefaults(JSON.readTree("""
+                {"grpoSteps": 120, "warmupTargetLoss": 0.02}"""));
+        assertEquals(ScratchRecipe.defaults().withGrpoSteps(120).grpo(), recipe.grpo());
+        assertEquals(0.02, recipe.warmup().targetLoss());
+        assertEquals(ScratchRecipe.defaults().warmup().heldOut(), recipe.warmup().heldOut());
+        assertEquals(ScratchRecipe.defaults().shape(), recipe.shape());
+        assertEquals(ScratchRecipe.defaults(), ScratchRecipe.overDefaults(JSON.readTree("{}")));
+
+        Exception notAnObject = assertThrows(com.fasterxml.jackson.core.JsonProcessingException.class,
+                () -> ScratchRecipe.overDefaults(JSON.readTree("[1]")));
+        assertTrue(notAnObject.getMessage().startsWith("a recipe must be a JSON object"), notAnObject.getMessage());
+        Exception unknown = assertThrows(com.fasterxml.jackson.core.JsonProcessingException.class,
+                () -> ScratchRecipe.overDefaults(JSON.readTree("{\"grpoStep\": 120}")));
+        assertEquals("grpoStep", ((com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException) unknown).getPropertyName());
+        Exception bad = assertThrows(ValueInstantiationException.class, () -> ScratchRecipe.overDefaults(JSON.readTree("""
+                {"grpoSteps": -1}""")));
+        assertEquals("recipe field grpoSteps must be at least 0, was -1", bad.getCause().getMessage());
     }
 }

@@ -133,14 +133,11 @@ class JobRequestAdversarialTest {
         Map<String, String> refused = Map.of(
                 "{\"groupSize\": -2, \"groupsPerStep\": 4}", "recipe field groupSize must be at least 1, was -2",
                 "{\"groupSize\": 4, \"groupsPerStep\": -3}", "recipe field groupsPerStep must be at least 1, was -3",
-                "{\"groupSize\": 4}", "recipe field groupsPerStep must be at least 1, was 0",
+                "{\"groupsPerStep\": 0}", "recipe field groupsPerStep must be at least 1, was 0",
                 "{\"maxMerges\": -1}", "recipe field maxMerges must be at least 0, was -1",
                 "{\"warmupTraces\": -5}", "recipe field warmupTraces must be at least 0, was -5");
         for (Map.Entry<String, String> c : refused.entrySet()) {
-            ObjectNode recipe = JSON.valueToTree(ScratchRecipe.defaults());
-            recipe.setAll((ObjectNode) JSON.readTree(c.getKey()));
-            if (c.getKey().equals("{\"groupSize\": 4}")) recipe.remove("groupsPerStep"); // a partial recipe: what it lacks is 0
-            String body = JSON.writeValueAsString(JSON.createObjectNode().put("task", "finance").set("recipe", recipe));
+            String body = JSON.writeValueAsString(JSON.createObjectNode().put("task", "finance").set("recipe", JSON.readTree(c.getKey())));
             JsonProcessingException e = assertThrows(JsonProcessingException.class,
                     () -> JobRequest.fromNetwork(body, dir.resolve("runs"), dir.resolve("data")), c.getKey());
             assertEquals("recipe: " + c.getValue(), UntrustedJson.reason(e));
@@ -148,5 +145,10 @@ class JobRequestAdversarialTest {
         JsonProcessingException wrongType = assertThrows(JsonProcessingException.class, () -> JobRequest.fromNetwork(
                 "{\"task\": \"finance\", \"recipe\": {\"groupSize\": \"many\"}}", dir.resolve("runs"), dir.resolve("data")));
         assertEquals("field recipe.groupSize is missing or has the wrong type", UntrustedJson.reason(wrongType));
+        // what a partial recipe leaves out is the default recipe's
+        JobRequest partial = JobRequest.fromNetwork("{\"task\": \"finance\", \"recipe\": {\"groupSize\": 4}}", dir.resolve("runs"),
+                dir.resolve("data"));
+        assertEquals(ScratchRecipe.defaults().grpo().groupsPerStep(), partial.recipe().grpo().groupsPerStep());
+        assertEquals(4, partial.recipe().grpo().groupSize());
     }
 }
