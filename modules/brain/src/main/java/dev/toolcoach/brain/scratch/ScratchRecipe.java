@@ -67,7 +67,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param heldOut  oracle traces of further queries scored after every pass (held-out loss and policy entropy); 0: none
      * @param patience passes without a lower held-out loss before the warm-up stops at its best pass; 0: all passes run
      * @param targetLoss the warm-up stops after the first pass whose held-out loss (nats per token) is at most this, the
-     *                 {@code epochs} being the cap (the learning rate's schedule spans them); 0: all passes run
+     *                 {@code epochs} being the cap (the learning rate's schedule spans them); 0: all passes run. The
+     *                 default 0.04 with a cap of 24 passes: docs/RECIPE.md
      * @param teacherErrors share of the warm-up's queries the teacher gets wrong ({@link OracleTeacher.Errors}: it replays
      *                 another query's solution), all its demonstrations kept; 0: the task's oracle, only right
      *                 demonstrations kept
@@ -205,7 +206,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
 
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
-                new Warmup(800, 12, 16, 3e-3, 100, 0, 0, 0),
+                new Warmup(800, 24, 16, 3e-3, 100, 0, 0.04, 0),
                 new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
                 new Rollouts(4, 512, 64, 64), Evaluation.defaults());
     }
