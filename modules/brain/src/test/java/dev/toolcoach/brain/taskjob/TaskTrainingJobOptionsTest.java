@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
@@ -10,7 +11,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,6 +48,25 @@ class TaskTrainingJobOptionsTest {
                 .tools(new ToolChoice("lexical", 2, List.of("sql"), List.of(), null)).judge(new JudgeChoice("relative", new ModelEndpoint("http://127.0.0.1:9/v1", "j")))
                 .toolSuite("mail").endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9/v1"), "k")).build();
         assertEquals(changed, changed.toBuilder().build());
+    }
+
+    /** job.json keeps a request as the user sent it, for a resume: the wire fields only, read back the same. */
+    @Test
+    void aRequestIsWrittenAsItsWireFieldsAndReadBack() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        JobRequest request = JobRequest.builder().task("finance").name("r").algorithm("dpo").mode("sync").steps(2).warmupTraces(0)
+                .checkpointEvery(3).runsDir("runs").toolSuite("mail").build();
+        String written = json.writeValueAsString(request);
+        Set<String> fields = new HashSet<>();
+        json.readTree(written).fieldNames().forEachRemaining(fields::add);
+        assertEquals(Set.of("task", "name", "algorithm", "mode", "steps", "warmup_traces", "athletes", "seed", "checkpoint_every",
+                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite"), fields);
+        assertEquals(request, json.readValue(written, JobRequest.class));
+        assertEquals(request, request.toBuilder().build());
+        TaskTrainingJob.Options options = request.options("r");
+        assertEquals(Algorithm.DPO, options.algorithm());
+        assertEquals(TrainingMode.SYNC, options.mode());
+        assertEquals(Path.of("runs", "r"), options.runDir());
     }
 
     @Test

@@ -90,6 +90,10 @@ class TaskTrainingJobTest {
         assertEquals(summary.training().adapter().version(), PeftAdapterIo.load(run.resolve("adapter")).version());
         Map<?, ?> evals = new ObjectMapper().readValue(run.resolve("eval.json").toFile(), Map.class);
         assertEquals(summary.evaluations().keySet(), evals.keySet());
+        // config.json as eval, runs compare and earlier run folders have it: the algorithm and the mode in lower case
+        Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+        assertEquals(List.of("grpo", "async", "grpo"), List.of(config.get("algorithm"), config.get("mode"),
+                ((Map<?, ?>) config.get("training")).get("algorithm")));
 
         // the same run folder with more steps: the model and evaluations stay, training goes on from its checkpoint
         phases.clear();
