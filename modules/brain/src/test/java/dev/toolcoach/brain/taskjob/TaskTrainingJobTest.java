@@ -31,7 +31,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -237,11 +236,12 @@ class TaskTrainingJobTest {
     void theRecipeBecomesTheTrainingSettingsInOnePlace(@TempDir Path dir) {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         ScratchRecipe.Rollouts r = recipe.rollouts();
-        TrainingConfig expected = new TrainingConfig(Algorithm.DPO,
-                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2), recipe.grpo().oversampling()), 3,
-                new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
-                new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9,
-                        TrainingConfig.defaults().optimisation().microBatchRows()), 5, 7, TrainingConfig.Limits.defaults());
+        ScratchRecipe.Grpo g = recipe.grpo();
+        // the recipe's numbers, the mode's lag, the options' counts; the rest at TrainingConfig's defaults
+        TrainingConfig expected = TrainingConfig.builder().algorithm(Algorithm.DPO).groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep())
+                .maxPolicyLag(0).oversampling(g.oversampling()).athletes(3)
+                .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                .lora(g.lora()).learningRate(g.lr()).checkpointEvery(5).seed(7).build();
         assertEquals(expected, TaskTrainingJob.Options.builder().task("arithmetic").dataDir(dir).runDir(dir).algorithm(Algorithm.DPO)
                 .mode(TrainingMode.SYNC).recipe(recipe).athletes(3).seed(7).checkpointEvery(5).build().trainingConfig());
     }
