@@ -140,8 +140,8 @@ public final class DistillCommand implements Callable<Integer> {
             if (actionFormat != null) builder.actionFormat(namedFormat(actionFormat));
             Brain brain = builder.model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(Reward.perTrace(source.data().id(), source.data().reward()))
-                    .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
-                            .withSeed(taskOptions.seedOr(1)))
+                    .config(TrainingConfig.builder().rollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
+                            .seed(taskOptions.seedOr(1)).build())
                     .progress(new ConsoleProgress(source.data().id(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(workDir).build();
             DistillReport report = brain.distill(source.data(), factory(teacher, source.data()), threshold, epochs, batch,

@@ -78,8 +78,9 @@ public final class EvalCommand implements Callable<Integer> {
             long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
             Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
             ToolChoice tools = toolOptions.choice();
-            TaskTrainingJob.Options options = new TaskTrainingJob.Options(taskOptions.requiredTask(), taskOptions.dataDir, run, "grpo",
-                    false, recipe, 1, splitSeed, 1).withTools(tools);
+            TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task(taskOptions.requiredTask())
+                    .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
+                    .build();
             Task t = TaskTrainingJob.validate(options);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
             BrainBuilder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))

@@ -106,14 +106,16 @@ public final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
-            JobRequest request = new JobRequest(taskOptions.requiredTask(), name, algorithm, mode, steps, warmupTraces, athletes,
-                    taskOptions.seed, checkpointEvery, recipe(), runs.toString(),
-                    taskOptions.dataDir.toString(), dataset == null ? null : dataset.toString(), toolOptions.choice(),
-                    judgeOptions.choice());
-            String runName = request.runName();
-            TaskTrainingJob.Options options = request.options(runName).withEndpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url));
-            if (adapt != null) options = options.withAdapt(adapt);
-            if (toolReward != null) options = options.withToolReward(ToolUseReward.Weights.parse(toolReward));
+            // the options a request body has too are read by JobRequest, once for both; the command's own are typed here
+            JobRequest request = JobRequest.builder().task(taskOptions.requiredTask()).name(name).algorithm(algorithm).mode(mode)
+                    .steps(steps).warmupTraces(warmupTraces).athletes(athletes).seed(taskOptions.seed).checkpointEvery(checkpointEvery)
+                    .recipe(recipe()).runsDir(runs.toString()).dataDir(taskOptions.dataDir.toString())
+                    .dataset(dataset == null ? null : dataset.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
+                    .build();
+            TaskTrainingJob.Options.Builder job = request.options(request.runName()).toBuilder()
+                    .endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url)).adapt(adapt);
+            if (toolReward != null) job.toolReward(ToolUseReward.Weights.parse(toolReward));
+            TaskTrainingJob.Options options = job.build();
             Task task = TaskTrainingJob.validate(options);
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(options.task(), System.err));

@@ -16,7 +16,6 @@ import dev.toolcoach.tasks.synthetic.FinanceTask;
 import dev.toolcoach.testkit.ChildJvm;
 import dev.toolcoach.testkit.ToolCallingModel;
 import dev.toolcoach.toolnode.ToolNodeMain;
-import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceJson;
@@ -92,7 +91,7 @@ class HostedToolKindsJobTest {
      */
     private static Map<String, Double> trainsOnHostedSuite(JobCluster cluster, Path dir, String suite) throws Exception {
         Path run = dir.resolve("runs/" + suite);
-        TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).withToolSuite(suite);
+        TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).toBuilder().toolSuite(suite).build();
         List<String> phases = new ArrayList<>();
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
 
@@ -125,7 +124,7 @@ class HostedToolKindsJobTest {
             // the code-act system prompt (the tools as Python functions) is about 800 tokens of the tiny vocabulary
             TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("""
                     "actionFormat": "code-act", "maxTotalTokens": 1536,
-                    "shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 1536}""")).withToolSuite("finance");
+                    "shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 1536}""")).toBuilder().toolSuite("finance").build();
             List<String> phases = new ArrayList<>();
             TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
 
@@ -168,14 +167,15 @@ class HostedToolKindsJobTest {
         try (JobCluster cluster = JobCluster.start(dir, "toolcoach.tools.suites = [finance]")) {
             String program = "print(cagr(start_value=100, end_value=200, years=5))";
             Path model = ToolCallingModel.write(dir.resolve("model"), "<code>\n" + program + "\n</code>");
-            TrainingConfig config = TrainingConfig.defaults().withGroups(2, 2).withAthletes(JobCluster.ATHLETES)
-                    .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
-                    .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+            TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(2).athletes(JobCluster.ATHLETES)
+                    .rollouts(new RolloutSettings(1.0, 8, 2, 4096)).checkpointEvery(100)
+                    .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
             Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
             List<StepReport> reports = new CopyOnWriteArrayList<>();
-            TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("finance"),
-                    BuiltinSuites.Options.defaults(), FinanceTask.create(6, 3).examples(), 1, firstOfGroup,
-                    dir.resolve("checkpoints"), "athletes-code-act", Optional.empty()), cluster.jobNode(), reports::add);
+            TrainingRun.Result result = TrainingRun.run(TrainingRun.Spec.builder().config(config).modelDir(model)
+                    .actionFormat(ActionFormat.CODE_ACT).suites(List.of("finance")).dataset(FinanceTask.create(6, 3).examples()).steps(1)
+                    .reward(firstOfGroup).checkpointDir(dir.resolve("checkpoints")).jobId("athletes-code-act").build(),
+                    cluster.jobNode(), reports::add);
 
             assertEquals(1, result.adapter().version(), "one GRPO step");
             List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();

@@ -9,6 +9,7 @@ import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.athletenode.AthleteNodeMain;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TrainingMode;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeConfigLoader;
 import dev.toolcoach.cluster.node.NodeLauncher;
@@ -95,7 +96,8 @@ final class JobCluster implements AutoCloseable {
 
     /** The finance task's GRPO job writing to {@code run}, with the athletes of this cluster. */
     static TaskTrainingJob.Options financeJob(Path run, ScratchRecipe recipe) {
-        return new TaskTrainingJob.Options("finance", SharedData.require("."), run, "grpo", true, recipe, ATHLETES, 1, 5);
+        return TaskTrainingJob.Options.builder().task("finance").dataDir(SharedData.require(".")).runDir(run).mode(TrainingMode.SYNC)
+                .recipe(recipe).athletes(ATHLETES).build();
     }
 
     /** The tool node's JVM (what it starts are its children). */

@@ -11,6 +11,7 @@ import dev.toolcoach.brain.endpoint.ServedModel;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.zerolearn.ZeroLearnResult;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.openai.ChatMessage;
@@ -101,10 +102,10 @@ public final class ToolBrainWorkflow {
                 .model(s.student())
                 .tool("finance")
                 .traceReward("tools_then_answer", REWARD)
-                .algorithm("grpo")
-                .config(TrainingConfig.defaults().withGroups(4, 2).withAthletes(4).withSeed(s.seed())
-                        .withRollouts(new RolloutSettings(1.0, 32, 2, 8192))
-                        .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-3, 0))
+                .algorithm(Algorithm.GRPO)
+                .config(TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(4).seed(s.seed())
+                        .rollouts(new RolloutSettings(1.0, 32, 2, 8192))
+                        .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-3).build())
                 .workDir(s.workDir())
                 .build();
 

@@ -57,7 +57,7 @@ import java.util.function.Consumer;
  *         .model(Path.of("runs/demo/base"))                        // a Hugging Face model folder
  *         .tool(task.toolSuites().get(0))                          // a built-in tool suite
  *         .traceReward("answer", (trace, example) -> ...)          // or .groupReward(...), or .reward(Reward)
- *         .algorithm("grpo")
+ *         .algorithm(Algorithm.GRPO)
  *         .config(TrainingConfig.defaults())
  *         .workDir(Path.of("runs/demo"))
  *         .build();
@@ -167,10 +167,12 @@ public final class Brain {
      * @param jobId names this run of the job on the cluster; unique per call
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, modelDir, actionFormat(), List.of(tools.suite()), tools.options(),
-                offeredTools(dataset), steps, reward, workDir.resolve("checkpoints"), jobId,
-                adapt.map(this::adaptSpec));
-        TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec, onStep) : TrainingRun.run(spec, tools.node(), onStep);
+        TrainingRun.Spec.Builder spec = TrainingRun.Spec.builder().config(config).modelDir(modelDir).actionFormat(actionFormat())
+                .suites(List.of(tools.suite())).toolOptions(tools.options()).dataset(offeredTools(dataset)).steps(steps).reward(reward)
+                .checkpointDir(workDir.resolve("checkpoints")).jobId(jobId);
+        adapt.map(this::adaptSpec).ifPresent(spec::adapt);
+        TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)
+                : TrainingRun.run(spec.build(), tools.node(), onStep);
         adapter = result.adapter();
         return result;
     }

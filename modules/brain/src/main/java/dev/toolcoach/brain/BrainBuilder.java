@@ -5,6 +5,7 @@ import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.cluster.node.JobNode;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.rewards.GroupReward;
 import dev.toolcoach.rewards.Reward;
@@ -28,7 +29,7 @@ public final class BrainBuilder {
     private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
     private Path skills;
     private Reward reward;
-    private String algorithm;
+    private Algorithm algorithm;
     private TrainingConfig config = TrainingConfig.defaults();
     private Path workDir;
     private JobNode node;
@@ -60,7 +61,7 @@ public final class BrainBuilder {
      * An LLM judge as the reward (ToolBrain's ranking judge, or RULER's relative scores): each group's rollouts,
      * with their tool calls and outputs, are shown to the model at {@code judge} together, and it ranks them
      * ({@code ranking}: rewards linear in rank, best 1, worst 0) or scores each relative to the others in [0, 1]
-     * ({@code relative}). With {@code algorithm("dpo")} the preference pairs follow the judge's order.
+     * ({@code relative}). With {@code algorithm(Algorithm.DPO)} the preference pairs follow the judge's order.
      */
     public BrainBuilder judgeReward(OpenAiClient judge, String mode) {
         return reward(new RankingJudge(judge, JudgeSettings.defaults(JudgeMode.parse(mode))).asReward());
@@ -137,9 +138,9 @@ public final class BrainBuilder {
         return reward(Reward.ofGroup(name, reward));
     }
 
-    /** {@code grpo}, {@code dpo} or {@code sft}, any case. */
-    public BrainBuilder algorithm(String name) {
-        this.algorithm = name;
+    /** GRPO, DPO or SFT, instead of the config's algorithm. */
+    public BrainBuilder algorithm(Algorithm a) {
+        this.algorithm = Objects.requireNonNull(a, "algorithm");
         return this;
     }
 
@@ -172,7 +173,7 @@ public final class BrainBuilder {
         if (suites.size() != 1) throw new IllegalArgumentException("a Brain's agent uses exactly one tool suite, got " + suites);
         AgentTools tools = new AgentTools(suites.get(0), hostedSuite, skills == null ? toolOptions : toolOptions.withSkills(skills), node);
         return new Brain(modelDir, actionFormat, tools, Objects.requireNonNull(reward, "a Brain needs a reward: call reward, traceReward or groupReward"),
-                config.withAlgorithm(algorithm == null ? config.algorithm() : algorithm),
+                algorithm == null ? config : config.toBuilder().algorithm(algorithm).build(),
                 Objects.requireNonNull(workDir, "a Brain needs a work folder: call workDir(dir)"), distractors, progress,
                 adapt == null ? Optional.empty() : Optional.of(new Brain.Adapt(adapt, adaptContext)));
     }

@@ -14,22 +14,25 @@ import java.util.Set;
 
 /**
  * How a training job runs. Every number is checked here (or in the record that holds it), so a bad setting
- * fails before anything starts.
+ * fails before anything starts. Built with {@link #builder()} (one setter per setting below, each default given here
+ * once); {@link #toBuilder()} changes a few of an existing config's.
  *
- * @param algorithm       {@code grpo}, {@code dpo} or {@code sft}, any case
+ * @param algorithm       GRPO, DPO or SFT (default GRPO)
  * @param batching        how rollouts are grouped into learner steps
- * @param athletes        athlete actors (each runs one rollout at a time; all share the node's engine)
+ * @param athletes        athlete actors (each runs one rollout at a time; all share the node's engine) (default 16)
  * @param rollouts        how rollouts sample and how long they may run; the job's spec carries it to the athletes
+ *                        (default temperature 1, 96 new tokens, 4 turns, 1,024 tokens in all)
  * @param optimisation    what is trained and how
- * @param checkpointEvery learner steps between checkpoints
- * @param seed            seeds sampling, LoRA initialisation and the learner
+ * @param checkpointEvery learner steps between checkpoints (default 10)
+ * @param seed            seeds sampling, LoRA initialisation and the learner (default 1)
  * @param limits          when a job that no longer moves is ended, and how often a rollout may go out again
+ *                        (default {@link Limits#defaults()})
  */
-public record TrainingConfig(String algorithm, Batching batching, int athletes, RolloutSettings rollouts,
+public record TrainingConfig(Algorithm algorithm, Batching batching, int athletes, RolloutSettings rollouts,
                              Optimisation optimisation, int checkpointEvery, long seed, Limits limits) {
 
     public TrainingConfig {
-        Algorithm.parse(algorithm);
+        Objects.requireNonNull(algorithm, "algorithm");
         Objects.requireNonNull(batching, "batching");
         Objects.requireNonNull(rollouts, "rollouts");
         Objects.requireNonNull(optimisation, "optimisation");
@@ -64,16 +67,16 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
     }
 
     /**
-     * @param groupSize      rollouts per query (G)
-     * @param groupsPerStep  query groups per learner step
+     * @param groupSize      rollouts per query (G) (default 8)
+     * @param groupsPerStep  query groups per learner step (default 4)
      * @param maxPolicyLag   versions a group's rollouts may lag the policy it is trained into; 0 is the
-     *                       synchronous mode (roll out a batch, train, broadcast, repeat)
-     * @param rolloutTimeout a rollout not back by then is dispatched again
+     *                       synchronous mode (roll out a batch, train, broadcast, repeat) (default 1)
+     * @param rolloutTimeout a rollout not back by then is dispatched again (default 2 minutes)
      * @param oversampling   DAPO's dynamic sampling when above 1: a group whose rewards are all equal is dropped and a
      *                       fresh query takes its place, so steps train on {@code groupsPerStep} groups with signal; the
      *                       job samples at most this many times its {@code steps × groupsPerStep} groups (the bound that
      *                       ends it when the policy solves, or fails, nearly every query). 1: every group is trained
-     *                       on, those without signal skipped by the step
+     *                       on, those without signal skipped by the step (default 1)
      */
     public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, int oversampling) {
         public Batching {
@@ -89,13 +92,13 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
     }
 
     /**
-     * @param lora               the adapter trained on the frozen base
-     * @param learningRate       AdamW's learning rate (constant)
-     * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none
-     * @param sftRewardThreshold SFT learns only from traces whose reward reaches it
+     * @param lora               the adapter trained on the frozen base (default r=16, alpha 32, no dropout, every projection)
+     * @param learningRate       AdamW's learning rate (constant) (default 2e-3)
+     * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none (default 0)
+     * @param sftRewardThreshold SFT learns only from traces whose reward reaches it (default 0.9)
      * @param microBatchRows     rows per forward/backward (gradients accumulate over a batch's micro-batches): fewer rows
      *                           hold fewer activations, which a large base needs (a 0.5B model's 8 × 512-token GRPO step
-     *                           fits 8 GB with 1 row)
+     *                           fits 8 GB with 1 row) (default the learner's, {@link LearnerConfig#defaults})
      */
     public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold,
                                int microBatchRows) {
@@ -105,85 +108,155 @@ public record TrainingConfig(String algorithm, Batching batching, int athletes, 
             if (!(klBeta >= 0)) throw new IllegalArgumentException("KL beta must be 0 or more, was " + klBeta);
             if (microBatchRows < 1) throw new IllegalArgumentException("micro-batch rows must be at least 1, was " + microBatchRows);
         }
-
-        /** The learner's default micro-batch. */
-        public Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold) {
-            this(lora, learningRate, klBeta, sftRewardThreshold, LearnerConfig.defaults(learningRate).microBatchRows());
-        }
     }
 
-    /**
-     * GRPO, 8 rollouts per query, 4 queries per step, asynchronous with a lag of 1, 16 athletes,
-     * temperature 1, LoRA r=16 on every projection, learning rate 2e-3, no KL.
-     */
+    /** Every setting at its default (see the parameters above). */
     public static TrainingConfig defaults() {
-        return new TrainingConfig("grpo", new Batching(8, 4, 1, Duration.ofMinutes(2), 1), 16, new RolloutSettings(1.0, 96, 4, 1024),
-                new Optimisation(new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 2e-3, 0, 0.9), 10, 1,
-                Limits.defaults());
+        return builder().build();
     }
 
-    public Algorithm parsedAlgorithm() {
-        return Algorithm.parse(algorithm);
+    /** A builder at the defaults. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public TrainingConfig withAlgorithm(String name) {
-        return new TrainingConfig(name, batching, athletes, rollouts, optimisation, checkpointEvery, seed, limits);
+    /** A builder holding this config's settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.algorithm = algorithm;
+        b.groupSize = batching.groupSize;
+        b.groupsPerStep = batching.groupsPerStep;
+        b.maxPolicyLag = batching.maxPolicyLag;
+        b.rolloutTimeout = batching.rolloutTimeout;
+        b.oversampling = batching.oversampling;
+        b.athletes = athletes;
+        b.rollouts = rollouts;
+        b.lora = optimisation.lora;
+        b.learningRate = optimisation.learningRate;
+        b.klBeta = optimisation.klBeta;
+        b.sftRewardThreshold = optimisation.sftRewardThreshold;
+        b.microBatchRows = optimisation.microBatchRows;
+        b.checkpointEvery = checkpointEvery;
+        b.seed = seed;
+        b.limits = limits;
+        return b;
     }
 
-    public TrainingConfig withGroups(int size, int perStep) {
-        return withBatching(new Batching(size, perStep, batching.maxPolicyLag, batching.rolloutTimeout, batching.oversampling));
-    }
+    /** One setter per setting, flat (the nested records' too); the defaults are those documented above. */
+    public static final class Builder {
+        private Algorithm algorithm = Algorithm.GRPO;
+        private int groupSize = 8;
+        private int groupsPerStep = 4;
+        private int maxPolicyLag = 1;
+        private Duration rolloutTimeout = Duration.ofMinutes(2);
+        private int oversampling = 1;
+        private int athletes = 16;
+        private RolloutSettings rollouts = new RolloutSettings(1.0, 96, 4, 1024);
+        private LoraConfig lora = new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS));
+        private double learningRate = 2e-3;
+        private double klBeta = 0;
+        private double sftRewardThreshold = 0.9;
+        private int microBatchRows = LearnerConfig.defaults(learningRate).microBatchRows();
+        private int checkpointEvery = 10;
+        private long seed = 1;
+        private Limits limits = Limits.defaults();
 
-    public TrainingConfig withMaxPolicyLag(int lag) {
-        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, lag, batching.rolloutTimeout, batching.oversampling));
-    }
+        private Builder() {
+        }
 
-    /** Dynamic sampling with at most {@code factor} × the job's groups sampled; 1 turns it off. */
-    public TrainingConfig withOversampling(int factor) {
-        return withBatching(new Batching(batching.groupSize, batching.groupsPerStep, batching.maxPolicyLag, batching.rolloutTimeout, factor));
-    }
+        public Builder algorithm(Algorithm a) {
+            this.algorithm = a;
+            return this;
+        }
 
-    private TrainingConfig withBatching(Batching b) {
-        return new TrainingConfig(algorithm, b, athletes, rollouts, optimisation, checkpointEvery, seed, limits);
-    }
+        public Builder groupSize(int size) {
+            this.groupSize = size;
+            return this;
+        }
 
-    public TrainingConfig withAthletes(int count) {
-        return new TrainingConfig(algorithm, batching, count, rollouts, optimisation, checkpointEvery, seed, limits);
-    }
+        public Builder groupsPerStep(int groups) {
+            this.groupsPerStep = groups;
+            return this;
+        }
 
-    public TrainingConfig withRollouts(RolloutSettings r) {
-        return new TrainingConfig(algorithm, batching, athletes, r, optimisation, checkpointEvery, seed, limits);
-    }
+        public Builder maxPolicyLag(int lag) {
+            this.maxPolicyLag = lag;
+            return this;
+        }
 
-    public TrainingConfig withOptimisation(LoraConfig adapter, double lr, double beta) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts,
-                new Optimisation(adapter, lr, beta, optimisation.sftRewardThreshold, optimisation.microBatchRows), checkpointEvery,
-                seed, limits);
-    }
+        public Builder rolloutTimeout(Duration timeout) {
+            this.rolloutTimeout = timeout;
+            return this;
+        }
 
-    /** The same with {@code rows} rows per forward/backward of the learner (see {@link Optimisation#microBatchRows}). */
-    public TrainingConfig withMicroBatchRows(int rows) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, new Optimisation(optimisation.lora, optimisation.learningRate,
-                optimisation.klBeta, optimisation.sftRewardThreshold, rows), checkpointEvery, seed, limits);
-    }
+        public Builder oversampling(int factor) {
+            this.oversampling = factor;
+            return this;
+        }
 
-    public TrainingConfig withCheckpointEvery(int steps) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, steps, seed, limits);
-    }
+        public Builder athletes(int count) {
+            this.athletes = count;
+            return this;
+        }
 
-    public TrainingConfig withSeed(long s) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, s, limits);
-    }
+        public Builder rollouts(RolloutSettings settings) {
+            this.rollouts = settings;
+            return this;
+        }
 
-    public TrainingConfig withLimits(Limits l) {
-        return new TrainingConfig(algorithm, batching, athletes, rollouts, optimisation, checkpointEvery, seed, l);
+        public Builder lora(LoraConfig adapter) {
+            this.lora = adapter;
+            return this;
+        }
+
+        public Builder learningRate(double lr) {
+            this.learningRate = lr;
+            return this;
+        }
+
+        public Builder klBeta(double beta) {
+            this.klBeta = beta;
+            return this;
+        }
+
+        public Builder sftRewardThreshold(double threshold) {
+            this.sftRewardThreshold = threshold;
+            return this;
+        }
+
+        public Builder microBatchRows(int rows) {
+            this.microBatchRows = rows;
+            return this;
+        }
+
+        public Builder checkpointEvery(int steps) {
+            this.checkpointEvery = steps;
+            return this;
+        }
+
+        public Builder seed(long s) {
+            this.seed = s;
+            return this;
+        }
+
+        public Builder limits(Limits l) {
+            this.limits = l;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException or NullPointerException naming the setting that is out of range or missing */
+        public TrainingConfig build() {
+            return new TrainingConfig(algorithm, new Batching(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, oversampling),
+                    athletes, rollouts, new Optimisation(lora, learningRate, klBeta, sftRewardThreshold, microBatchRows),
+                    checkpointEvery, seed, limits);
+        }
     }
 
     /** The flat JSON form a run folder's {@code config.json} has always had, in its order. */
     @JsonValue
     public Map<String, Object> json() {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("algorithm", algorithm);
+        json.put("algorithm", algorithm.lowerName());
         json.put("groupSize", batching.groupSize);
         json.put("groupsPerStep", batching.groupsPerStep);
         json.put("maxPolicyLag", batching.maxPolicyLag);

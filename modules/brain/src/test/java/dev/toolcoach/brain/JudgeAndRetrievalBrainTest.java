@@ -6,6 +6,7 @@ import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.batch.ScoredTrace;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.DpoMetrics;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.openai.BackendRequest;
@@ -52,9 +53,9 @@ class JudgeAndRetrievalBrainTest {
     }
 
     private static BrainBuilder brain(Path dir, Task task) throws Exception {
-        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4).withMaxPolicyLag(0)
-                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(4).maxPolicyLag(0)
+                .rollouts(new RolloutSettings(1.0, 12, 1, 4096)).checkpointEvery(1)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         return Brain.builder().model(TinyChatModel.write(dir.resolve("model"), 7)).actionFormat(ActionFormat.TOOL_N1)
                 .tool(task.toolSuites().get(0)).config(config).workDir(dir);
     }
@@ -67,7 +68,7 @@ class JudgeAndRetrievalBrainTest {
     void dpoTrainsFromTheJudgesRankingsAndEachQueryIsOfferedItsRetrievedTools(@TempDir Path dir) throws Exception {
         judgeModel.reply("{\"ranking\": [1, 2, 3, 4]}").reply("{\"ranking\": [4, 3, 2, 1]}"); // one verdict per group
         Task finance = FinanceTask.create(6, 3);
-        Brain brain = brain(dir, finance).algorithm("dpo").judgeReward(judge(), "ranking")
+        Brain brain = brain(dir, finance).algorithm(Algorithm.DPO).judgeReward(judge(), "ranking")
                 .distractorTools(Distractors.load(List.of("arithmetic"), List.of(), BuiltinSuites.Options.defaults())).build()
                 .enableToolRetrieval("lexical", 2);
         List<StepReport> steps = new CopyOnWriteArrayList<>();
@@ -107,7 +108,7 @@ class JudgeAndRetrievalBrainTest {
                 + " {\"attempt\": 3, \"score\": 0.5}, {\"attempt\": 4, \"score\": 0.2}]}";
         judgeModel.reply(scores).reply(scores);
         Task arithmetic = ArithmeticTask.create(6, 3);
-        Brain brain = brain(dir, arithmetic).algorithm("grpo").judgeReward(judge(), "relative").build();
+        Brain brain = brain(dir, arithmetic).algorithm(Algorithm.GRPO).judgeReward(judge(), "relative").build();
         List<StepReport> steps = new CopyOnWriteArrayList<>();
 
         brain.train(arithmetic.examples(), 1, steps::add, "judge-ruler");

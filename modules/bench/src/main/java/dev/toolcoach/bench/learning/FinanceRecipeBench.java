@@ -16,7 +16,6 @@ import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.learn.core.GrpoMetrics;
 import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.CallShapedReward;
 import dev.toolcoach.model.scratch.ScratchModel;
@@ -44,7 +43,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -133,15 +131,15 @@ public final class FinanceRecipeBench {
     private static void grpo(ScratchRecipe recipe, Task task, Split split, ScratchModel base, LocalPolicy policy, Path work, long seed) {
         Phase phase = Phase.start("GRPO");
         ScratchRecipe.Rollouts r = recipe.rollouts();
-        TrainingConfig config = TrainingConfig.defaults().withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
-                .withMaxPolicyLag(0).withAthletes(r.engineBatch())
-                .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0).withSeed(seed);
+        TrainingConfig config = TrainingConfig.builder().groupSize(recipe.grpo().groupSize()).groupsPerStep(recipe.grpo().groupsPerStep())
+                .maxPolicyLag(0).athletes(r.engineBatch())
+                .rollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                .lora(recipe.grpo().lora()).learningRate(recipe.grpo().lr()).seed(seed).build();
         List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, base.dir(), r.actionFormat(), task.toolSuites(),
-                BuiltinSuites.Options.defaults(), pool, recipe.grpo().steps(),
-                Reward.perTrace(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())),
-                work.resolve("checkpoints"), "finance-recipe-bench", Optional.empty());
+        TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(base.dir()).actionFormat(r.actionFormat())
+                .suites(task.toolSuites()).dataset(pool).steps(recipe.grpo().steps())
+                .reward(Reward.perTrace(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())))
+                .checkpointDir(work.resolve("checkpoints")).jobId("finance-recipe-bench").build();
         Random order = new Random(seed);
         int cursor = pool.size();
         long rolloutCount = 0;

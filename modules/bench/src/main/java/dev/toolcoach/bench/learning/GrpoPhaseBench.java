@@ -43,8 +43,8 @@ public final class GrpoPhaseBench {
         PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
         int group = recipe.grpo().groupSize();
-        TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", dataDir, run, "grpo", false,
-                recipe, group * recipe.grpo().groupsPerStep(), seed, 5);
+        TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task("finance").dataDir(dataDir).runDir(run)
+                .recipe(recipe).seed(seed).build();
         TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase));
         double elapsed = 0;
         long groups = 0;

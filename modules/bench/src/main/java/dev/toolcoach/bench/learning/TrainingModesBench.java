@@ -3,6 +3,7 @@ package dev.toolcoach.bench.learning;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.bench.PreparedRun;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TrainingMode;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -51,8 +52,8 @@ public final class TrainingModesBench {
         Path work = Files.createTempDirectory("training-modes");
         System.out.printf("from %s (seed %d), %d steps, target reward %.2f over %d steps, load %s%n",
                 source, seed, steps, target, window, Load.now());
-        Result async = run("async", source, work, dataDir, seed, steps, target, window);
-        Result sync = run("sync", source, work, dataDir, seed, steps, target, window);
+        Result async = run(TrainingMode.ASYNC, source, work, dataDir, seed, steps, target, window);
+        Result sync = run(TrainingMode.SYNC, source, work, dataDir, seed, steps, target, window);
         System.out.printf("sync / async: training wall %.2fx, time to target %s%n", sync.wallSec / async.wallSec,
                 async.toTargetSec.isPresent() && sync.toTargetSec.isPresent()
                         ? String.format("%.2fx", sync.toTargetSec.get() / async.toTargetSec.get()) : "n/a (not reached in both)");
@@ -61,13 +62,13 @@ public final class TrainingModesBench {
     private record Result(double wallSec, Optional<Double> toTargetSec, double accuracy) {
     }
 
-    private static Result run(String mode, Path source, Path work, Path dataDir, long seed, int steps, double target,
+    private static Result run(TrainingMode mode, Path source, Path work, Path dataDir, long seed, int steps, double target,
                               int window) throws IOException {
-        Path run = work.resolve(mode);
+        Path run = work.resolve(mode.label());
         PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
-        TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", dataDir, run, "grpo", mode.equals("sync"),
-                recipe, recipe.grpo().groupSize() * recipe.grpo().groupsPerStep(), seed, 5);
+        TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task("finance").dataDir(dataDir).runDir(run)
+                .mode(mode).recipe(recipe).seed(seed).build();
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase)); // steps are read back from the run folder
         List<StepLine> lines = RunRecorder.read(run);
         double wall = lines.get(lines.size() - 1).elapsedSec();
@@ -80,7 +81,7 @@ public final class TrainingModesBench {
         var accounts = summary.training().accounts();
         System.out.printf("%-5s training %.1f s for %d steps, reward >= %.2f at %s, test accuracy %.1f%% (after warm-up %.1f%%), "
                         + "groups trained %d, skipped %d, dropped stale %d, load %s%n",
-                mode, wall, lines.size(), target, toTarget.map(t -> String.format("%.1f s", t)).orElse("never"),
+                mode.label(), wall, lines.size(), target, toTarget.map(t -> String.format("%.1f s", t)).orElse("never"),
                 100 * accuracy, 100 * summary.evaluations().get("after_warmup").accuracy(), accounts.trained(),
                 accounts.withoutSignal(), accounts.dropped().get(GroupDropped.Reason.STALE_POLICY), Load.now());
         return new Result(wall, toTarget, accuracy);

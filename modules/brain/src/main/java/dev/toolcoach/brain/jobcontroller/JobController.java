@@ -151,15 +151,9 @@ public final class JobController implements Extension {
         if (current != null && current.state.equals("running")) {
             throw new Rejected("job " + current.name + " is running; one job at a time", true);
         }
-        JobRequest located = request.withRunsDirOr(runsDir);
+        JobRequest located = request.runsDir() != null ? request : request.toBuilder().runsDir(runsDir.toString()).build();
         String name = located.runName();
-        TaskTrainingJob.Options options;
-        try {
-            options = located.options(name).withEndpoints(endpoints);
-            TaskTrainingJob.validate(options);
-        } catch (IllegalArgumentException e) {
-            throw new Rejected(e.getMessage(), false);
-        }
+        TaskTrainingJob.Options options = checked(located, name);
         RunFolderLock lock;
         try {
             lock = RunFolderLock.acquire(options.runDir());
@@ -169,13 +163,24 @@ public final class JobController implements Extension {
             throw new Rejected(e.getMessage(), false);
         }
         Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps(), options.runDir());
-        write(options.runDir(), new JobRecord(located.withName(name), "running", null));
+        JobRequest named = located.toBuilder().name(name).build();
+        write(options.runDir(), new JobRecord(named, "running", null));
         current = tracker;
-        TaskTrainingJob.Options limited = options.withLimits(limits);
         JobStatus accepted = tracker.status(); // before the job starts: it may end at once and show its final state
-        runner.execute(() -> run(limited, located.withName(name), tracker, lock));
+        runner.execute(() -> run(options, named, tracker, lock));
         LOG.info("job {} accepted: task {}, run folder {}", name, options.task(), options.runDir());
         return accepted;
+    }
+
+    /** The request's options on this node (its endpoints and limits), checked before anything runs. */
+    private TaskTrainingJob.Options checked(JobRequest request, String runName) {
+        try {
+            TaskTrainingJob.Options options = request.options(runName).toBuilder().endpoints(endpoints).limits(limits).build();
+            TaskTrainingJob.validate(options);
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw new Rejected(e.getMessage(), false);
+        }
     }
 
     /** The current job, or the last one; empty before any. */

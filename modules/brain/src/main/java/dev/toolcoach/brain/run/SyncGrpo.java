@@ -116,7 +116,7 @@ public final class SyncGrpo implements AutoCloseable {
                 CodeActEnvironment.forFormat(sampling.actionFormat(), tools), sampling);
         this.rolloutSeed = sampling.sampling().seed();
         this.scorer = new GroupScorer(spec.reward(), TaskRewards.contexts(spec.dataset()));
-        this.training = new TrainingStep(learner, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold());
+        this.training = new TrainingStep(learner, config.algorithm(), config.optimisation().sftRewardThreshold());
         publish(learner.adapterWeights()); // as the learner does when it starts
     }
 

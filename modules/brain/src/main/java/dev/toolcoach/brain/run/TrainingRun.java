@@ -79,17 +79,20 @@ public final class TrainingRun {
     private static final Duration CATCH_UP = Duration.ofSeconds(2);
 
     /**
-     * @param config        the job's settings
+     * One training run. Built with {@link #builder()}; the defaults are given here once, the rest is required.
+     *
+     * @param config        the job's settings (default {@link TrainingConfig#defaults()})
      * @param modelDir      the base model (HF folder), frozen during the job
      * @param actionFormat  how the agent is asked to act
      * @param suites        the built-in tool suites the agent uses, each served by a tool server actor
-     * @param toolOptions   options of the built-in suites (e.g. the email suite's mailboxes)
+     * @param toolOptions   options of the built-in suites, e.g. the email suite's mailboxes (default
+     *                      {@link BuiltinSuites.Options#defaults()})
      * @param dataset       the training queries, in order; the job walks them and wraps
      * @param steps         learner steps the job trains (groups = steps × groups per step)
      * @param reward        scores each complete group
      * @param checkpointDir where checkpoints go and where a resumed job finds them
      * @param jobId         names the job on the cluster (its coach and learner singletons); a resumed job keeps it
-     * @param adapt         TILE's ADAPT for the athletes' tool calls, empty when it is off
+     * @param adapt         TILE's ADAPT for the athletes' tool calls (default empty: off)
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
@@ -99,14 +102,107 @@ public final class TrainingRun {
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(modelDir, "modelDir");
             Objects.requireNonNull(actionFormat, "actionFormat");
-            suites = List.copyOf(suites);
-            dataset = List.copyOf(dataset);
+            suites = List.copyOf(Objects.requireNonNull(suites, "suites"));
+            Objects.requireNonNull(toolOptions, "toolOptions");
+            dataset = List.copyOf(Objects.requireNonNull(dataset, "dataset"));
             Objects.requireNonNull(reward, "reward");
             Objects.requireNonNull(checkpointDir, "checkpointDir");
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(adapt, "adapt");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
+        }
+
+        /** A builder at the defaults. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** A builder holding this spec's values. */
+        public Builder toBuilder() {
+            Builder b = new Builder().config(config).modelDir(modelDir).actionFormat(actionFormat).suites(suites)
+                    .toolOptions(toolOptions).dataset(dataset).steps(steps).reward(reward).checkpointDir(checkpointDir).jobId(jobId);
+            b.adapt = adapt;
+            return b;
+        }
+
+        /** One setter per value; the defaults are those documented on {@link Spec}. */
+        public static final class Builder {
+            private TrainingConfig config = TrainingConfig.defaults();
+            private Path modelDir;
+            private ActionFormat actionFormat;
+            private List<String> suites;
+            private BuiltinSuites.Options toolOptions = BuiltinSuites.Options.defaults();
+            private List<TaskExample> dataset;
+            private int steps;
+            private Reward reward;
+            private Path checkpointDir;
+            private String jobId;
+            private Optional<AdaptSpec> adapt = Optional.empty();
+
+            private Builder() {
+            }
+
+            public Builder config(TrainingConfig c) {
+                this.config = c;
+                return this;
+            }
+
+            public Builder modelDir(Path dir) {
+                this.modelDir = dir;
+                return this;
+            }
+
+            public Builder actionFormat(ActionFormat format) {
+                this.actionFormat = format;
+                return this;
+            }
+
+            public Builder suites(List<String> names) {
+                this.suites = names;
+                return this;
+            }
+
+            public Builder toolOptions(BuiltinSuites.Options options) {
+                this.toolOptions = options;
+                return this;
+            }
+
+            public Builder dataset(List<TaskExample> queries) {
+                this.dataset = queries;
+                return this;
+            }
+
+            public Builder steps(int count) {
+                this.steps = count;
+                return this;
+            }
+
+            public Builder reward(Reward r) {
+                this.reward = r;
+                return this;
+            }
+
+            public Builder checkpointDir(Path dir) {
+                this.checkpointDir = dir;
+                return this;
+            }
+
+            public Builder jobId(String id) {
+                this.jobId = id;
+                return this;
+            }
+
+            /** ADAPT on, with these settings. */
+            public Builder adapt(AdaptSpec spec) {
+                this.adapt = Optional.of(spec);
+                return this;
+            }
+
+            /** @throws IllegalArgumentException or NullPointerException naming the value that is out of range or missing */
+            public Spec build() {
+                return new Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, adapt);
+            }
         }
     }
 
@@ -206,7 +302,7 @@ public final class TrainingRun {
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
-        LearnerJob learnerJob = new LearnerJob(LearnerSettings.of(plan, cursor), core, config.parsedAlgorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
+        LearnerJob learnerJob = new LearnerJob(LearnerSettings.of(plan, cursor), core, config.algorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
                 TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there

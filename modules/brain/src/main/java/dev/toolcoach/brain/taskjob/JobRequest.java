@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.trace.UntrustedJson;
 
 import java.io.IOException;
@@ -15,34 +15,35 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
  * A task training job as a user asks for it: the {@code train} command's options, or the JSON body of
- * {@code POST /jobs} on a coach node. Absent values take the defaults below; {@link #options} checks them.
+ * {@code POST /jobs} on a coach node, as text the way it arrived (and as {@code job.json} keeps it for a resume).
+ * {@link #options} reads it once into the job's typed {@link TaskTrainingJob.Options}; absent values take the
+ * defaults documented there (or below, for what only a request has).
  *
  * @param task         a registered task (required)
  * @param name         the run's name; an existing run of that name resumes (default {@code <task>-<date>-<time>})
- * @param algorithm    grpo (default), dpo or sft
- * @param mode         async (default) or sync
+ * @param algorithm    grpo, dpo or sft, any case ({@link Algorithm#parse})
+ * @param mode         async or sync, any case ({@link TrainingMode#parse})
  * @param steps        learner steps after the warm-up (default: the recipe's)
  * @param warmupTraces oracle traces of the warm-up, 0 for none (default: the recipe's)
- * @param athletes     athlete actors of an embedded run (default: all of a step's rollouts at once)
- * @param seed         seeds the task, the model and training (default 1)
- * @param checkpointEvery steps between checkpoints (default 5)
+ * @param athletes     athlete actors of an embedded run
+ * @param seed         seeds the task, the model and training
+ * @param checkpointEvery steps between checkpoints
  * @param recipe       the recipe (model shape, warm-up, training settings): the fields it names over {@link ScratchRecipe#defaults()};
  *                     {@code steps} and {@code warmupTraces} still override its counts
  * @param runsDir      the folder of the runs (default {@code runs}); never from the network (see {@link #confinedTo})
- * @param dataDir      the shared data folder (default {@code ../shared/data}); never from the network
- * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split (default: none);
+ * @param dataDir      the shared data folder; never from the network
+ * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split;
  *                     bad lines are skipped and counted, a file without a usable example is refused
- * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it (default: none); from the network
+ * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it; from the network
  *                      its schema files are relative to the data folder and its model an endpoint URL, never a local folder
- * @param judge        an LLM judge as the training reward (default: the task's reward); from the network an endpoint URL only
+ * @param judge        an LLM judge as the training reward; from the network an endpoint URL only
  * @param toolSuite    the suite of the cluster's tool nodes that serves the task's tools instead of its built-in one (e.g. an
  *                     MCP server in a tool node's {@code toolcoach.tools.mcp.servers}); its tools must take the task's oracle
- *                     calls (default: the task's own suite)
+ *                     calls
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
@@ -53,35 +54,127 @@ public record JobRequest(String task, String name, String algorithm, String mode
                          @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge,
                          @JsonProperty("tool_suite") String toolSuite) {
 
-    /** A request with the task's own suite. */
-    public JobRequest(String task, String name, String algorithm, String mode, Integer steps, Integer warmupTraces,
-                      Integer athletes, Long seed, Integer checkpointEvery, ScratchRecipe recipe, String runsDir, String dataDir,
-                      String dataset, ToolChoice toolRetrieval, JudgeChoice judge) {
-        this(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir, dataDir, dataset,
-                toolRetrieval, judge, null);
-    }
-
-    /** A request with the task's own tools and reward. */
-    public JobRequest(String task, String name, String algorithm, String mode, Integer steps, Integer warmupTraces,
-                      Integer athletes, Long seed, Integer checkpointEvery, ScratchRecipe recipe, String runsDir, String dataDir,
-                      String dataset) {
-        this(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir, dataDir, dataset,
-                null, null);
-    }
-
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
-    /** The same request under a fixed name (a submitted job keeps the name it got). */
-    public JobRequest withName(String runName) {
-        return new JobRequest(task, runName, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsDir, dataDir, dataset, toolRetrieval, judge, toolSuite);
+    /** A builder with no field set (an empty body). */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** The same request with the runs folder it gets when it names none. */
-    public JobRequest withRunsDirOr(Path defaultRunsDir) {
-        return runsDir != null ? this : new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed,
-                checkpointEvery, recipe, defaultRunsDir.toString(), dataDir, dataset, toolRetrieval, judge, toolSuite);
+    /** A builder holding this request's fields. */
+    public Builder toBuilder() {
+        return new Builder().task(task).name(name).algorithm(algorithm).mode(mode).steps(steps).warmupTraces(warmupTraces)
+                .athletes(athletes).seed(seed).checkpointEvery(checkpointEvery).recipe(recipe).runsDir(runsDir).dataDir(dataDir)
+                .dataset(dataset).toolRetrieval(toolRetrieval).judge(judge).toolSuite(toolSuite);
+    }
+
+    /** One setter per field; a field not set is absent, as in a body without it. */
+    public static final class Builder {
+        private String task;
+        private String name;
+        private String algorithm;
+        private String mode;
+        private Integer steps;
+        private Integer warmupTraces;
+        private Integer athletes;
+        private Long seed;
+        private Integer checkpointEvery;
+        private ScratchRecipe recipe;
+        private String runsDir;
+        private String dataDir;
+        private String dataset;
+        private ToolChoice toolRetrieval;
+        private JudgeChoice judge;
+        private String toolSuite;
+
+        private Builder() {
+        }
+
+        public Builder task(String t) {
+            this.task = t;
+            return this;
+        }
+
+        public Builder name(String n) {
+            this.name = n;
+            return this;
+        }
+
+        public Builder algorithm(String a) {
+            this.algorithm = a;
+            return this;
+        }
+
+        public Builder mode(String m) {
+            this.mode = m;
+            return this;
+        }
+
+        public Builder steps(Integer n) {
+            this.steps = n;
+            return this;
+        }
+
+        public Builder warmupTraces(Integer n) {
+            this.warmupTraces = n;
+            return this;
+        }
+
+        public Builder athletes(Integer n) {
+            this.athletes = n;
+            return this;
+        }
+
+        public Builder seed(Long s) {
+            this.seed = s;
+            return this;
+        }
+
+        public Builder checkpointEvery(Integer n) {
+            this.checkpointEvery = n;
+            return this;
+        }
+
+        public Builder recipe(ScratchRecipe r) {
+            this.recipe = r;
+            return this;
+        }
+
+        public Builder runsDir(String dir) {
+            this.runsDir = dir;
+            return this;
+        }
+
+        public Builder dataDir(String dir) {
+            this.dataDir = dir;
+            return this;
+        }
+
+        public Builder dataset(String file) {
+            this.dataset = file;
+            return this;
+        }
+
+        public Builder toolRetrieval(ToolChoice choice) {
+            this.toolRetrieval = choice;
+            return this;
+        }
+
+        public Builder judge(JudgeChoice choice) {
+            this.judge = choice;
+            return this;
+        }
+
+        public Builder toolSuite(String suite) {
+            this.toolSuite = suite;
+            return this;
+        }
+
+        public JobRequest build() {
+            return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir,
+                    dataDir, dataset, toolRetrieval, judge, toolSuite);
+        }
     }
 
     /**
@@ -120,9 +213,8 @@ public record JobRequest(String task, String name, String algorithm, String mode
                     tools.distractorSchemas().stream().map(f -> insideDataRoot("tool_retrieval.distractor_schemas", f, dataRoot).toString()).toList(),
                     tools.model());
         }
-        return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe,
-                runsRoot.toString(), dataRoot.toString(), dataset == null ? null : insideDataRoot("dataset", dataset, dataRoot).toString(),
-                tools, judge, toolSuite);
+        return toBuilder().runsDir(runsRoot.toString()).dataDir(dataRoot.toString())
+                .dataset(dataset == null ? null : insideDataRoot("dataset", dataset, dataRoot).toString()).toolRetrieval(tools).build();
     }
 
     private static Path insideDataRoot(String field, String dataset, Path dataRoot) {
@@ -153,7 +245,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
     }
 
     /**
-     * The job's options for the run named {@code runName}.
+     * The job's options for the run named {@code runName}: the one place a request's text becomes typed values.
      *
      * @throws IllegalArgumentException naming a missing or invalid value
      */
@@ -162,8 +254,6 @@ public record JobRequest(String task, String name, String algorithm, String mode
         if (!RUN_NAME.matcher(runName).matches()) {
             throw new IllegalArgumentException("run name must be a plain folder name (letters, digits, . _ -; at most 100)");
         }
-        String m = mode == null ? "async" : mode.trim().toLowerCase(Locale.ROOT);
-        if (!m.equals("async") && !m.equals("sync")) throw new IllegalArgumentException("unknown mode '" + mode + "'; valid: async, sync");
         ScratchRecipe chosen = recipe != null ? recipe : ScratchRecipe.defaults();
         if (steps != null) {
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
@@ -173,15 +263,17 @@ public record JobRequest(String task, String name, String algorithm, String mode
             if (warmupTraces < 0) throw new IllegalArgumentException("warm-up traces must be 0 or more, was " + warmupTraces);
             chosen = chosen.withWarmupTraces(warmupTraces);
         }
-        int actors = athletes != null ? athletes : chosen.grpo().groupSize() * chosen.grpo().groupsPerStep();
-        if (actors < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + actors);
-        int every = checkpointEvery != null ? checkpointEvery : 5;
-        if (every < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + every);
         if (dataset != null && dataset.isBlank()) throw new IllegalArgumentException("dataset must name a file");
-        return new TaskTrainingJob.Options(task.trim(), Path.of(dataDir != null ? dataDir : "../shared/data"),
-                Path.of(runsDir != null ? runsDir : "runs").resolve(runName),
-                algorithm == null ? "grpo" : algorithm.trim().toLowerCase(Locale.ROOT), m.equals("sync"), chosen, actors,
-                seed != null ? seed : 1L, every, dataset != null ? Path.of(dataset) : null, TrainingConfig.Limits.defaults(),
-                null, null, toolRetrieval, judge, toolSuite == null ? null : toolSuite.trim());
+        TaskTrainingJob.Options.Builder options = TaskTrainingJob.Options.builder().task(task.trim()).recipe(chosen)
+                .runDir(Path.of(runsDir != null ? runsDir : "runs").resolve(runName)).tools(toolRetrieval).judge(judge);
+        if (dataDir != null) options.dataDir(Path.of(dataDir));
+        if (algorithm != null) options.algorithm(Algorithm.parse(algorithm));
+        if (mode != null) options.mode(TrainingMode.parse(mode));
+        if (athletes != null) options.athletes(athletes);
+        if (seed != null) options.seed(seed);
+        if (checkpointEvery != null) options.checkpointEvery(checkpointEvery);
+        if (dataset != null) options.dataset(Path.of(dataset));
+        if (toolSuite != null) options.toolSuite(toolSuite.trim());
+        return options.build();
     }
 }

@@ -25,6 +25,7 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.ToolUseReward;
@@ -83,27 +84,36 @@ public final class TaskTrainingJob {
     static final String SELECTOR_URL = "tool_retrieval.model.url";
 
     /**
-     * @param task      a registered task name
-     * @param dataDir   the shared data folder (for tasks built from files, e.g. email)
-     * @param runDir    the run folder
-     * @param algorithm grpo, dpo or sft
-     * @param sync      synchronous mode (roll out a batch, train, broadcast) instead of asynchronous
-     * @param recipe    model shape, warm-up and training settings
-     * @param athletes  athlete actors of the embedded node (ignored on a cluster: athlete nodes bring their own)
-     * @param seed      seeds the task, the split, the model and training
-     * @param checkpointEvery steps between checkpoints
-     * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split, or null
-     * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again
-     * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation, or null
+     * What one run of the job does, each value already of its type (a request's text is read into it once, by
+     * {@link JobRequest#options}). Built with {@link #builder()}; the defaults are given here once.
+     *
+     * @param task      a registered task name (required)
+     * @param dataDir   the shared data folder, for tasks built from files, e.g. email (default {@code ../shared/data})
+     * @param runDir    the run folder (required)
+     * @param algorithm what trains after the warm-up (default GRPO)
+     * @param mode      synchronous (roll out a batch, train, broadcast) or asynchronous (default asynchronous)
+     * @param recipe    model shape, warm-up and training settings (default {@link ScratchRecipe#defaults()})
+     * @param athletes  athlete actors of the embedded node, ignored on a cluster: athlete nodes bring their own
+     *                  (default all of a step's rollouts at once: the recipe's group size × groups per step)
+     * @param seed      seeds the task, the split, the model and training (default 1)
+     * @param checkpointEvery steps between checkpoints (default 5)
+     * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split (default
+     *                  none: null)
+     * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again (default
+     *                  {@link TrainingConfig.Limits#defaults()})
+     * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation
+     *                  (default off: null)
      * @param toolReward TILE's composite reward weights to train on (outcome: the task reward) instead of the task reward
-     *                  shaped by oracle calls, or null
-     * @param tools     the agent's catalogue beyond its suite and tool retrieval over it
-     * @param judge     an LLM judge as the training reward, or null for the task's reward
+     *                  shaped by oracle calls (default null: the shaped task reward)
+     * @param tools     the agent's catalogue beyond its suite and tool retrieval over it (default {@link ToolChoice#none()})
+     * @param judge     an LLM judge as the training reward (default null: the task's reward)
      * @param toolSuite the cluster's suite (e.g. an MCP server a tool node hosts) that serves the task's tools instead of its
-     *                  built-in suite, or null; its tools must take the task's oracle calls. Only on a cluster.
-     * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (none: neither may be a URL)
+     *                  built-in suite; its tools must take the task's oracle calls. Only on a cluster (default null: the
+     *                  task's built-in suite)
+     * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (default none: neither
+     *                  may be a URL)
      */
-    public record Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
+    public record Options(String task, Path dataDir, Path runDir, Algorithm algorithm, TrainingMode mode, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
                           ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
                           OutboundEndpoints endpoints) {
@@ -111,80 +121,161 @@ public final class TaskTrainingJob {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
+            Objects.requireNonNull(algorithm, "algorithm");
+            Objects.requireNonNull(mode, "mode");
             Objects.requireNonNull(recipe, "recipe");
             Objects.requireNonNull(limits, "limits");
+            if (athletes < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + athletes);
+            if (checkpointEvery < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + checkpointEvery);
             tools = tools == null ? ToolChoice.none() : tools;
             if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
             endpoints = endpoints == null ? OutboundEndpoints.none() : endpoints;
         }
 
-        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                       ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt, toolReward,
-                    tools, judge, toolSuite, null);
+        /** A builder at the defaults; task and run folder must be set. */
+        public static Builder builder() {
+            return new Builder();
         }
 
-        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                       ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt, toolReward,
-                    tools, judge, null);
+        /** A builder holding these options. */
+        public Builder toBuilder() {
+            Builder b = new Builder();
+            b.task = task;
+            b.dataDir = dataDir;
+            b.runDir = runDir;
+            b.algorithm = algorithm;
+            b.mode = mode;
+            b.recipe = recipe;
+            b.athletes = athletes;
+            b.seed = seed;
+            b.checkpointEvery = checkpointEvery;
+            b.dataset = dataset;
+            b.limits = limits;
+            b.adapt = adapt;
+            b.toolReward = toolReward;
+            b.tools = tools;
+            b.judge = judge;
+            b.toolSuite = toolSuite;
+            b.endpoints = endpoints;
+            return b;
         }
 
-        /** Without ADAPT, tool retrieval or a judge. */
-        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                       int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, null, null, null, null);
-        }
+        /** One setter per option; the defaults are those documented on {@link Options}. */
+        public static final class Builder {
+            private String task;
+            private Path dataDir = Path.of("../shared/data");
+            private Path runDir;
+            private Algorithm algorithm = Algorithm.GRPO;
+            private TrainingMode mode = TrainingMode.ASYNC;
+            private ScratchRecipe recipe = ScratchRecipe.defaults();
+            /** Null: the recipe's rollouts of one step. */
+            private Integer athletes;
+            private long seed = 1;
+            private int checkpointEvery = 5;
+            private Path dataset;
+            private TrainingConfig.Limits limits = TrainingConfig.Limits.defaults();
+            private Path adapt;
+            private ToolUseReward.Weights toolReward;
+            private ToolChoice tools = ToolChoice.none();
+            private JudgeChoice judge;
+            private String toolSuite;
+            private OutboundEndpoints endpoints = OutboundEndpoints.none();
 
-        /** With the default limits. */
-        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                       int athletes, long seed, int checkpointEvery, Path dataset) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, TrainingConfig.Limits.defaults());
-        }
+            private Builder() {
+            }
 
-        /** Training on the task's own training split. */
-        public Options(String task, Path dataDir, Path runDir, String algorithm, boolean sync, ScratchRecipe recipe,
-                       int athletes, long seed, int checkpointEvery) {
-            this(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, null);
-        }
+            public Builder task(String name) {
+                this.task = name;
+                return this;
+            }
 
-        public Options withLimits(TrainingConfig.Limits l) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, l, adapt, toolReward,
-                    tools, judge, toolSuite, endpoints);
-        }
+            public Builder dataDir(Path dir) {
+                this.dataDir = dir;
+                return this;
+            }
 
-        public Options withTools(ToolChoice choice) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, choice, judge, toolSuite, endpoints);
-        }
+            public Builder runDir(Path dir) {
+                this.runDir = dir;
+                return this;
+            }
 
-        public Options withJudge(JudgeChoice choice) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, choice, toolSuite, endpoints);
-        }
+            public Builder algorithm(Algorithm a) {
+                this.algorithm = a;
+                return this;
+            }
 
-        /** The task's tools from the cluster's suite {@code suite} (e.g. an MCP server a tool node hosts). */
-        public Options withToolSuite(String suite) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, judge, suite, endpoints);
-        }
+            public Builder mode(TrainingMode m) {
+                this.mode = m;
+                return this;
+            }
 
-        /** The endpoints the judge and the tool selector may be at, each with its key. */
-        public Options withEndpoints(OutboundEndpoints allowed) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    toolReward, tools, judge, toolSuite, allowed);
-        }
+            public Builder recipe(ScratchRecipe r) {
+                this.recipe = r;
+                return this;
+            }
 
-        public Options withAdapt(Path settings) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, settings,
-                    toolReward, tools, judge, toolSuite, endpoints);
-        }
+            public Builder athletes(int count) {
+                this.athletes = count;
+                return this;
+            }
 
-        public Options withToolReward(ToolUseReward.Weights weights) {
-            return new Options(task, dataDir, runDir, algorithm, sync, recipe, athletes, seed, checkpointEvery, dataset, limits, adapt,
-                    weights, tools, judge, toolSuite, endpoints);
+            public Builder seed(long s) {
+                this.seed = s;
+                return this;
+            }
+
+            public Builder checkpointEvery(int steps) {
+                this.checkpointEvery = steps;
+                return this;
+            }
+
+            public Builder dataset(Path file) {
+                this.dataset = file;
+                return this;
+            }
+
+            public Builder limits(TrainingConfig.Limits l) {
+                this.limits = l;
+                return this;
+            }
+
+            public Builder adapt(Path settings) {
+                this.adapt = settings;
+                return this;
+            }
+
+            public Builder toolReward(ToolUseReward.Weights weights) {
+                this.toolReward = weights;
+                return this;
+            }
+
+            public Builder tools(ToolChoice choice) {
+                this.tools = choice;
+                return this;
+            }
+
+            public Builder judge(JudgeChoice choice) {
+                this.judge = choice;
+                return this;
+            }
+
+            public Builder toolSuite(String suite) {
+                this.toolSuite = suite;
+                return this;
+            }
+
+            public Builder endpoints(OutboundEndpoints allowed) {
+                this.endpoints = allowed;
+                return this;
+            }
+
+            /** @throws IllegalArgumentException or NullPointerException naming the option that is out of range or missing */
+            public Options build() {
+                Objects.requireNonNull(recipe, "recipe");
+                int actors = athletes != null ? athletes : recipe.grpo().groupSize() * recipe.grpo().groupsPerStep();
+                return new Options(task, dataDir, runDir, algorithm, mode, recipe, actors, seed, checkpointEvery, dataset, limits,
+                        adapt, toolReward, tools, judge, toolSuite, endpoints);
+            }
         }
 
         /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
@@ -193,19 +284,20 @@ public final class TaskTrainingJob {
                     : new ToolUseReward(toolReward, task.reward());
         }
 
-        /** The Brain's settings, the only place the recipe becomes them; the synchronous mode is a policy lag of 0. */
+        /** The Brain's settings, the only place the recipe becomes them; the mode sets the policy lag. */
         public TrainingConfig trainingConfig() {
+            ScratchRecipe.Grpo g = recipe.grpo();
             ScratchRecipe.Rollouts r = recipe.rollouts();
-            return TrainingConfig.defaults().withAlgorithm(algorithm)
-                    .withGroups(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep())
-                    .withMaxPolicyLag(sync ? 0 : 1)
-                    .withOversampling(recipe.grpo().oversampling())
-                    .withAthletes(athletes)
-                    .withRollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                    .withOptimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0)
-                    .withCheckpointEvery(checkpointEvery)
-                    .withSeed(seed)
-                    .withLimits(limits);
+            return TrainingConfig.builder().algorithm(algorithm)
+                    .groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep()).maxPolicyLag(mode.maxPolicyLag())
+                    .oversampling(g.oversampling())
+                    .athletes(athletes)
+                    .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                    .lora(g.lora()).learningRate(g.lr()).klBeta(0)
+                    .checkpointEvery(checkpointEvery)
+                    .seed(seed)
+                    .limits(limits)
+                    .build();
         }
     }
 
@@ -293,8 +385,8 @@ public final class TaskTrainingJob {
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints())) {
             Files.createDirectories(run);
-            Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm(),
-                    "mode", options.sync() ? "sync" : "async", "seed", options.seed(), "recipe", recipe, "training", config,
+            Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm().lowerName(),
+                    "mode", options.mode().label(), "seed", options.seed(), "recipe", recipe, "training", config,
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
             if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
             if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
@@ -371,17 +463,17 @@ public final class TaskTrainingJob {
             } finally {
                 listener.trainingEnded();
             }
-            times.add(config.algorithm().toUpperCase(Locale.ROOT), trainStart);
+            times.add(config.algorithm().name(), trainStart);
             listener.phase("save");
             brain.save(run.resolve("adapter"));
-            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm(), evals, run, split, task, passQueries, listener));
-            RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm(), RunRecorder.read(run));
+            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, passQueries, listener));
+            RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm().lowerName(), RunRecorder.read(run));
             List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
             Optional<Double> teacher = WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy).filter(t -> t < 1);
-            EvalRecord trained = evals.get("after_" + config.algorithm());
+            EvalRecord trained = evals.get("after_" + config.algorithm().lowerName());
             if (teacher.isPresent() && trained != null) {
                 verdict.add(String.format(Locale.ROOT, "teacher: %.1f%% of its demonstrations right; after %s %.1f%%, %+.1f points over it",
-                        100 * teacher.get(), config.algorithm().toUpperCase(Locale.ROOT), 100 * trained.accuracy(),
+                        100 * teacher.get(), config.algorithm().name(), 100 * trained.accuracy(),
                         100 * (trained.accuracy() - teacher.get())));
             }
             verdict.forEach(line -> LOG.info("{}", line));

@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.GrpoMetrics;
 
 import java.util.ArrayList;
@@ -32,9 +33,9 @@ public final class TrainingVerdict {
      * @param algorithm   the training phase's algorithm
      * @param steps       the run's step lines
      */
-    public static List<String> of(Map<String, EvalRecord> evaluations, String algorithm, List<StepLine> steps) {
+    public static List<String> of(Map<String, EvalRecord> evaluations, Algorithm algorithm, List<StepLine> steps) {
         EvalRecord before = evaluations.get("after_warmup");
-        EvalRecord after = evaluations.get("after_" + algorithm);
+        EvalRecord after = evaluations.get("after_" + algorithm.lowerName());
         if (before == null || after == null) return List.of();
         double gain = after.accuracy() - before.accuracy();
         double half = 1.96 * Math.sqrt(variance(before) + variance(after));
@@ -42,7 +43,7 @@ public final class TrainingVerdict {
         String verdict = gain - half > 0 ? "raised test accuracy" : gain + half < 0 ? "lowered test accuracy"
                 : "changed test accuracy by less than its noise";
         lines.add(String.format(Locale.ROOT, "%s %s: %+.1f points over the warm-up (95%% CI %+.1f to %+.1f, %d test questions)",
-                algorithm.toUpperCase(Locale.ROOT), verdict, 100 * gain, 100 * (gain - half), 100 * (gain + half), after.examples()));
+                algorithm.name(), verdict, 100 * gain, 100 * (gain - half), 100 * (gain + half), after.examples()));
         if (gain - half > 0) return lines;
         if (steps.isEmpty()) {
             lines.add("why: no learner step was trained (every sampled group scored alike, or the job ended first)");

@@ -36,7 +36,7 @@ class LocalModelTeacherTest {
 
     static Brain brain(Path student, Path work) {
         return Brain.builder().model(student).tool("arithmetic").traceReward("any", (trace, context) -> 1.0)
-                .config(TrainingConfig.defaults().withRollouts(new RolloutSettings(0, 48, 2, 4096)).withSeed(3)).workDir(work).build();
+                .config(TrainingConfig.builder().rollouts(new RolloutSettings(0, 48, 2, 4096)).seed(3).build()).workDir(work).build();
     }
 
     @Test

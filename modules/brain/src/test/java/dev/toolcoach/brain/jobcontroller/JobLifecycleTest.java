@@ -123,7 +123,8 @@ class JobLifecycleTest {
     }
 
     private JobRequest request(String name) {
-        return new JobRequest("finance", name, null, null, 1, 0, 1, 1L, 1, null, runs.toString(), "../shared/data", null);
+        return JobRequest.builder().task("finance").name(name).steps(1).warmupTraces(0).athletes(1).seed(1L).checkpointEvery(1)
+                .runsDir(runs.toString()).dataDir("../shared/data").build();
     }
 
     private static JobStatus awaitEnd(JobController controller) throws InterruptedException {

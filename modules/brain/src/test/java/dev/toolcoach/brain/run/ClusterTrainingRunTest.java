@@ -32,7 +32,6 @@ import dev.toolcoach.tasks.RewardContext;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
-import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.trace.TraceWarnings;
@@ -89,9 +88,9 @@ class ClusterTrainingRunTest {
 
         Path model = TinyChatModel.write(dir.resolve("model"), 7);
         Task task = ArithmeticTask.create(6, 3);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 1).withAthletes(4)
-                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(1).athletes(4)
+                .rollouts(new RolloutSettings(1.0, 12, 1, 4096)).checkpointEvery(1)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         JobNode node = JobNode.attach(coach);
 
         List<StepReport> first = new CopyOnWriteArrayList<>();
@@ -126,14 +125,14 @@ class ClusterTrainingRunTest {
         Path model = ToolCallingModel.write(dir.resolve("model"),
                 "<think>Add them.</think>\n<tool_call>\n{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}\n</tool_call>");
         Files.writeString(model.resolve("chat_template.jinja"), StyleTemplates.QWEN_DROPPING_EARLIER_THINKING);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
-                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(1).athletes(2)
+                .rollouts(new RolloutSettings(1.0, 8, 2, 4096)).checkpointEvery(100)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
         List<StepReport> reports = new CopyOnWriteArrayList<>();
-        TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.HERMES, List.of("arithmetic"),
-                BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "native", Optional.empty()), JobNode.attach(coach), reports::add);
+        TrainingRun.Result result = TrainingRun.run(TrainingRun.Spec.builder().config(config).modelDir(model)
+                .actionFormat(ActionFormat.HERMES).suites(List.of("arithmetic")).dataset(ArithmeticTask.create(6, 3).examples()).steps(1)
+                .reward(firstOfGroup).checkpointDir(dir.resolve("checkpoints")).jobId("native").build(), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         assertEquals(1, result.accounts().trained(), result.accounts().toString());
@@ -167,14 +166,14 @@ class ClusterTrainingRunTest {
         start(NodeProgram.TOOL, List.of(seed), 1);
         String program = "<code>\nprint(multiply(add(2, 3), 4))\n</code>";
         Path model = ToolCallingModel.write(dir.resolve("model"), program);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
-                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(1).athletes(2)
+                .rollouts(new RolloutSettings(1.0, 8, 2, 4096)).checkpointEvery(100)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
         List<StepReport> reports = new CopyOnWriteArrayList<>();
-        TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, ActionFormat.CODE_ACT, List.of("arithmetic"),
-                BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                dir.resolve("checkpoints"), "code-act", Optional.empty()), JobNode.attach(coach), reports::add);
+        TrainingRun.Result result = TrainingRun.run(TrainingRun.Spec.builder().config(config).modelDir(model)
+                .actionFormat(ActionFormat.CODE_ACT).suites(List.of("arithmetic")).dataset(ArithmeticTask.create(6, 3).examples()).steps(1)
+                .reward(firstOfGroup).checkpointDir(dir.resolve("checkpoints")).jobId("code-act").build(), JobNode.attach(coach), reports::add);
 
         assertEquals(1, result.adapter().version(), "one GRPO step");
         List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -223,9 +222,9 @@ class ClusterTrainingRunTest {
         start(NodeProgram.ATHLETE, List.of(seed), 2);
         start(NodeProgram.TOOL, List.of(seed), 1);
         JobNode node = JobNode.attach(coach);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
-                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(1).athletes(2)
+                .rollouts(new RolloutSettings(1.0, 8, 2, 4096)).checkpointEvery(100)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         Reward firstOfGroup = Reward.perTrace("first-of-group", (trace, example) -> trace.rolloutId().endsWith("/0") ? 1 : 0);
 
         for (NativeFamily f : families) {
@@ -233,9 +232,9 @@ class ClusterTrainingRunTest {
             Path model = ToolCallingModel.write(dir.resolve(name), f.family(), f.specials(), f.endOfTurn(), f.reply());
             Files.writeString(model.resolve("chat_template.jinja"), f.template());
             List<StepReport> reports = new CopyOnWriteArrayList<>();
-            TrainingRun.Result result = TrainingRun.run(new TrainingRun.Spec(config, model, f.format(), List.of("arithmetic"),
-                    BuiltinSuites.Options.defaults(), ArithmeticTask.create(6, 3).examples(), 1, firstOfGroup,
-                    dir.resolve(name + "-checkpoints"), "native-" + name, Optional.empty()), node, reports::add);
+            TrainingRun.Result result = TrainingRun.run(TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(f.format())
+                    .suites(List.of("arithmetic")).dataset(ArithmeticTask.create(6, 3).examples()).steps(1).reward(firstOfGroup)
+                    .checkpointDir(dir.resolve(name + "-checkpoints")).jobId("native-" + name).build(), node, reports::add);
 
             assertEquals(1, result.adapter().version(), name + ": one GRPO step");
             List<Trace> traces = reports.get(0).scored().stream().flatMap(g -> g.traces().stream()).map(t -> t.trace()).toList();
@@ -269,14 +268,15 @@ class ClusterTrainingRunTest {
         Path model = ToolCallingModel.write(dir.resolve("model"),
                 "<tool_call>[{\"name\": \"add\", \"arguments\": {\"a\": 2, \"b\": 3}}]</tool_call>");
         OutageGate gate = new OutageGate();
-        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 2).withAthletes(4).withMaxPolicyLag(1)
-                .withRollouts(new RolloutSettings(1.0, 8, 2, 4096)).withCheckpointEvery(100)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(2).athletes(4).maxPolicyLag(1)
+                .rollouts(new RolloutSettings(1.0, 8, 2, 4096)).checkpointEvery(100)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         List<StepReport> reports = new CopyOnWriteArrayList<>();
         CompletableFuture<TrainingRun.Result> job = CompletableFuture.supplyAsync(() -> TrainingRun.run(
-                new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, List.of("arithmetic"), BuiltinSuites.Options.defaults(),
-                        ArithmeticTask.create(6, 3).examples(), 5, Reward.perTrace("calls-ok", gate), dir.resolve("checkpoints"),
-                        "outage", Optional.empty()), JobNode.attach(coach), reports::add));
+                TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(ActionFormat.TOOL_N1)
+                        .suites(List.of("arithmetic")).dataset(ArithmeticTask.create(6, 3).examples())
+                        .steps(5).reward(Reward.perTrace("calls-ok", gate))
+                        .checkpointDir(dir.resolve("checkpoints")).jobId("outage").build(), JobNode.attach(coach), reports::add));
 
         gate.await(gate.succeeded, "a group whose calls succeeded");
         tool.terminate();
@@ -372,8 +372,9 @@ class ClusterTrainingRunTest {
     }
 
     private static TrainingRun.Spec spec(TrainingConfig config, Path model, Task task, int steps, Path dir, String jobId) {
-        return new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(), BuiltinSuites.Options.defaults(),
-                task.examples(), steps, LETTERS, dir.resolve("checkpoints"), jobId, Optional.empty());
+        return TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(ActionFormat.TOOL_N1)
+                .suites(task.toolSuites()).dataset(task.examples()).steps(steps).reward(LETTERS)
+                .checkpointDir(dir.resolve("checkpoints")).jobId(jobId).build();
     }
 
     private ActorSystem<?> start(NodeProgram program, List<String> seeds, int athletes) {

@@ -14,7 +14,6 @@ import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.testkit.TinyChatModel;
-import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -58,11 +56,12 @@ class SyncGrpoTest {
     void aClusterRunAtLagZeroAndTheSynchronousLoopTrainTheSameGroupsIntoTheSameSteps(@TempDir Path dir) throws Exception {
         Path model = TinyChatModel.write(dir.resolve("model"), 7);
         Task task = ArithmeticTask.create(5, 3);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(8).withMaxPolicyLag(0)
-                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withSeed(11)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTER_SHARE, dir.resolve("checkpoints"), "sync-pin", Optional.empty());
+        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(8).maxPolicyLag(0)
+                .rollouts(new RolloutSettings(1.0, 12, 1, 4096)).seed(11)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
+        TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(ActionFormat.TOOL_N1)
+                .suites(task.toolSuites()).dataset(task.examples()).steps(3).reward(LETTER_SHARE)
+                .checkpointDir(dir.resolve("checkpoints")).jobId("sync-pin").build();
 
         List<StepReport> cluster = new CopyOnWriteArrayList<>();
         AdapterWeights clusterAdapter = TrainingRun.runEmbedded(spec, cluster::add).adapter();
@@ -107,8 +106,9 @@ class SyncGrpoTest {
     @Test
     void aJobTheLoopDoesNotRunIsRefusedByName(@TempDir Path dir) {
         Task task = ArithmeticTask.create(2, 3);
-        TrainingRun.Spec dynamic = new TrainingRun.Spec(TrainingConfig.defaults().withOversampling(3), dir, ActionFormat.TOOL_N1,
-                task.toolSuites(), BuiltinSuites.Options.defaults(), task.examples(), 1, LETTER_SHARE, dir, "dynamic", Optional.empty());
+        TrainingRun.Spec dynamic = TrainingRun.Spec.builder().config(TrainingConfig.builder().oversampling(3).build()).modelDir(dir)
+                .actionFormat(ActionFormat.TOOL_N1).suites(task.toolSuites()).dataset(task.examples())
+                .steps(1).reward(LETTER_SHARE).checkpointDir(dir).jobId("dynamic").build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SyncGrpo.open(dynamic));
         assertEquals("the synchronous loop does not sample dynamically: oversampling must be 1, was 3", e.getMessage());
     }

@@ -12,7 +12,6 @@ import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.trace.Trace;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
-import dev.toolcoach.tools.BuiltinSuites;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -48,12 +46,13 @@ class TrainingRunTest {
     void aJobTrainsEveryGroupOnceBroadcastsEachVersionToTheAthletesAndResumesFromItsCheckpoint(@TempDir Path dir) throws Exception {
         Path model = TinyChatModel.write(dir.resolve("model"), 7);
         Task task = ArithmeticTask.create(6, 3);
-        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4)
-                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096)).withCheckpointEvery(1)
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(4)
+                .rollouts(new RolloutSettings(1.0, 12, 1, 4096)).checkpointEvery(1)
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         List<StepReport> steps = new CopyOnWriteArrayList<>();
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, LETTERS, dir.resolve("checkpoints"), "job-1", Optional.empty());
+        TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(ActionFormat.TOOL_N1)
+                .suites(task.toolSuites()).dataset(task.examples()).steps(3).reward(LETTERS)
+                .checkpointDir(dir.resolve("checkpoints")).jobId("job-1").build();
 
         TrainingRun.Result result = TrainingRun.runEmbedded(spec, steps::add);
 
@@ -70,8 +69,7 @@ class TrainingRunTest {
         assertTrue(newest >= 1, "the last step trained on tokens of version >= 1, saw " + newest);
 
         List<StepReport> resumedSteps = new CopyOnWriteArrayList<>();
-        TrainingRun.Result resumed = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 4, LETTERS, dir.resolve("checkpoints"), "job-2", Optional.empty()), resumedSteps::add);
+        TrainingRun.Result resumed = TrainingRun.runEmbedded(spec.toBuilder().steps(4).jobId("job-2").build(), resumedSteps::add);
 
         assertEquals(3, resumed.resumedFromVersion());
         assertEquals(1, resumedSteps.size(), "only the fourth step is left");
@@ -89,12 +87,13 @@ class TrainingRunTest {
             int index = Integer.parseInt(example.queryId().substring(example.queryId().lastIndexOf('_') + 1));
             return index % 2 == 0 ? 0.5 : letters(trace);
         });
-        TrainingConfig config = TrainingConfig.defaults().withGroups(4, 2).withAthletes(4).withMaxPolicyLag(0).withOversampling(3)
-                .withRollouts(new RolloutSettings(1.0, 12, 1, 4096))
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1e-2, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(4).maxPolicyLag(0).oversampling(3)
+                .rollouts(new RolloutSettings(1.0, 12, 1, 4096))
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
         List<StepReport> steps = new CopyOnWriteArrayList<>();
-        TrainingRun.Result result = TrainingRun.runEmbedded(new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 3, halfFlat, dir.resolve("checkpoints"), "job-dynamic", Optional.empty()), steps::add);
+        TrainingRun.Result result = TrainingRun.runEmbedded(TrainingRun.Spec.builder().config(config).modelDir(model)
+                .actionFormat(ActionFormat.TOOL_N1).suites(task.toolSuites()).dataset(task.examples()).steps(3).reward(halfFlat)
+                .checkpointDir(dir.resolve("checkpoints")).jobId("job-dynamic").build(), steps::add);
 
         assertEquals(3, steps.size());
         for (StepReport step : steps) {
@@ -125,12 +124,13 @@ class TrainingRunTest {
             }
             return 0;
         });
-        TrainingConfig config = TrainingConfig.defaults().withGroups(2, 1).withAthletes(2)
-                .withRollouts(new RolloutSettings(1.0, 4, 1, 4096))
-                .withOptimisation(new LoraConfig(4, 8f, 0f, Set.of("q_proj")), 1e-2, 0)
-                .withLimits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofSeconds(4), 3));
-        TrainingRun.Spec spec = new TrainingRun.Spec(config, model, ActionFormat.TOOL_N1, task.toolSuites(),
-                BuiltinSuites.Options.defaults(), task.examples(), 2, hangs, dir.resolve("checkpoints"), "job-stalls", Optional.empty());
+        TrainingConfig config = TrainingConfig.builder().groupSize(2).groupsPerStep(1).athletes(2)
+                .rollouts(new RolloutSettings(1.0, 4, 1, 4096))
+                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj"))).learningRate(1e-2)
+                .limits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofSeconds(4), 3)).build();
+        TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(model).actionFormat(ActionFormat.TOOL_N1)
+                .suites(task.toolSuites()).dataset(task.examples()).steps(2).reward(hangs)
+                .checkpointDir(dir.resolve("checkpoints")).jobId("job-stalls").build();
 
         long start = System.nanoTime();
         TrainingFailedException failed = assertThrows(TrainingFailedException.class, () -> TrainingRun.runEmbedded(spec, step -> { }));

@@ -82,7 +82,7 @@ class JobRequestAdversarialTest {
             assertTrue(refusal(selector, data, allowed).startsWith("tool_retrieval.model.url is not an endpoint"));
         }
         OutboundEndpoints listed = OutboundEndpoints.named(List.of(listenerUrl()), "");
-        TaskTrainingJob.validate(JobRequest.fromNetwork(judge, dir.resolve("runs"), data).options("ok").withEndpoints(listed));
+        TaskTrainingJob.validate(JobRequest.fromNetwork(judge, dir.resolve("runs"), data).options("ok").toBuilder().endpoints(listed).build());
         for (String smuggled : List.of("http://user:pw@127.0.0.1:" + listener.getAddress().getPort() + "/v1",
                 listenerUrl() + "?next=http://evil.example", listenerUrl() + "/../../admin", "file:///etc/passwd", "not a url")) {
             String body = "{\"task\": \"finance\", \"judge\": {\"endpoint\": {\"url\": \"" + smuggled + "\"}}}";
@@ -92,7 +92,8 @@ class JobRequestAdversarialTest {
     }
 
     private String refusal(String body, Path data, OutboundEndpoints allowed) throws Exception {
-        TaskTrainingJob.Options options = JobRequest.fromNetwork(body, dir.resolve("runs"), data).options("r").withEndpoints(allowed);
+        TaskTrainingJob.Options options = JobRequest.fromNetwork(body, dir.resolve("runs"), data).options("r").toBuilder()
+                .endpoints(allowed).build();
         return assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(options)).getMessage();
     }
 

@@ -11,6 +11,7 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.tasks.Split;
@@ -30,7 +31,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -53,8 +53,7 @@ class TaskTrainingJobTest {
     @Test
     void aRunFolderGetsEveryOutputAndASecondRunResumesIt(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("finance-tiny");
-        TaskTrainingJob.Options options = new TaskTrainingJob.Options("finance", Path.of("../shared/data"), run, "grpo", false,
-                TinyRecipe.get(), 8, 5, 1);
+        TaskTrainingJob.Options options = tinyFinance(run).build();
         List<String> phases = new ArrayList<>();
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         TerminalListener shown = new TerminalListener("finance", new PrintStream(console, true, StandardCharsets.UTF_8), false);
@@ -90,11 +89,15 @@ class TaskTrainingJobTest {
         assertEquals(summary.training().adapter().version(), PeftAdapterIo.load(run.resolve("adapter")).version());
         Map<?, ?> evals = new ObjectMapper().readValue(run.resolve("eval.json").toFile(), Map.class);
         assertEquals(summary.evaluations().keySet(), evals.keySet());
+        // config.json as eval, runs compare and earlier run folders have it: the algorithm and the mode in lower case
+        Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
+        assertEquals(List.of("grpo", "async", "grpo"), List.of(config.get("algorithm"), config.get("mode"),
+                ((Map<?, ?>) config.get("training")).get("algorithm")));
 
         // the same run folder with more steps: the model and evaluations stay, training goes on from its checkpoint
         phases.clear();
-        TaskTrainingJob.Summary resumed = TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"),
-                run, "grpo", false, TinyRecipe.get().withGrpoSteps(3), 8, 5, 1), Optional.empty(), recording(phases));
+        TaskTrainingJob.Summary resumed = TaskTrainingJob.run(options.toBuilder().recipe(TinyRecipe.get().withGrpoSteps(3)).build(),
+                Optional.empty(), recording(phases));
         assertEquals(List.of("train", "save", "evaluate"), phases);
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
@@ -119,8 +122,8 @@ class TaskTrainingJobTest {
         // 256 merges rather than 64, so the vocabulary reaches past the mail's own most frequent pairs to the actions'
         ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), new ScratchRecipe.Vocabulary(256, 8), tiny.warmup(), tiny.grpo(),
                 tiny.rollouts(), tiny.evaluation()).withActionFormat(ActionFormat.CODE_ACT).withGrpoSteps(1);
-        TaskTrainingJob.Summary summary = TaskTrainingJob.run(new TaskTrainingJob.Options("email", data, run, "grpo", true, recipe,
-                8, 5, 1), Optional.empty(), recording(new ArrayList<>()));
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(tinyFinance(run).task("email").dataDir(data).mode(TrainingMode.SYNC)
+                .recipe(recipe).build(), Optional.empty(), recording(new ArrayList<>()));
 
         Map<?, ?> config = new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class);
         assertEquals("code-act", ((Map<?, ?>) config.get("recipe")).get("actionFormat"));
@@ -166,8 +169,8 @@ class TaskTrainingJobTest {
     void theSynchronousModeRepeatsARunExactlyWithTheSameSeed(@TempDir Path dir) {
         List<TaskTrainingJob.Summary> runs = new ArrayList<>();
         for (String name : List.of("first", "second")) {
-            runs.add(TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir.resolve(name), "grpo",
-                    true, TinyRecipe.get(), 8, 5, 1), Optional.empty(), recording(new ArrayList<>())));
+            runs.add(TaskTrainingJob.run(tinyFinance(dir.resolve(name)).mode(TrainingMode.SYNC).build(), Optional.empty(),
+                    recording(new ArrayList<>())));
         }
         assertEquals(withoutSpeed(runs.get(0).evaluations()), withoutSpeed(runs.get(1).evaluations()),
                 "the same accuracies, intervals and pass@k");
@@ -201,8 +204,8 @@ class TaskTrainingJobTest {
         Path data = Files.write(dir.resolve("finance-own.jsonl"), lines);
         Path run = dir.resolve("own");
 
-        TaskTrainingJob.run(new TaskTrainingJob.Options("finance", Path.of("../shared/data"), run, "grpo", false,
-                TinyRecipe.get().withWarmupTraces(0).withGrpoSteps(1), 8, 5, 1, data), Optional.empty(), recording(new ArrayList<>()));
+        TaskTrainingJob.run(tinyFinance(run).recipe(TinyRecipe.get().withWarmupTraces(0).withGrpoSteps(1)).dataset(data).build(),
+                Optional.empty(), recording(new ArrayList<>()));
 
         Map<?, ?> dataset = (Map<?, ?>) new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class).get("dataset");
         assertEquals(3, dataset.get("examples"));
@@ -214,12 +217,18 @@ class TaskTrainingJobTest {
 
     @Test
     void anUnknownTaskOrAlgorithmIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
-        IllegalArgumentException task = assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(
-                new TaskTrainingJob.Options("stocks", Path.of("../shared/data"), dir, "grpo", false, TinyRecipe.get(), 8, 1, 1)));
+        IllegalArgumentException task = assertThrows(IllegalArgumentException.class,
+                () -> TaskTrainingJob.validate(tinyFinance(dir).task("stocks").build()));
         assertTrue(task.getMessage().startsWith("no task named 'stocks'; known tasks: [arithmetic, finance, email"), task.getMessage());
-        IllegalArgumentException algorithm = assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(
-                new TaskTrainingJob.Options("finance", Path.of("../shared/data"), dir, "ppo", false, TinyRecipe.get(), 8, 1, 1)));
+        // the algorithm becomes its enum where a request enters, naming the valid ones when it is none of them
+        IllegalArgumentException algorithm = assertThrows(IllegalArgumentException.class,
+                () -> JobRequest.builder().task("finance").algorithm("ppo").build().options("r"));
         assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
+        IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
+                () -> JobRequest.builder().task("finance").mode("fast").build().options("r"));
+        assertEquals("unknown mode 'fast'; valid: async, sync", mode.getMessage());
+        assertEquals(Algorithm.DPO, JobRequest.builder().task("finance").algorithm(" DPO ").build().options("r").algorithm());
+        assertEquals(TrainingMode.SYNC, JobRequest.builder().task("finance").mode("Sync").build().options("r").mode());
         assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");
     }
 
@@ -227,18 +236,21 @@ class TaskTrainingJobTest {
     void theRecipeBecomesTheTrainingSettingsInOnePlace(@TempDir Path dir) {
         ScratchRecipe recipe = ScratchRecipe.defaults();
         ScratchRecipe.Rollouts r = recipe.rollouts();
-        TrainingConfig expected = new TrainingConfig("dpo",
-                new TrainingConfig.Batching(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep(), 0, Duration.ofMinutes(2), recipe.grpo().oversampling()), 3,
-                new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()),
-                new TrainingConfig.Optimisation(recipe.grpo().lora(), recipe.grpo().lr(), 0, 0.9), 5, 7, TrainingConfig.Limits.defaults());
-        assertEquals(expected, new TaskTrainingJob.Options("arithmetic", dir, dir, "dpo", true, recipe, 3, 7, 5).trainingConfig());
+        ScratchRecipe.Grpo g = recipe.grpo();
+        // the recipe's numbers, the mode's lag, the options' counts; the rest at TrainingConfig's defaults
+        TrainingConfig expected = TrainingConfig.builder().algorithm(Algorithm.DPO).groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep())
+                .maxPolicyLag(0).oversampling(g.oversampling()).athletes(3)
+                .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
+                .lora(g.lora()).learningRate(g.lr()).checkpointEvery(5).seed(7).build();
+        assertEquals(expected, TaskTrainingJob.Options.builder().task("arithmetic").dataDir(dir).runDir(dir).algorithm(Algorithm.DPO)
+                .mode(TrainingMode.SYNC).recipe(recipe).athletes(3).seed(7).checkpointEvery(5).build().trainingConfig());
     }
 
     @Test
     void theTrainingSettingsAreWrittenFlatAsTheyAlwaysWere(@TempDir Path dir) throws Exception {
-        TrainingConfig config = TrainingConfig.defaults().withGroups(8, 8).withAthletes(64)
-                .withRollouts(new RolloutSettings(1.0, 64, 4, 512)).withCheckpointEvery(5)
-                .withOptimisation(new LoraConfig(16, 32f, 0f, Set.of("q_proj")), 1e-3, 0);
+        TrainingConfig config = TrainingConfig.builder().groupSize(8).groupsPerStep(8).athletes(64)
+                .rollouts(new RolloutSettings(1.0, 64, 4, 512)).checkpointEvery(5)
+                .lora(new LoraConfig(16, 32f, 0f, Set.of("q_proj"))).learningRate(1e-3).build();
         TaskTrainingJob.writeJson(dir.resolve("config.json"), Map.of("training", config));
         assertEquals("""
                 {
@@ -287,6 +299,11 @@ class TaskTrainingJobTest {
         assertEquals(split.train(), TaskTrainingJob.trainingQueries(split, recipe.withWarmupTraces(0)), "without a warm-up, all of it");
         Split small = Split.of(ArithmeticTask.create(50, 1).examples(), 0.2, 1);
         assertEquals(small.train(), TaskTrainingJob.trainingQueries(small, recipe), "a warm-up that saw everything leaves everything");
+    }
+
+    /** The tiny finance job these tests run, asynchronous unless a test says otherwise. */
+    private static TaskTrainingJob.Options.Builder tinyFinance(Path run) {
+        return TaskTrainingJob.Options.builder().task("finance").runDir(run).recipe(TinyRecipe.get()).athletes(8).seed(5).checkpointEvery(1);
     }
 
     private static JobListener recording(List<String> phases) {

@@ -2,6 +2,7 @@ package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.brain.eval.PassAtK;
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.learn.core.GrpoMetrics;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class TrainingVerdictTest {
 
     @Test
     void aClearGainIsOneLine() {
-        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(180, null), "after_grpo", eval(240, null)), "grpo",
+        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(180, null), "after_grpo", eval(240, null)), Algorithm.GRPO,
                 List.of(step(1, 0.6, 0.3)));
         assertEquals(1, lines.size(), lines.toString());
         // 0.6 -> 0.8 on 300: +20.0, half-width 1.96 * sqrt(0.24/300 + 0.16/300) = 7.16 points
@@ -35,7 +36,7 @@ class TrainingVerdictTest {
     @Test
     void aChangeInsideTheNoiseSaysWhyFromTheRunsOwnFigures() {
         PassAtK narrow = new PassAtK(64, 8, 8, 1.0, 0.703, 0.68);
-        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, narrow), "after_grpo", eval(210, narrow)), "grpo",
+        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, narrow), "after_grpo", eval(210, narrow)), Algorithm.GRPO,
                 List.of(step(1, 0.2, 0.03), step(2, 0.3, 0.05)));
         assertTrue(lines.get(0).startsWith("GRPO changed test accuracy by less than its noise: +4.0 points"), lines.get(0));
         assertEquals(4, lines.size(), lines.toString());
@@ -46,11 +47,11 @@ class TrainingVerdictTest {
 
     @Test
     void noStepTrainedAndNoEvaluationToCompareAreSaidPlainly() {
-        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, null), "after_grpo", eval(198, null)), "grpo", List.of());
+        List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, null), "after_grpo", eval(198, null)), Algorithm.GRPO, List.of());
         assertTrue(lines.get(1).startsWith("why: no learner step was trained"), lines.toString());
-        assertEquals(List.of(), TrainingVerdict.of(Map.of("before_training", eval(0, null)), "grpo", List.of()));
+        assertEquals(List.of(), TrainingVerdict.of(Map.of("before_training", eval(0, null)), Algorithm.GRPO, List.of()));
         List<String> failedWarmup = TrainingVerdict.of(Map.of("after_warmup", eval(0, new PassAtK(64, 8, 8, 1.0, 0, 0)),
-                "after_grpo", eval(1, null)), "grpo", List.of(step(1, 0.9, 0.4)));
+                "after_grpo", eval(1, null)), Algorithm.GRPO, List.of(step(1, 0.9, 0.4)));
         assertEquals(2, failedWarmup.size(), failedWarmup.toString());
         assertTrue(failedWarmup.get(1).startsWith("why: after the warm-up no sample of the training queries was right"), failedWarmup.get(1));
     }
