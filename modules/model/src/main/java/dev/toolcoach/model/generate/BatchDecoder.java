@@ -277,7 +277,6 @@ public final class BatchDecoder implements AutoCloseable {
             starts[r] = p.slot.length;
             stats.prefillTokens += tokens[r].length;
         }
-        int vocab = base.config().vocabSize();
         stepCount++; // a prefill is a forward of its own: its tokens never share a step number with a decode step
         float[] logits;
         try (NDManager scope = manager.newSubManager()) {
