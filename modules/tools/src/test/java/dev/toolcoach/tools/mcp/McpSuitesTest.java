@@ -171,8 +171,12 @@ class McpSuitesTest {
 
     @Test
     void aServerThatCannotStartOrLacksANamedToolIsOneClearError() {
-        McpServerSpec ghost = stdio("ghost", false, List.of(), List.of("node", dir.resolve("no-such-server.js").toString()));
-        McpServerSpec missing = new McpServerSpec(ghost.name(), ghost.transport(), false, List.of(), Duration.ofSeconds(2), FAST_RESTART);
+        // a process that complains on stderr and never answers: it stays alive, so its complaint is read while the
+        // initialization waits (a process that exits at once races the SDK, which closes its streams on exit and can
+        // drop stderr not yet read: under load this test lost node's "Cannot find module" line that way)
+        McpServerSpec ghost = stdio("ghost", false, List.of(), List.of("node", "-e",
+                "console.error('Error: no-such-server.js is not an MCP server'); setInterval(() => {}, 1000)"));
+        McpServerSpec missing = new McpServerSpec(ghost.name(), ghost.transport(), false, List.of(), Duration.ofSeconds(5), FAST_RESTART);
         ToolException cannot = assertThrows(ToolException.class, () -> McpSuites.open(missing));
         assertTrue(cannot.getMessage().startsWith("MCP server 'ghost' could not be started"), cannot.getMessage());
         assertTrue(cannot.getMessage().contains("no-such-server.js"), "the process's own complaint is quoted: " + cannot.getMessage());
