@@ -69,8 +69,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param targetLoss the warm-up stops after the first pass whose held-out loss (nats per token) is at most this, the
      *                 {@code epochs} being the cap (the learning rate's schedule spans them); 0: all passes run. The
      *                 default 0.04 with a cap of 24 passes: docs/RECIPE.md
-     * @param teacherErrors share of the warm-up's queries the teacher gets wrong ({@link OracleTeacher.Errors}: it replays
-     *                 another query's solution), all its demonstrations kept; 0: the task's oracle, only right
+     * @param teacherErrors share of the warm-up's queries the teacher gets wrong ({@link OracleTeacher.Errors}: it makes the
+     *                 oracle's calls and misreads its answer), all its demonstrations kept; 0: the task's oracle, only right
      *                 demonstrations kept
      */
     public record Warmup(int traces, int epochs, int batch, double lr, int heldOut, int patience, double targetLoss,

@@ -427,7 +427,7 @@ public final class TaskTrainingJob {
                 listener.phase("warm-up");
                 List<TaskExample> warmupQueries = warmupQueries(split, recipe);
                 long warmupStart = System.nanoTime();
-                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries), teacher(task, recipe, warmupQueries, options.seed()),
+                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries), teacher(task, recipe, options.seed()),
                         recipe.warmup().demonstrationThreshold(), recipe.warmup().epochs(), recipe.warmup().batch(),
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
                 times.add(PhaseTimes.WARMUP, warmupStart);
@@ -443,7 +443,7 @@ public final class TaskTrainingJob {
                 Double teacherAccuracy = warmup.collected() == 0 ? null
                         : warmup.kept().stream().filter(t -> t.reward() >= ScratchRecipe.Warmup.RIGHT).count() / (double) warmup.collected();
                 if (recipe.warmup().teacherErrors() > 0) {
-                    LOG.info("the teacher (the oracle, wrong on {}% of the queries) gave {}% right demonstrations of {}",
+                    LOG.info("the teacher (the oracle, misreading the answer on {}% of the queries) gave {}% right demonstrations of {}",
                             Math.round(100 * recipe.warmup().teacherErrors()), Math.round(1000 * teacherAccuracy) / 10.0, warmup.collected());
                 }
                 writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass(), teacherAccuracy));
@@ -469,7 +469,9 @@ public final class TaskTrainingJob {
             times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, passQueries, listener));
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm().lowerName(), RunRecorder.read(run));
             List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
-            Optional<Double> teacher = WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy).filter(t -> t < 1);
+            // only for a teacher with errors: the plain oracle's share right is its replay's, not a teacher to beat
+            Optional<Double> teacher = WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy)
+                    .filter(t -> recipe.warmup().teacherErrors() > 0);
             EvalRecord trained = evals.get("after_" + config.algorithm().lowerName());
             if (teacher.isPresent() && trained != null) {
                 verdict.add(String.format(Locale.ROOT, "teacher: %.1f%% of its demonstrations right; after %s %.1f%%, %+.1f points over it",
@@ -485,11 +487,11 @@ public final class TaskTrainingJob {
         }
     }
 
-    /** The warm-up's teacher: the task's oracle, wrong on the recipe's share of the queries when it names one. */
-    private static TeacherFactory teacher(Task task, ScratchRecipe recipe, List<TaskExample> queries, long seed) {
+    /** The warm-up's teacher: the task's oracle, misreading its answer on the recipe's share of the queries when it names one. */
+    private static TeacherFactory teacher(Task task, ScratchRecipe recipe, long seed) {
         double errors = recipe.warmup().teacherErrors();
         return errors == 0 ? TeacherFactory.oracle(task.name())
-                : TeacherFactory.oracle(task.name(), new OracleTeacher.Errors(errors, queries, seed));
+                : TeacherFactory.oracle(task.name(), new OracleTeacher.Errors(errors, seed));
     }
 
     /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@code maxTest}. */
