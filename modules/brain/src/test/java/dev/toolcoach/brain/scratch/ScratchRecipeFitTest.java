@@ -1,0 +1,57 @@
+package dev.toolcoach.brain.scratch;
+
+import ai.djl.ndarray.NDManager;
+import dev.toolcoach.model.ModelLoader;
+import dev.toolcoach.model.PolicyModel;
+import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.model.scratch.TaskVocabulary;
+import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TaskExample;
+import dev.toolcoach.tasks.synthetic.ArithmeticTask;
+import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tools.BuiltinSuites;
+import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.exec.ToolExecutor;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The default recipe's rollout limits fit every oracle demonstration of the tasks the main job trains, in the vocabulary
+ * the job learns: a reply over {@code maxNewTokens} is cut before its answer and the warm-up silently drops it.
+ */
+class ScratchRecipeFitTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {FinanceTask.NAME, ArithmeticTask.NAME})
+    void everyOracleReplyAndContextFitsTheDefaultLimits(String taskName, @TempDir Path dir) throws Exception {
+        ScratchRecipe recipe = ScratchRecipe.defaults();
+        Task task = taskName.equals(FinanceTask.NAME) ? FinanceTask.create(400, 11L) : ArithmeticTask.create(400, 11L);
+        List<String> texts;
+        try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(taskName, BuiltinSuites.Options.defaults()).suite(),
+                ExecutorSettings.defaults())) {
+            texts = TaskTexts.of(task.examples(), tools, recipe.greedyAgent());
+        }
+        TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
+        ScratchModel model = ScratchModel.write(dir, vocabulary, new ScratchModel.Shape(16, 32, 1, 2, 2, 512), 1L);
+        List<String> tooLong = new ArrayList<>();
+        try (NDManager manager = NDManager.newBaseManager(); PolicyModel loaded = ModelLoader.load(model.dir(), null, manager)) {
+            for (int i = 0; i < texts.size(); i++) {
+                TaskExample example = task.examples().get(i);
+                int context = loaded.tokenizer().encode(texts.get(i)).length;
+                if (context > recipe.rollouts().maxTotalTokens()) tooLong.add(example.id() + ": context of " + context + " tokens");
+                for (String reply : example.oracleCompletions(recipe.rollouts().actionFormat())) {
+                    int tokens = loaded.tokenizer().encode(reply).length + 1; // and the stop token
+                    if (tokens > recipe.rollouts().maxNewTokens()) tooLong.add(example.id() + ": reply of " + tokens + " tokens: " + reply);
+                }
+            }
+        }
+        assertEquals(List.of(), tooLong);
+    }
+}
