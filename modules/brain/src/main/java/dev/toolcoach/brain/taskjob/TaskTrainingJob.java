@@ -431,14 +431,12 @@ public final class TaskTrainingJob {
                         recipe.warmup().demonstrationThreshold(), recipe.warmup().epochs(), recipe.warmup().batch(),
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
                 times.add(PhaseTimes.WARMUP, warmupStart);
-                LOG.info("warm-up: {} oracle traces kept of {}, {} tokens trained, the weights of pass {} of {} kept",
-                        warmup.keptCount(), warmup.collected(), warmup.trainedTokens(), warmup.keptPass(), warmup.passes().size());
+                LOG.info("warm-up: {} oracle traces kept of {}{}, {} tokens trained, the weights of pass {} of {} kept",
+                        warmup.keptCount(), warmup.collected(), dropped(warmup, recipe), warmup.trainedTokens(), warmup.keptPass(),
+                        warmup.passes().size());
                 if (warmup.keptCount() == 0 && warmup.collected() > 0) {
                     // said plainly: otherwise GRPO silently starts from an untrained model and every reward is 0
-                    LOG.warn("the warm-up kept none of its {} oracle traces ({} without an answer: replies cut at maxNewTokens {} or "
-                                    + "runs at maxTurns {}?; {} teacher errors; {} below the reward threshold): GRPO starts untrained",
-                            warmup.collected(), warmup.skipped(SkipReason.NO_ANSWER), recipe.rollouts().maxNewTokens(),
-                            recipe.rollouts().maxTurns(), warmup.skipped(SkipReason.TEACHER_ERROR), warmup.skipped(SkipReason.BELOW_THRESHOLD));
+                    LOG.warn("the warm-up kept none of its {} oracle traces{}: GRPO starts untrained", warmup.collected(), dropped(warmup, recipe));
                 }
                 Double teacherAccuracy = warmup.collected() == 0 ? null
                         : warmup.kept().stream().filter(t -> t.reward() >= ScratchRecipe.Warmup.RIGHT).count() / (double) warmup.collected();
@@ -485,6 +483,21 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Why demonstrations were dropped, with the limits that cut them (empty when none was): a task whose oracle outgrows the
+     * recipe's limits otherwise shows only as a low kept count.
+     */
+    private static String dropped(DistillReport warmup, ScratchRecipe recipe) {
+        int noAnswer = warmup.skipped(SkipReason.NO_ANSWER);
+        int errors = warmup.skipped(SkipReason.TEACHER_ERROR);
+        int below = warmup.skipped(SkipReason.BELOW_THRESHOLD);
+        if (noAnswer + errors + below == 0) return "";
+        ScratchRecipe.Rollouts limits = recipe.rollouts();
+        return String.format(Locale.ROOT, " (%d without an answer: cut at maxNewTokens %d per reply, maxTotalTokens %d per context "
+                        + "or maxTurns %d; %d teacher errors; %d below the reward threshold)",
+                noAnswer, limits.maxNewTokens(), limits.maxTotalTokens(), limits.maxTurns(), errors, below);
     }
 
     /** The warm-up's teacher: the task's oracle, misreading its answer on the recipe's share of the queries when it names one. */
