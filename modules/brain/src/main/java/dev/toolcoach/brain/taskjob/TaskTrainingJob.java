@@ -468,8 +468,8 @@ public final class TaskTrainingJob {
             RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm().lowerName(), RunRecorder.read(run));
             List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
             // only for a teacher with errors: the plain oracle's share right is its replay's, not a teacher to beat
-            Optional<Double> teacher = WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy)
-                    .filter(t -> recipe.warmup().teacherErrors() > 0);
+            Optional<Double> teacher = recipe.warmup().teacherErrors() > 0
+                    ? WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy) : Optional.empty();
             EvalRecord trained = evals.get("after_" + config.algorithm().lowerName());
             if (teacher.isPresent() && trained != null) {
                 verdict.add(String.format(Locale.ROOT, "teacher: %.1f%% of its demonstrations right; after %s %.1f%%, %+.1f points over it",
