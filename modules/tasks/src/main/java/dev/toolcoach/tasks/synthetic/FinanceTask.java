@@ -23,7 +23,9 @@ import java.util.stream.Collectors;
  * payments, CAGR and NPV, each in several phrasings with sampled numbers; one kind needs two calls
  * (grow an investment, then take its CAGR). Gold answers come from the suite's own methods, so they
  * are exactly what the tools return. Money answers are in dollars and rates in percent, both to two
- * decimals, so one tolerance of 0.01 fits all.
+ * decimals, so one tolerance of 0.01 fits all. The oracle states each rate as the decimal its call writes just before
+ * the call, and writes whole cash flows as the question does (1500, not 1500.0), which keeps its longest reply
+ * within a scratch model's 64 new tokens.
  */
 public final class FinanceTask {
 
@@ -68,7 +70,7 @@ public final class FinanceTask {
                 .formatted(principal, percent(rate), COMPOUNDING.get(n), years);
         BigDecimal value = TOOLS.compoundInterest(principal, rate, years, n).futureValue();
         return TaskExample.question(id, q, money(value), List.of(
-                OracleStep.call("Compound interest with n=" + n + ".", compoundCall(principal, rate, years, n)),
+                OracleStep.call("Compound interest with n=" + n + "; " + asDecimal(rate), compoundCall(principal, rate, years, n)),
                 OracleStep.answer("The future value is " + money(value) + ".", "$" + money(value))), Map.of());
     }
 
@@ -88,7 +90,7 @@ public final class FinanceTask {
         args.put("years", years);
         args.put("payments_per_year", 12);
         return TaskExample.question(id, q, money(payment), List.of(
-                OracleStep.call("An annuity loan paid monthly.", new ToolCall("loan_payment", args)),
+                OracleStep.call("An annuity loan paid monthly; " + asDecimal(rate), new ToolCall("loan_payment", args)),
                 OracleStep.answer("The payment is " + money(payment) + " a month.", "$" + money(payment))), Map.of());
     }
 
@@ -123,9 +125,9 @@ public final class FinanceTask {
         BigDecimal value = TOOLS.npv(rate, flows);
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("rate", rate);
-        args.put("cash_flows", flows);
+        args.put("cash_flows", flows.stream().map(Math::round).toList());
         return TaskExample.question(id, q, money(value), List.of(
-                OracleStep.call("Cash flows start with the outlay at t=0.", new ToolCall("npv", args)),
+                OracleStep.call(asDecimal(rate), new ToolCall("npv", args)),
                 OracleStep.answer("The NPV is " + money(value) + ".", "$" + money(value))), Map.of());
     }
 
@@ -142,7 +144,7 @@ public final class FinanceTask {
         BigDecimal value = TOOLS.compoundInterest(principal, rate, years, n).futureValue();
         BigDecimal growth = TOOLS.cagr(principal, value.doubleValue(), years);
         return TaskExample.question(id, q, percent(growth), List.of(
-                OracleStep.call("First the future value.", compoundCall(principal, rate, years, n)),
+                OracleStep.call("First the future value; " + asDecimal(rate), compoundCall(principal, rate, years, n)),
                 OracleStep.call("It grows to " + money(value) + "; now the CAGR.", cagrCall(principal, value.doubleValue(), years)),
                 OracleStep.answer("The tool gives " + growth.toPlainString() + " as a decimal.", percent(growth) + "%")), Map.of());
     }
@@ -167,6 +169,11 @@ public final class FinanceTask {
     /** An annual rate from 1% to 12% in steps of 0.25%, as a decimal (0.0525). */
     private static double rate(Random random) {
         return BigDecimal.valueOf(100 + 25 * random.nextInt(45), 4).doubleValue();
+    }
+
+    /** "5.25% is 0.0525.": the call copies the rate from right beside its percent, not from across the question. */
+    private static String asDecimal(double rate) {
+        return percent(rate) + "% is " + BigDecimal.valueOf(rate).toPlainString() + ".";
     }
 
     private static String percent(double rate) {

@@ -3,6 +3,7 @@ package dev.toolcoach.tasks.synthetic;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.tasks.AnswerReward;
 import dev.toolcoach.tasks.OracleRollout;
+import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.Split;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
@@ -16,6 +17,7 @@ import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +57,22 @@ class SyntheticTasksTest {
         assertEquals(Set.of("compound_interest", "loan_payment", "cagr", "npv"), tools);
         assertTrue(task.examples().stream().anyMatch(e -> e.solution().size() == 3), "some questions need two calls");
         assertOracleSolvesEvery(task, FinanceTools.suite());
+    }
+
+    /** The oracle converts a question's percent in its thought, right before the call that writes the decimal. */
+    @Test
+    void financeOracleStatesEachRateAsADecimalBeforeCallingWithIt() {
+        int rated = 0;
+        for (TaskExample ex : FinanceTask.create(200, 5).examples()) {
+            OracleStep first = ex.solution().get(0);
+            Object rate = first.calls().get(0).arguments().getOrDefault("annual_rate", first.calls().get(0).arguments().get("rate"));
+            if (rate == null) continue;
+            rated++;
+            String percent = BigDecimal.valueOf((Double) rate).movePointRight(2).stripTrailingZeros().toPlainString();
+            assertTrue(ex.query().contains(percent + "%"), () -> ex.id() + ": " + rate + " is not the question's rate: " + ex.query());
+            assertTrue(first.thought().endsWith(percent + "% is " + rate + "."), () -> ex.id() + " thinks: " + first.thought());
+        }
+        assertTrue(rated > 100, "questions with a rate: " + rated);
     }
 
     @Test
