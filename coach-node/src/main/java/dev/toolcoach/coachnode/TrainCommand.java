@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.OracleRouteTable;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.TerminalListener;
 import dev.toolcoach.brain.run.RunFolderLock;
@@ -166,6 +167,7 @@ public final class TrainCommand implements Callable<Integer> {
                     100 * r.accuracyCi95().get(0), 100 * r.accuracyCi95().get(1), r.meanReward(),
                     r.training() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.training().passAtK()));
         }
+        OracleRouteTable.lines(summary.evaluations()).forEach(out::println);
         var a = summary.training().accounts();
         out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",
                 a.trained(), a.withoutSignal(), a.dropped().total() - a.dropped().get(GroupDropped.Reason.NO_SIGNAL),

@@ -4,6 +4,7 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutRequest;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.ToolCall;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -64,6 +65,11 @@ public record TaskExample(String id, List<Message> messages, List<ToolSpec> tool
     /** This example offering {@code offered} as its tools (e.g. the few a retriever chose for its query). */
     public TaskExample withTools(List<ToolSpec> offered) {
         return new TaskExample(id, messages, offered, goldAnswer, solution, gold);
+    }
+
+    /** The tools the oracle calls, in order, a name per call; empty when it answers without calling. */
+    public List<String> oracleTools() {
+        return solution.stream().flatMap(step -> step.calls().stream()).map(ToolCall::name).toList();
     }
 
     /** The oracle's turns as model completions in {@code format}, what a scripted teacher replays. */

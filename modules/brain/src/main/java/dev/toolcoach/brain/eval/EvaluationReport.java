@@ -9,8 +9,10 @@ import dev.toolcoach.trace.tooluse.ToolUse;
 import dev.toolcoach.trace.tooluse.ToolUseRecord;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * How a policy did on a list of examples: one greedy rollout per example and its reward.
@@ -18,6 +20,9 @@ import java.util.Map;
  * @param wallSeconds how long the whole evaluation took (every rollout submitted at once)
  */
 public record EvaluationReport(List<Outcome> outcomes, double wallSeconds) {
+
+    /** The route of examples whose oracle answers without calling a tool. */
+    public static final String NO_CALL = "(no call)";
 
     /** One example's rollout; it counts as correct when the task reward gave full marks. */
     public record Outcome(TaskExample example, Trace trace, double reward) {
@@ -79,6 +84,30 @@ public record EvaluationReport(List<Outcome> outcomes, double wallSeconds) {
 
     public double meanReward() {
         return outcomes.stream().mapToDouble(Outcome::reward).average().orElse(0);
+    }
+
+    /**
+     * Correct answers per oracle route, the tools an example's oracle calls in order ({@code compound_interest > cagr});
+     * routes sorted by name, examples whose oracle calls nothing (or that have no oracle) under {@value #NO_CALL}, and
+     * empty when no example has an oracle call (a dataset without oracle solutions).
+     */
+    public Map<String, RouteScore> byOracleRoute() {
+        Map<String, int[]> tallies = new TreeMap<>();
+        boolean anyCall = false;
+        for (Outcome o : outcomes) {
+            List<String> tools = o.example().oracleTools();
+            anyCall |= !tools.isEmpty();
+            int[] tally = tallies.computeIfAbsent(tools.isEmpty() ? NO_CALL : String.join(" > ", tools), route -> new int[2]);
+            tally[0]++;
+            if (o.correct()) tally[1]++;
+        }
+        Map<String, RouteScore> scores = new LinkedHashMap<>();
+        if (anyCall) tallies.forEach((route, t) -> scores.put(route, new RouteScore(t[0], t[1], (double) t[1] / t[0])));
+        return scores;
+    }
+
+    /** One oracle route's examples, those answered correctly, and their share. */
+    public record RouteScore(int examples, int correct, double accuracy) {
     }
 
     /** How many runs ended each way. */

@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * @param offeredToolsPerQuery the mean number of tools a rollout was offered
  * @param oracleToolsOffered   the share of examples offered every tool their oracle calls (1 without retrieval)
  * @param rolloutsPerSecond    rollouts finished per second of the evaluation's wall time
+ * @param byOracleRoute        the accuracy per oracle route (the tools the oracle calls, in order), where the errors
+ *                             are; absent when the examples have no oracle calls
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EvalRecord(int examples, int correct, double accuracy, @JsonProperty("accuracy_ci95") List<Double> accuracyCi95,
@@ -36,7 +38,8 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
                          @JsonProperty("prompt_tokens_per_turn") Double promptTokensPerTurn,
                          @JsonProperty("offered_tools_per_query") Double offeredToolsPerQuery,
                          @JsonProperty("oracle_tools_offered") Double oracleToolsOffered,
-                         @JsonProperty("rollouts_per_second") Double rolloutsPerSecond) {
+                         @JsonProperty("rollouts_per_second") Double rolloutsPerSecond,
+                         @JsonProperty("by_oracle_route") Map<String, EvaluationReport.RouteScore> byOracleRoute) {
 
     public static final double CONFIDENCE = 0.95;
 
@@ -46,7 +49,8 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
         int correct = (int) report.outcomes().stream().filter(EvaluationReport.Outcome::correct).count();
         return new EvalRecord(report.examples(), correct, report.accuracy(), wilson(correct, report.examples()),
                 report.meanReward(), ends, null, report.promptTokens(), report.promptTokensPerTurn(),
-                report.offeredToolsPerRollout(), report.oracleToolsOffered(), report.rolloutsPerSecond());
+                report.offeredToolsPerRollout(), report.oracleToolsOffered(), report.rolloutsPerSecond(),
+                report.byOracleRoute().isEmpty() ? null : report.byOracleRoute());
     }
 
     /** The 95 % Wilson interval of {@code correct} out of {@code n}; [0, 1] when there is nothing to tell. */
@@ -59,6 +63,6 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
     /** With pass@k on training queries. */
     public EvalRecord withTraining(PassAtK passAtK) {
         return new EvalRecord(examples, correct, accuracy, accuracyCi95, meanReward, terminations, passAtK, promptTokens,
-                promptTokensPerTurn, offeredToolsPerQuery, oracleToolsOffered, rolloutsPerSecond);
+                promptTokensPerTurn, offeredToolsPerQuery, oracleToolsOffered, rolloutsPerSecond, byOracleRoute);
     }
 }

@@ -45,6 +45,14 @@ class TaskEvaluationTest {
             assertEquals(4 / 6.0, report.meanReward(), 1e-9);
             assertEquals(Map.of(Termination.ANSWER, 5, Termination.MAX_TURNS, 1), report.terminations());
             assertEquals(examples, report.outcomes().stream().map(EvaluationReport.Outcome::example).toList());
+            // the six questions are three CAGRs, a growth then CAGR, a loan payment and a compound interest, in that order
+            // the six are three CAGRs and a growth then CAGR (answered by the oracle's turns), a loan payment, a compound interest
+            assertEquals(List.of("cagr", "compound_interest", "compound_interest > cagr", "loan_payment"),
+                    List.copyOf(report.byOracleRoute().keySet()));
+            assertEquals(new EvaluationReport.RouteScore(3, 3, 1.0), report.byOracleRoute().get("cagr"));
+            assertEquals(new EvaluationReport.RouteScore(1, 1, 1.0), report.byOracleRoute().get("compound_interest > cagr"));
+            assertEquals(new EvaluationReport.RouteScore(1, 0, 0.0), report.byOracleRoute().get("loan_payment"));
+            assertEquals(new EvaluationReport.RouteScore(1, 0, 0.0), report.byOracleRoute().get("compound_interest"));
         }
     }
 }

@@ -42,7 +42,7 @@ class RunComparisonTest {
 
     private static EvalRecord record(int correct) {
         return new EvalRecord(100, correct, correct / 100.0, EvalRecord.wilson(correct, 100), 0, Map.of(), null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
     }
 
     @Test

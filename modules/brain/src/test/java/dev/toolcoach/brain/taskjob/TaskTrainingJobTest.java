@@ -189,7 +189,7 @@ class TaskTrainingJobTest {
         Map<String, EvalRecord> out = new java.util.TreeMap<>();
         evaluations.forEach((phase, e) -> out.put(phase, new EvalRecord(e.examples(), e.correct(), e.accuracy(), e.accuracyCi95(),
                 e.meanReward(), e.terminations(), e.training(), e.promptTokens(), e.promptTokensPerTurn(),
-                e.offeredToolsPerQuery(), e.oracleToolsOffered(), null)));
+                e.offeredToolsPerQuery(), e.oracleToolsOffered(), null, e.byOracleRoute())));
         return out;
     }
 

@@ -16,7 +16,7 @@ class TrainingVerdictTest {
 
     private static EvalRecord eval(int correct, PassAtK passAtK) {
         return new EvalRecord(300, correct, correct / 300.0, EvalRecord.wilson(correct, 300), 0, Map.of(), passAtK, null, null,
-                null, null, null);
+                null, null, null, null);
     }
 
     private static StepLine step(long n, double informative, double entropy) {

@@ -9,9 +9,7 @@ import dev.toolcoach.retrieval.lexical.LexicalRetriever;
 import dev.toolcoach.retrieval.llm.FilterSettings;
 import dev.toolcoach.retrieval.llm.LlmFilterRetriever;
 import dev.toolcoach.retrieval.llm.LlmToolFilter;
-import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
-import dev.toolcoach.trace.ToolCall;
 
 import java.util.Comparator;
 import java.util.HashMap;
@@ -109,8 +107,7 @@ public final class QueryTools implements AutoCloseable {
         int counted = 0;
         int covered = 0;
         for (TaskExample e : offered) {
-            Set<String> needed = new HashSet<>();
-            for (OracleStep step : e.solution()) step.calls().stream().map(ToolCall::name).forEach(needed::add);
+            Set<String> needed = new HashSet<>(e.oracleTools());
             if (needed.isEmpty()) continue;
             counted++;
             Set<String> names = new HashSet<>();
