@@ -45,7 +45,6 @@ class TaskEvaluationTest {
             assertEquals(4 / 6.0, report.meanReward(), 1e-9);
             assertEquals(Map.of(Termination.ANSWER, 5, Termination.MAX_TURNS, 1), report.terminations());
             assertEquals(examples, report.outcomes().stream().map(EvaluationReport.Outcome::example).toList());
-            // the six questions are three CAGRs, a growth then CAGR, a loan payment and a compound interest, in that order
             // the six are three CAGRs and a growth then CAGR (answered by the oracle's turns), a loan payment, a compound interest
             assertEquals(List.of("cagr", "compound_interest", "compound_interest > cagr", "loan_payment"),
                     List.copyOf(report.byOracleRoute().keySet()));
