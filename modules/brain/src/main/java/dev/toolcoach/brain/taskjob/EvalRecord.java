@@ -47,10 +47,11 @@ public record EvalRecord(int examples, int correct, double accuracy, @JsonProper
         Map<String, Integer> ends = new TreeMap<>();
         report.terminations().forEach((t, n) -> ends.put(t.name().toLowerCase(java.util.Locale.ROOT), n));
         int correct = (int) report.outcomes().stream().filter(EvaluationReport.Outcome::correct).count();
+        Map<String, EvaluationReport.RouteScore> routes = report.byOracleRoute();
         return new EvalRecord(report.examples(), correct, report.accuracy(), wilson(correct, report.examples()),
                 report.meanReward(), ends, null, report.promptTokens(), report.promptTokensPerTurn(),
                 report.offeredToolsPerRollout(), report.oracleToolsOffered(), report.rolloutsPerSecond(),
-                report.byOracleRoute().isEmpty() ? null : report.byOracleRoute());
+                routes.isEmpty() ? null : routes);
     }
 
     /** The 95 % Wilson interval of {@code correct} out of {@code n}; [0, 1] when there is nothing to tell. */
