@@ -2,6 +2,7 @@ package dev.toolcoach.coachnode;
 
 import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.StepLine;
+import dev.toolcoach.brain.taskjob.OracleRouteTable;
 import dev.toolcoach.brain.taskjob.RunComparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,9 @@ public final class RunsCommand {
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = "One line per run (accuracy after the warm-up and after training with 95% intervals, the gain, "
                     + "pass@8, the warm-up's kept pass and held-out entropy), then the mean gain over the runs with its paired "
-                    + "95% interval (Student's t); with --png, the runs' learning curves in one chart.")
+                    + "95% interval (Student's t), and where the runs' errors are: accuracy per oracle route pooled over the runs "
+                    + "after the warm-up and after training, with the lowest and highest run; with --png, the runs' learning "
+                    + "curves in one chart.")
     static final class Compare implements Callable<Integer> {
         @Parameters(paramLabel = "RUN", arity = "1..*", description = "run folders (e.g. runs/finance-s1 runs/finance-s2 ...)")
         List<Path> runs;
@@ -63,6 +66,7 @@ public final class RunsCommand {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("runs", read.stream().map(RunsCommand::withoutCurve).toList());
                 out.put("summary", summary);
+                out.put("by_oracle_route", RunComparison.byRoute(read));
                 return CommandOutput.summary(spec, out);
             }
             print(spec.commandLine().getOut(), read, summary);
@@ -91,6 +95,8 @@ public final class RunsCommand {
         m.put("warmup_kept_pass", r.keptPass());
         m.put("warmup_heldout_entropy", r.warmupEntropy());
         m.put("warmup_heldout_loss", r.warmupHeldOutLoss());
+        m.put("by_oracle_route_after_warmup", r.warmupRoutes());
+        m.put("by_oracle_route_after_training", r.trainedRoutes());
         return m;
     }
 
@@ -116,6 +122,7 @@ public final class RunsCommand {
                             : String.format(Locale.ROOT, ", paired 95%% CI %+.1f to %+.1f", 100 * summary.ci95().get(0),
                             100 * summary.ci95().get(1)), summary.improved(), summary.runs(), 100 * summary.meanTrained());
         }
+        OracleRouteTable.pooledLines(RunComparison.byRoute(runs)).forEach(out::println);
         out.flush();
     }
 

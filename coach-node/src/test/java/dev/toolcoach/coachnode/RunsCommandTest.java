@@ -1,6 +1,8 @@
 package dev.toolcoach.coachnode;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,36 @@ class RunsCommandTest {
         // gains 0.10 and 0.02: mean 0.06, sd 0.0566; t(0.975, 1) = 12.706: 0.06 -/+ 0.508
         assertTrue(lines[3].startsWith("2 runs: mean gain +6.0 points, paired 95% CI -44.8 to +56.8; improved in 2 of 2"), lines[3]);
         assertEquals(900, ImageIO.read(png.toFile()).getWidth());
+    }
+
+    @Test
+    void showsWhereTheRunsErrorsAreAsTheirOracleRoutesPooled(@TempDir Path root) throws Exception {
+        Path a = routed(run(root, "fin-s1", 1, 0.60, 0.70), 12, 30);
+        Path b = routed(run(root, "fin-s2", 2, 0.62, 0.64), 10, 20);
+        CliRun cli = new CliRun();
+        assertEquals(0, cli.execute("runs", "compare", a.toString(), b.toString()), cli.err.toString());
+        String[] lines = cli.out.toString().split("\n");
+        assertEquals(6, lines.length, cli.out.toString());
+        assertTrue(lines[4].startsWith("oracle's calls, all runs"), lines[4]);
+        assertTrue(lines[5].startsWith("npv") && lines[5].contains("27.5% (22/80)") && lines[5].contains("62.5% (50/80)")
+                && lines[5].endsWith("50.0-75.0% (2)"), lines[5]);
+
+        cli = new CliRun();
+        assertEquals(0, cli.execute("runs", "compare", a.toString(), b.toString(), "--json"), cli.err.toString());
+        JsonNode pooled = JSON.readTree(cli.out.toString()).path("by_oracle_route").get(0);
+        assertEquals("npv", pooled.path("route").asText());
+        assertEquals(50, pooled.path("trained").path("correct").asInt());
+    }
+
+    /** Adds the accuracy per oracle route: {@code npv} right on that many of 40 questions after the warm-up and training. */
+    private static Path routed(Path dir, int warm, int trained) throws Exception {
+        ObjectNode evals = (ObjectNode) JSON.readTree(dir.resolve("eval.json").toFile());
+        ((ObjectNode) evals.get("after_warmup")).set("by_oracle_route",
+                JSON.valueToTree(Map.of("npv", Map.of("examples", 40, "correct", warm, "accuracy", warm / 40.0))));
+        ((ObjectNode) evals.get("after_grpo")).set("by_oracle_route",
+                JSON.valueToTree(Map.of("npv", Map.of("examples", 40, "correct", trained, "accuracy", trained / 40.0))));
+        JSON.writeValue(dir.resolve("eval.json").toFile(), evals);
+        return dir;
     }
 
     @Test

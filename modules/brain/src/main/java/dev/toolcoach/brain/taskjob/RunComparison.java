@@ -3,6 +3,7 @@ package dev.toolcoach.brain.taskjob;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.distill.LearnerSft;
+import dev.toolcoach.brain.eval.EvaluationReport.RouteScore;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.learn.core.SftScore;
@@ -12,9 +13,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Runs of the main job side by side: what each evaluation reached, what the training phase added over the warm-up, and
@@ -46,11 +51,14 @@ public final class RunComparison {
      * @param warmupHeldOutLoss held-out loss of the kept pass, or null when not measured
      * @param curve      the per-step accuracy of the training rollouts, in step order
      * @param jobSeconds wall time of the job's last session ({@link PhaseTimes#FILE}), or null when not recorded
+     * @param warmupRoutes  accuracy per oracle route after the warm-up; empty when not recorded
+     * @param trainedRoutes accuracy per oracle route after training; empty when not recorded
      */
     public record Run(String name, String task, long seed, String mode, String algorithm, Double warmup, Double trained,
                       List<Double> warmupCi, List<Double> trainedCi, int examples, Double passAtKWarmup, Double passAtKTrained,
                       int steps, Double trainingSeconds, Integer keptPass, Double warmupEntropy, Double warmupHeldOutLoss,
-                      List<StepLine> curve, Double jobSeconds) {
+                      List<StepLine> curve, Double jobSeconds, Map<String, RouteScore> warmupRoutes,
+                      Map<String, RouteScore> trainedRoutes) {
         /** The training phase's gain over the warm-up, or null when either is missing. */
         public Double gain() {
             return warmup == null || trained == null ? null : trained - warmup;
@@ -68,6 +76,19 @@ public final class RunComparison {
      * @param meanTrained mean accuracy after training
      */
     public record Summary(int runs, double meanGain, List<Double> ci95, int improved, double meanTrained) {
+    }
+
+    /**
+     * One oracle route over the runs: where a multi-seed claim's errors are.
+     *
+     * @param route   the tools the oracle calls, in order
+     * @param warmup  the route's test questions and right answers after the warm-up, summed over the runs that have them; null when none
+     * @param trained the same after training; null when no run has ended
+     * @param lowest  the lowest run's accuracy on the route after training, or null
+     * @param highest the highest, or null
+     * @param runs    runs with the route after training
+     */
+    public record RoutePool(String route, RouteScore warmup, RouteScore trained, Double lowest, Double highest, int runs) {
     }
 
     private RunComparison() {
@@ -100,7 +121,8 @@ public final class RunComparison {
                     warm == null ? null : warm.accuracyCi95(), trained == null ? null : trained.accuracyCi95(),
                     last == null ? 0 : last.examples(), passAtK(warm), passAtK(trained), lines.size(),
                     lines.isEmpty() ? null : lines.get(lines.size() - 1).elapsedSec(), warmup.map(WarmupRecord::keptPass).orElse(null),
-                    heldOut.map(SftScore::entropy).orElse(null), heldOut.map(SftScore::loss).orElse(null), lines, jobSeconds(dir));
+                    heldOut.map(SftScore::entropy).orElse(null), heldOut.map(SftScore::loss).orElse(null), lines, jobSeconds(dir),
+                    routes(warm), routes(trained));
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the run folder " + dir + ": " + e.getMessage(), e);
         }
@@ -109,6 +131,10 @@ public final class RunComparison {
     private static Double jobSeconds(Path dir) throws IOException {
         Path file = dir.resolve(PhaseTimes.FILE);
         return Files.isRegularFile(file) ? JSON.readTree(file.toFile()).path("wall_seconds").asDouble() : null;
+    }
+
+    private static Map<String, RouteScore> routes(EvalRecord record) {
+        return record == null || record.byOracleRoute() == null ? Map.of() : record.byOracleRoute();
     }
 
     private static Double passAtK(EvalRecord record) {
@@ -129,6 +155,33 @@ public final class RunComparison {
             ci = List.of(mean - half, mean + half);
         }
         return new Summary(n, mean, ci, improved, meanTrained);
+    }
+
+    /** Every oracle route of the runs, sorted, pooled over the runs (empty when no run records routes). */
+    public static List<RoutePool> byRoute(List<Run> runs) {
+        Map<String, List<RouteScore>> warm = new TreeMap<>();
+        Map<String, List<RouteScore>> trained = new TreeMap<>();
+        for (Run r : runs) {
+            r.warmupRoutes().forEach((route, score) -> warm.computeIfAbsent(route, k -> new ArrayList<>()).add(score));
+            r.trainedRoutes().forEach((route, score) -> trained.computeIfAbsent(route, k -> new ArrayList<>()).add(score));
+        }
+        Set<String> routes = new TreeSet<>(warm.keySet());
+        routes.addAll(trained.keySet());
+        List<RoutePool> pools = new ArrayList<>();
+        for (String route : routes) {
+            List<RouteScore> ends = trained.getOrDefault(route, List.of());
+            DoubleSummaryStatistics spread = ends.stream().mapToDouble(RouteScore::accuracy).summaryStatistics();
+            pools.add(new RoutePool(route, pooled(warm.get(route)), pooled(ends), ends.isEmpty() ? null : spread.getMin(),
+                    ends.isEmpty() ? null : spread.getMax(), ends.size()));
+        }
+        return pools;
+    }
+
+    private static RouteScore pooled(List<RouteScore> scores) {
+        if (scores == null || scores.isEmpty()) return null;
+        int examples = scores.stream().mapToInt(RouteScore::examples).sum();
+        int correct = scores.stream().mapToInt(RouteScore::correct).sum();
+        return new RouteScore(examples, correct, (double) correct / examples);
     }
 
     /** Every run folder given, in order. */

@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.taskjob;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.eval.EvaluationReport.RouteScore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,8 +42,26 @@ class RunComparisonTest {
     }
 
     private static EvalRecord record(int correct) {
+        return record(correct, null);
+    }
+
+    private static EvalRecord record(int correct, Map<String, RouteScore> routes) {
         return new EvalRecord(100, correct, correct / 100.0, EvalRecord.wilson(correct, 100), 0, Map.of(), null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, routes);
+    }
+
+    /** A run whose evaluations record their accuracy per oracle route: {@code npv} right on that many of 40 questions. */
+    private static Path routedRun(Path root, String name, int npvWarm, Integer npvTrained) throws Exception {
+        Path dir = run(root, name, 1, 50, npvTrained == null ? null : 60);
+        Map<String, EvalRecord> evals = new TreeMap<>();
+        evals.put("after_warmup", record(50, Map.of("cagr", score(60, 40), "npv", score(npvWarm, 40))));
+        if (npvTrained != null) evals.put("after_grpo", record(60, Map.of("cagr", score(55, 60), "npv", score(npvTrained, 40))));
+        JSON.writeValue(dir.resolve("eval.json").toFile(), evals);
+        return dir;
+    }
+
+    private static RouteScore score(int correct, int examples) {
+        return new RouteScore(examples, correct, (double) correct / examples);
     }
 
     @Test
@@ -68,6 +87,36 @@ class RunComparisonTest {
         assertEquals(0.04 + half, summary.ci95().get(1), 1e-6);
         assertEquals(3, summary.improved());
         assertEquals((0.64 + 0.76 + 0.67) / 3, summary.meanTrained(), 1e-12);
+    }
+
+    @Test
+    void poolsEachOracleRouteOverTheRunsWithTheLowestAndHighestRun(@TempDir Path root) throws Exception {
+        List<RunComparison.Run> runs = RunComparison.readAll(List.of(routedRun(root, "a", 4, 10), routedRun(root, "b", 8, 30),
+                routedRun(root, "c", 6, null)));
+        assertEquals(Map.of("cagr", score(55, 60), "npv", score(30, 40)), runs.get(1).trainedRoutes());
+        assertEquals(Map.of(), runs.get(2).trainedRoutes(), "a run still training has no routes after training");
+
+        List<RunComparison.RoutePool> pools = RunComparison.byRoute(runs);
+        assertEquals(List.of("cagr", "npv"), pools.stream().map(RunComparison.RoutePool::route).toList());
+        RunComparison.RoutePool npv = pools.get(1);
+        assertEquals(score(18, 120), npv.warmup(), "after the warm-up: 4 + 8 + 6 right of three runs' 40");
+        assertEquals(score(40, 80), npv.trained(), "after training: 10 + 30 right of the two ended runs' 40");
+        assertEquals(0.25, npv.lowest(), 1e-12);
+        assertEquals(0.75, npv.highest(), 1e-12);
+        assertEquals(2, npv.runs());
+
+        List<String> lines = OracleRouteTable.pooledLines(pools);
+        assertEquals(3, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith("oracle's calls, all runs") && lines.get(0).contains("range over runs"), lines.get(0));
+        assertTrue(lines.get(2).startsWith("npv") && lines.get(2).contains("15.0% (18/120)") && lines.get(2).contains("50.0% (40/80)")
+                && lines.get(2).endsWith("25.0-75.0% (2)"), lines.get(2));
+    }
+
+    @Test
+    void runsWithoutOracleRoutesPoolNothing(@TempDir Path root) throws Exception {
+        List<RunComparison.Run> runs = RunComparison.readAll(List.of(run(root, "s1", 1, 60, 64)));
+        assertEquals(List.of(), RunComparison.byRoute(runs));
+        assertEquals(List.of(), OracleRouteTable.pooledLines(RunComparison.byRoute(runs)));
     }
 
     @Test
