@@ -95,17 +95,20 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
      * @param lora               the adapter trained on the frozen base (default r=16, alpha 32, no dropout, every projection)
      * @param learningRate       AdamW's learning rate (constant) (default 2e-3)
      * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none (default 0)
+     * @param entropyBonus       weight of the policy's entropy per generated token subtracted from GRPO's loss, 0 for
+     *                           none (default 0)
      * @param sftRewardThreshold SFT learns only from traces whose reward reaches it (default 0.9)
      * @param microBatchRows     rows per forward/backward (gradients accumulate over a batch's micro-batches): fewer rows
      *                           hold fewer activations, which a large base needs (a 0.5B model's 8 × 512-token GRPO step
      *                           fits 8 GB with 1 row) (default the learner's, {@link LearnerConfig#defaults})
      */
-    public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double sftRewardThreshold,
-                               int microBatchRows) {
+    public record Optimisation(LoraConfig lora, double learningRate, double klBeta, double entropyBonus,
+                               double sftRewardThreshold, int microBatchRows) {
         public Optimisation {
             Objects.requireNonNull(lora, "lora");
             if (!(learningRate > 0)) throw new IllegalArgumentException("learning rate must be positive, was " + learningRate);
             if (!(klBeta >= 0)) throw new IllegalArgumentException("KL beta must be 0 or more, was " + klBeta);
+            if (!(entropyBonus >= 0)) throw new IllegalArgumentException("entropy bonus must be 0 or more, was " + entropyBonus);
             if (microBatchRows < 1) throw new IllegalArgumentException("micro-batch rows must be at least 1, was " + microBatchRows);
         }
     }
@@ -134,6 +137,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         b.lora = optimisation.lora;
         b.learningRate = optimisation.learningRate;
         b.klBeta = optimisation.klBeta;
+        b.entropyBonus = optimisation.entropyBonus;
         b.sftRewardThreshold = optimisation.sftRewardThreshold;
         b.microBatchRows = optimisation.microBatchRows;
         b.checkpointEvery = checkpointEvery;
@@ -155,6 +159,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         private LoraConfig lora = new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS));
         private double learningRate = 2e-3;
         private double klBeta = 0;
+        private double entropyBonus = 0;
         private double sftRewardThreshold = 0.9;
         private int microBatchRows = LearnerConfig.defaults(learningRate).microBatchRows();
         private int checkpointEvery = 10;
@@ -219,6 +224,11 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
             return this;
         }
 
+        public Builder entropyBonus(double bonus) {
+            this.entropyBonus = bonus;
+            return this;
+        }
+
         public Builder sftRewardThreshold(double threshold) {
             this.sftRewardThreshold = threshold;
             return this;
@@ -247,7 +257,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         /** @throws IllegalArgumentException or NullPointerException naming the setting that is out of range or missing */
         public TrainingConfig build() {
             return new TrainingConfig(algorithm, new Batching(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, oversampling),
-                    athletes, rollouts, new Optimisation(lora, learningRate, klBeta, sftRewardThreshold, microBatchRows),
+                    athletes, rollouts, new Optimisation(lora, learningRate, klBeta, entropyBonus, sftRewardThreshold, microBatchRows),
                     checkpointEvery, seed, limits);
         }
     }
@@ -269,6 +279,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         json.put("lora", optimisation.lora);
         json.put("learningRate", optimisation.learningRate);
         json.put("klBeta", optimisation.klBeta);
+        json.put("entropyBonus", optimisation.entropyBonus);
         json.put("sftRewardThreshold", optimisation.sftRewardThreshold);
         json.put("checkpointEvery", checkpointEvery);
         json.put("rolloutTimeout", batching.rolloutTimeout);

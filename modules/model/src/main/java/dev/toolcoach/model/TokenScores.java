@@ -14,7 +14,8 @@ import dev.toolcoach.model.nn.Transformer;
  * meaningless values; the caller masks them. Lives in the manager the logits live in.
  *
  * @param logprobs log-prob of each target (rows, length), differentiable
- * @param entropy  entropy of each position's next-token distribution (rows, length), detached (a metric)
+ * @param entropy  entropy of each position's next-token distribution (rows, length): detached (a metric), or
+ *                 differentiable where asked for (an entropy bonus)
  */
 public record TokenScores(NDArray logprobs, NDArray entropy) {
     /** Logits per slice of positions: 64 Mi values (256 MiB of f32). */
@@ -28,7 +29,7 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
      * taking whole logits kept four. The values equal {@link #fromLogits} of the whole logits.
      */
     public static TokenScores score(Transformer model, NDArray hidden, NDArray targets) {
-        return score(model, hidden, targets, SLICE_VALUES, 1f);
+        return score(model, hidden, targets, SLICE_VALUES, 1f, false);
     }
 
     /**
@@ -36,14 +37,20 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
      * divided by it): the distribution a sampler at that temperature drew from.
      */
     public static TokenScores score(Transformer model, NDArray hidden, NDArray targets, float temperature) {
-        return score(model, hidden, targets, SLICE_VALUES, temperature);
+        return score(model, hidden, targets, SLICE_VALUES, temperature, false);
+    }
+
+    /** As {@link #score(Transformer, NDArray, NDArray, float)}, the entropy differentiable when {@code entropyGradient}. */
+    public static TokenScores score(Transformer model, NDArray hidden, NDArray targets, float temperature, boolean entropyGradient) {
+        return score(model, hidden, targets, SLICE_VALUES, temperature, entropyGradient);
     }
 
     static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues) {
-        return score(model, hidden, targets, sliceValues, 1f);
+        return score(model, hidden, targets, sliceValues, 1f, false);
     }
 
-    private static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues, float temperature) {
+    private static TokenScores score(Transformer model, NDArray hidden, NDArray targets, long sliceValues, float temperature,
+                                     boolean entropyGradient) {
         NDManager scope = hidden.getManager();
         long rows = targets.getShape().get(0);
         long length = targets.getShape().get(1);
@@ -58,7 +65,7 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
                 NDArray t = targets.get(new NDIndex(":, {}:{}", p0, p1));
                 t.attach(part);
                 NDArray logits = model.head(h);
-                TokenScores s = fromLogits(temperature == 1f ? logits : logits.div(temperature), t);
+                TokenScores s = fromLogits(temperature == 1f ? logits : logits.div(temperature), t, entropyGradient);
                 s.logprobs().attach(scope);
                 s.entropy().attach(scope);
                 logprobs.add(s.logprobs());
@@ -74,21 +81,28 @@ public record TokenScores(NDArray logprobs, NDArray entropy) {
      * {@link Transformer#hiddenAfterSharedPrefix}): the positions before get log-prob and entropy 0, so the result lines
      * up with {@code targets}; the caller's mask must leave them out.
      */
-    public static TokenScores scoreFrom(Transformer model, NDArray hidden, NDArray targets, int from, float temperature) {
+    public static TokenScores scoreFrom(Transformer model, NDArray hidden, NDArray targets, int from, float temperature,
+                                        boolean entropyGradient) {
         NDArray later = targets.get(new NDIndex(":, {}:", from));
-        TokenScores s = score(model, hidden, later, temperature);
+        TokenScores s = score(model, hidden, later, temperature, entropyGradient);
         NDArray none = hidden.getManager().zeros(new Shape(targets.getShape().get(0), from));
         return new TokenScores(NDArrays.concat(new NDList(none, s.logprobs()), 1),
                 NDArrays.concat(new NDList(none, s.entropy()), 1));
     }
 
-    /** From logits (rows, length, vocab) and targets (rows, length). */
+    /** From logits (rows, length, vocab) and targets (rows, length); the entropy detached. */
     public static TokenScores fromLogits(NDArray logits, NDArray targets) {
+        return fromLogits(logits, targets, false);
+    }
+
+    /** As {@link #fromLogits(NDArray, NDArray)}, the entropy differentiable when {@code entropyGradient}. */
+    public static TokenScores fromLogits(NDArray logits, NDArray targets, boolean entropyGradient) {
         NDArray all = logits.logSoftmax(-1);
         NDArray index = targets.toType(DataType.INT64, false).expandDims(-1);
         NDArray picked = all.gather(index, -1).squeeze(-1);
-        NDArray detached = all.stopGradient();
-        NDArray entropy = detached.exp().mul(detached).sum(new int[] {-1}).neg();
+        // detached unless asked: with its gradient, autograd keeps the slice's probabilities for the backward as well
+        NDArray source = entropyGradient ? all : all.stopGradient();
+        NDArray entropy = source.exp().mul(source).sum(new int[] {-1}).neg();
         return new TokenScores(picked, entropy);
     }
 }

@@ -319,7 +319,8 @@ public final class TrainingRun {
     /** The learner's optimiser for a job: the one mapping of a training config to it (the synchronous loop uses it too). */
     static LearnerConfig learnerConfig(TrainingConfig config) {
         LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
-        return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()).withTemperature((float) config.rollouts().temperature()),
+        return new LearnerConfig(defaults.grpo().withBeta(config.optimisation().klBeta()).withTemperature((float) config.rollouts().temperature())
+                .withEntropyBonus(config.optimisation().entropyBonus()),
                 defaults.dpo(), defaults.optimiser(),
                 defaults.schedule(), defaults.maxGradNorm(), config.optimisation().microBatchRows(), config.seed());
     }

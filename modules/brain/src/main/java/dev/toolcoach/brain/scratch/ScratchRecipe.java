@@ -118,9 +118,10 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
      * @param oversampling  dynamic sampling: groups whose rewards are all equal are replaced by fresh queries, at most
      *                      this many times {@code steps × groupsPerStep} groups sampled in all; 1 = off
      *                      ({@code TrainingConfig.Batching#oversampling})
+     * @param entropyBonus  weight of the policy's entropy per generated token subtracted from the loss; 0 = none
      */
     public record Grpo(int groupSize, int groupsPerStep, int steps, float temperature, double lr, double callWeight,
-                       LoraConfig lora, int oversampling) {
+                       LoraConfig lora, int oversampling, double entropyBonus) {
         public Grpo {
             atLeast("groupSize", groupSize, 1);
             atLeast("groupsPerStep", groupsPerStep, 1);
@@ -128,6 +129,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
             atLeast("oversampling", oversampling, 1);
             finiteAtLeastZero("temperature", temperature);
             finiteAtLeastZero("grpoLr", lr);
+            finiteAtLeastZero("entropyBonus", entropyBonus);
             if (!Double.isFinite(callWeight)) throw new IllegalArgumentException("recipe field callWeight must be a finite number, was " + callWeight);
         }
     }
@@ -207,7 +209,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     public static ScratchRecipe defaults() {
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
                 new Warmup(800, 24, 16, 3e-3, 100, 0, 0.04, 0),
-                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3),
+                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3, 0),
                 new Rollouts(4, 512, 64, 64), Evaluation.defaults());
     }
 
@@ -242,15 +244,9 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                 LrSchedule.Decay.COSINE, 0.1), 1.0, 16, seed);
     }
 
-    /** GRPO's optimiser: the LoRA adapter at a constant rate. */
-    public LearnerConfig grpoLearner(long seed) {
-        LearnerConfig d = LearnerConfig.defaults(grpo.lr);
-        return new LearnerConfig(d.grpo(), d.dpo(), d.optimiser(), d.schedule(), d.maxGradNorm(), 8, seed);
-    }
-
     public ScratchRecipe withGrpoSteps(int steps) {
         return new ScratchRecipe(shape, vocabulary, warmup, new Grpo(grpo.groupSize, grpo.groupsPerStep, steps, grpo.temperature,
-                grpo.lr, grpo.callWeight, grpo.lora, grpo.oversampling), rollouts, evaluation);
+                grpo.lr, grpo.callWeight, grpo.lora, grpo.oversampling, grpo.entropyBonus), rollouts, evaluation);
     }
 
     public ScratchRecipe withActionFormat(ActionFormat format) {
@@ -286,6 +282,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("callWeight", grpo.callWeight);
         json.put("lora", grpo.lora);
         json.put("oversampling", grpo.oversampling);
+        json.put("entropyBonus", grpo.entropyBonus);
         json.put("maxTurns", rollouts.maxTurns);
         json.put("maxTotalTokens", rollouts.maxTotalTokens);
         json.put("maxNewTokens", rollouts.maxNewTokens);
@@ -342,6 +339,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("grpoSteps") int grpoSteps, @JsonProperty("temperature") float temperature,
                                   @JsonProperty("grpoLr") double grpoLr, @JsonProperty("callWeight") double callWeight,
                                   @JsonProperty("lora") LoraConfig lora, @JsonProperty("oversampling") Integer oversampling,
+                                  @JsonProperty("entropyBonus") double entropyBonus,
                                   @JsonProperty("maxTurns") int maxTurns,
                                   @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
                                   @JsonProperty("engineBatch") int engineBatch, @JsonProperty("actionFormat") String actionFormat,
@@ -350,7 +348,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         ActionFormat format = actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat);
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience,
                         warmupTargetLoss, warmupTeacherErrors),
-                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling),
+                new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling, entropyBonus),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, format),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,
                         passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries));

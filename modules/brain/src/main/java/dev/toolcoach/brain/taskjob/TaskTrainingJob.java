@@ -293,7 +293,7 @@ public final class TaskTrainingJob {
                     .oversampling(g.oversampling())
                     .athletes(athletes)
                     .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                    .lora(g.lora()).learningRate(g.lr()).klBeta(0)
+                    .lora(g.lora()).learningRate(g.lr()).klBeta(0).entropyBonus(g.entropyBonus())
                     .checkpointEvery(checkpointEvery)
                     .seed(seed)
                     .limits(limits)

@@ -26,7 +26,7 @@ class ScratchRecipeTest {
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
-                "warmupHeldOut", "warmupPatience", "warmupTargetLoss", "warmupTeacherErrors", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "maxTurns",
+                "warmupHeldOut", "warmupPatience", "warmupTargetLoss", "warmupTeacherErrors", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "entropyBonus", "maxTurns",
                 "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));

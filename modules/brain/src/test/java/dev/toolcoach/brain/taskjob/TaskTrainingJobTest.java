@@ -233,15 +233,15 @@ class TaskTrainingJobTest {
     }
 
     @Test
-    void theRecipeBecomesTheTrainingSettingsInOnePlace(@TempDir Path dir) {
-        ScratchRecipe recipe = ScratchRecipe.defaults();
+    void theRecipeBecomesTheTrainingSettingsInOnePlace(@TempDir Path dir) throws Exception {
+        ScratchRecipe recipe = ScratchRecipe.overDefaults(new ObjectMapper().readTree("{\"entropyBonus\": 0.01}"));
         ScratchRecipe.Rollouts r = recipe.rollouts();
         ScratchRecipe.Grpo g = recipe.grpo();
         // the recipe's numbers, the mode's lag, the options' counts; the rest at TrainingConfig's defaults
         TrainingConfig expected = TrainingConfig.builder().algorithm(Algorithm.DPO).groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep())
                 .maxPolicyLag(0).oversampling(g.oversampling()).athletes(3)
                 .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                .lora(g.lora()).learningRate(g.lr()).checkpointEvery(5).seed(7).build();
+                .lora(g.lora()).learningRate(g.lr()).entropyBonus(0.01).checkpointEvery(5).seed(7).build();
         assertEquals(expected, TaskTrainingJob.Options.builder().task("arithmetic").dataDir(dir).runDir(dir).algorithm(Algorithm.DPO)
                 .mode(TrainingMode.SYNC).recipe(recipe).athletes(3).seed(7).checkpointEvery(5).build().trainingConfig());
     }
@@ -273,6 +273,7 @@ class TaskTrainingJobTest {
                     },
                     "learningRate" : 0.001,
                     "klBeta" : 0.0,
+                    "entropyBonus" : 0.0,
                     "sftRewardThreshold" : 0.9,
                     "checkpointEvery" : 5,
                     "rolloutTimeout" : "PT2M",

@@ -191,14 +191,15 @@ public final class LearnerCore implements AutoCloseable {
     private TokenScores scores(PaddedBatch padded, NDArray targets, NDManager scope, LoraAdapter adapter, boolean training,
                                float temperature) {
         int shared = sharedPrefix(padded);
+        boolean entropyGradient = training && config.grpo().entropyBonus() > 0;
         if (shared >= MIN_SHARED_PREFIX) {
             NDArray hidden = model.hiddenAfterSharedPrefix(SharedPrefixInputs.of(padded.inputRows(), padded.attentionRows(), shared),
                     scope, adapter, training);
-            return TokenScores.scoreFrom(model, hidden, targets, shared, temperature);
+            return TokenScores.scoreFrom(model, hidden, targets, shared, temperature, entropyGradient);
         }
         NDArray hidden = model.hidden(StepInputs.scoring(padded.inputRows(), padded.attentionRows()), scope, null, adapter,
                 training, false);
-        return TokenScores.score(model, hidden, targets, temperature);
+        return TokenScores.score(model, hidden, targets, temperature, entropyGradient);
     }
 
     /** The prefix all rows share that no row trains on (0 where sharing cannot help or cannot be done). */

@@ -17,13 +17,15 @@ import java.util.Objects;
  * @param temperature     the rollouts' sampling temperature: the policy's log-probs are taken at it (logits / T), as the
  *                        behaviour log-probs were, so the ratio is 1 on fresh rollouts and the gradient is that of the
  *                        tempered policy that sampled them (verl's convention); greedy decoding is the same at any T
+ * @param entropyBonus    weight of the policy's entropy per generated token subtracted from the loss (verl's
+ *                        entropy_coeff): pushes the policy to keep sampling other tokens; 0 disables it
  */
 public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, double beta,
                          Aggregation aggregation, int drGrpoLength, double advantageEps, int epochs,
-                         RatioBaseline ratioBaseline, float temperature) {
+                         RatioBaseline ratioBaseline, float temperature, double entropyBonus) {
 
     public static GrpoConfig defaults() {
-        return new GrpoConfig(0.2, 0.28, 2.0, 0.0, Aggregation.TOKEN_MEAN, 1024, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f);
+        return new GrpoConfig(0.2, 0.28, 2.0, 0.0, Aggregation.TOKEN_MEAN, 1024, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f, 0.0);
     }
 
     public GrpoConfig {
@@ -37,28 +39,33 @@ public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, do
             throw new IllegalArgumentException("importance cap " + importanceCap + " is below the upper clip bound "
                     + (1 + epsHigh));
         }
-        if (beta < 0 || drGrpoLength < 1 || advantageEps <= 0 || epochs < 1 || !(temperature > 0)) {
-            throw new IllegalArgumentException("need beta >= 0, drGrpoLength >= 1, advantageEps > 0, epochs >= 1, temperature > 0");
+        if (beta < 0 || drGrpoLength < 1 || advantageEps <= 0 || epochs < 1 || !(temperature > 0) || !(entropyBonus >= 0)) {
+            throw new IllegalArgumentException("need beta >= 0, drGrpoLength >= 1, advantageEps > 0, epochs >= 1, temperature > 0, "
+                    + "entropyBonus >= 0");
         }
     }
 
     public GrpoConfig withAggregation(Aggregation a) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, a, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, a, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature, entropyBonus);
     }
 
     public GrpoConfig withBeta(double b) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, b, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, b, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature, entropyBonus);
     }
 
     public GrpoConfig withEpochs(int e) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, e, ratioBaseline, temperature);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, e, ratioBaseline, temperature, entropyBonus);
     }
 
     public GrpoConfig withRatioBaseline(RatioBaseline r) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, r, temperature);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, r, temperature, entropyBonus);
     }
 
     public GrpoConfig withTemperature(float t) {
-        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, t);
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, t, entropyBonus);
+    }
+
+    public GrpoConfig withEntropyBonus(double bonus) {
+        return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature, bonus);
     }
 }

@@ -14,11 +14,12 @@ import dev.toolcoach.model.nn.ScopedConstant;
  * <pre>
  *   r_tis = r * sg(min(1, C / r))                       value and gradient weight capped at C
  *                                                        (computed in log space, so it cannot overflow)
- *   loss  = -min(r_tis * A, clip(r, 1 - epsLow, 1 + epsHigh) * A) + beta * k3(ref, logp)
+ *   loss  = -min(r_tis * A, clip(r, 1 - epsLow, 1 + epsHigh) * A) + beta * k3(ref, logp) - bonus * H
  *   k3    = exp(ref - logp) - (ref - logp) - 1
  * </pre>
  * The cap only bites where PPO clipping does not: a stale token with A < 0 and r > C keeps a bounded
- * push (weight C) instead of being dropped or scaled by an unbounded ratio.
+ * push (weight C) instead of being dropped or scaled by an unbounded ratio. H is the entropy of the policy's
+ * next-token distribution at the token's position; its bonus needs scores with the entropy's gradient.
  */
 public final class GrpoLoss {
     private static final float MAX_LOG_RATIO = 20f;
@@ -56,8 +57,11 @@ public final class GrpoLoss {
         if (config.beta() > 0) {
             perToken = perToken.add(kl.mul(ScopedConstant.like(kl, config.beta())));
         }
+        if (config.entropyBonus() > 0) {
+            perToken = perToken.sub(policy.entropy().mul(ScopedConstant.like(logp, (float) config.entropyBonus())));
+        }
         NDArray loss = perToken.mul(batch.tokenWeights()).sum();
-        return new LossTerm<>(loss, stats(loss, detached, advantage, kl, policy.entropy(), batch.mask()));
+        return new LossTerm<>(loss, stats(loss, detached, advantage, kl, policy.entropy().stopGradient(), batch.mask()));
     }
 
     /**

@@ -28,7 +28,7 @@ class GrpoBatchBuilderTest {
         var groups = List.of(Fixtures.group("a", new int[] {1, 3}, 1.0, 0.0));
         assertArrayEquals(new float[] {0.25f, 0.25f}, weights(GrpoConfig.defaults(), groups), 1e-7f);
         assertArrayEquals(new float[] {0.5f, 1f / 6}, weights(GrpoConfig.defaults().withAggregation(Aggregation.SEQUENCE_MEAN), groups), 1e-7f);
-        GrpoConfig dr = new GrpoConfig(0.2, 0.28, 2.0, 0, Aggregation.DR_GRPO, 10, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f);
+        GrpoConfig dr = new GrpoConfig(0.2, 0.28, 2.0, 0, Aggregation.DR_GRPO, 10, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f, 0);
         assertArrayEquals(new float[] {0.05f, 0.05f}, weights(dr, groups), 1e-7f);
         GrpoBatch drBatch = new GrpoBatchBuilder(dr).build(groups);
         assertEquals(0.5, drBatch.rows().get(0).advantage(), 1e-7, "Dr.GRPO does not divide by the std");
