@@ -6,7 +6,8 @@
 #
 #   OUT=/some/dir bash deploy/gpu/gpu-check.sh
 #
-#   env      nvidia-smi, torch, compilers, the Python helpers compiled; a GPU sampler (1 s) for peak memory and use
+#   env      nvidia-smi, torch, transformers, whether vLLM imports (its version), compilers, the Python helpers compiled;
+#            a GPU sampler (1 s) for peak memory and use
 #   (writer) the random model folders, written in the background from the start (task shape, 0.5B, 1.5B, then 7B)
 #   jni      deploy/gpu/install-torch-jni.sh against that torch (DJL's JNI from deploy/gpu/djl-jni), torch.env
 #   doctor   coach-node doctor on the device, auto precision (bf16 on a GPU with this JNI)
@@ -97,9 +98,11 @@ TORCH_PY="${TORCH_PY:-/opt/torch/.venv/bin/python3}"; [[ -x "$TORCH_PY" ]] || TO
   for c in g++ cmake ninja make nvcc curl; do printf '%-6s %s\n' "$c" "$(command -v $c || echo -)"; done
   "$TORCH_PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "gpus", torch.cuda.device_count(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")'
   "$TORCH_PY" -c 'import transformers, peft; print("transformers", transformers.__version__, "peft", peft.__version__)'
+  # a possible anchor for a later side-by-side: only whether it imports, and its version
+  "$TORCH_PY" -c 'import vllm; print("vllm", vllm.__version__)' 2>/dev/null || echo "vllm -"
 } > "$ENVLOG" 2>&1
 say "repo $REPO, kit $KIT, out $OUT, device $DEVICE, deadline ${DEADLINE_S}s, steps ${STEPS//,/ }"
-grep -E "^(GPU |torch |transformers )" "$ENVLOG" | sed 's/^/    /' | tee -a "$SUMMARY"
+grep -E "^(GPU |torch |transformers |vllm )" "$ENVLOG" | sed 's/^/    /' | tee -a "$SUMMARY"
 # the helpers must at least compile where they cannot run (no transformers: the anchor is skipped)
 if PYTHONPYCACHEPREFIX="$WORK/pycache" "$TORCH_PY" -m py_compile "$REPO/deploy/gpu/hf_anchor.py" "$REPO/deploy/gpu/gpu_cluster.py" >> "$ENVLOG" 2>&1; then
   say "OK    hf_anchor.py and gpu_cluster.py compile"
@@ -117,6 +120,7 @@ untar() { tar -xJf "$1" -C "$WORK" 2>/dev/null || "$TORCH_PY" -c 'import sys, ta
 [[ -x "$JRE/bin/java" ]] || untar "$KIT/jre.tar.xz"
 [[ -d "$WORK/lib" ]] || untar "$KIT/lib.tar.xz"
 export PATH="$JRE/bin:$PATH"
+export FONTCONFIG_FILE="$JRE/lib/fonts/fonts.conf" # the kit's fonts: the machine may have none (make-kit.sh)
 if [[ "${GPUCHECK_CLASSLOG:-0}" == 1 ]]; then
   rm -rf "$WORK/classlog"; mkdir -p "$WORK/classlog"
   export JAVA_TOOL_OPTIONS="-Xlog:class+load=info:file=$WORK/classlog/%p.log"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Assembles what deploy/gpu/gpu-check.sh needs beside the repository on a CUDA machine that has a pip PyTorch but no
 # Java, no network and no DJL natives, into DIR (default .gpukit, ignored by git), at most 64 MiB:
-#   jre.tar.xz      a jlink'd Java 17 runtime (the modules the nodes use), uncompressed inside, xz outside
+#   jre.tar.xz      a jlink'd Java 17 runtime (the modules the nodes use), uncompressed inside, xz outside, with the
+#                   system libraries its font and image code links, fontconfig and two fonts (lib/fonts), which that
+#                   machine may lack
 #   lib.tar.xz      the jars a GPU run loads (deploy/gpu/kit-jars.txt: the project's own and the runtime dependencies
 #                   any JVM of a CPU rehearsal of gpu-check.sh loaded a class from), without DJL's PyTorch natives and
 #                   JNI (the JNI is built there against the machine's torch) and with the tokenizers jar cut to its
@@ -67,6 +69,34 @@ tar -cf - -C "$DIR" lib | xz -9 -T0 > "$DIR/lib.tar.xz"
 # uncompressed modules: xz over them is smaller than jlink's own compression (18 against 29 MiB)
 "$JAVA_HOME/bin/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.net.http,java.scripting,java.security.jgss,java.sql,java.xml,java.instrument,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.zipfs \
   --strip-debug --no-man-pages --no-header-files --compress=0 --output "$DIR/jre.tmp/jre"
+# what the JRE's headless drawing needs and a GPU machine's image may lack (a run's reward_curve.png): the system
+# libraries its font and image code links (harfbuzz, freetype, ...) and fontconfig, which it opens by name, beside the
+# JRE's own, where their $ORIGIN rpath finds them first (glibc and the C++ runtime stay the machine's), and two fonts
+# with a fontconfig file naming only them (gpu-check.sh sets FONTCONFIG_FILE to it)
+BASE_LIBS='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so'
+JRE_LIB="$DIR/jre.tmp/jre/lib"
+FONTCONFIG="$(ldconfig -p | awk '$1 == "libfontconfig.so.1" && /x86-64/ {print $NF; exit}')"
+[[ -n "$FONTCONFIG" ]] || { echo "make-kit: no libfontconfig.so.1 here (Debian: apt-get install libfontconfig1)" >&2; exit 6; }
+cp -L "$FONTCONFIG" "$JRE_LIB/libfontconfig.so.1"
+for lib in libfontmanager.so libawt_headless.so liblcms.so libjavajpeg.so libfontconfig.so.1; do
+  [[ -f "$JRE_LIB/$lib" ]] || { echo "make-kit: the JRE has no lib/$lib" >&2; exit 6; }
+  ldd "$JRE_LIB/$lib" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
+done | sort -u | while read -r soname path; do
+  [[ "$soname" =~ $BASE_LIBS || -e "$JRE_LIB/$soname" ]] || cp -L "$path" "$JRE_LIB/$soname"
+done
+mkdir -p "$JRE_LIB/fonts"
+for font in DejaVuSans.ttf DejaVuSans-Bold.ttf; do
+  cp /usr/share/fonts/truetype/dejavu/$font "$JRE_LIB/fonts/" \
+    || { echo "make-kit: no $font here (Debian: apt-get install fonts-dejavu-core)" >&2; exit 6; }
+done
+cat > "$JRE_LIB/fonts/fonts.conf" <<'XML'
+<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir prefix="relative">.</dir>
+  <cachedir>/tmp/toolcoach-fontconfig</cachedir>
+</fontconfig>
+XML
 tar -cf - -C "$DIR/jre.tmp" jre | xz -6 -T0 > "$DIR/jre.tar.xz"
 rm -rf "$DIR/lib" "$DIR/jre.tmp"
 size=$(du -sm "$DIR" | cut -f1)

@@ -465,7 +465,7 @@ public final class TaskTrainingJob {
             listener.phase("save");
             brain.save(run.resolve("adapter"));
             times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, passQueries, listener));
-            RewardCurve.write(run.resolve("reward_curve.png"), task.name() + ": " + config.algorithm().lowerName(), RunRecorder.read(run));
+            drawCurve(run, task.name() + ": " + config.algorithm().lowerName());
             List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
             // only for a teacher with errors: the plain oracle's share right is its replay's, not a teacher to beat
             Optional<Double> teacher = recipe.warmup().teacherErrors() > 0
@@ -482,6 +482,18 @@ public final class TaskTrainingJob {
             return new Summary(run, evals, result, wall, verdict, times);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The run's reward_curve.png, which nothing after it needs: a JVM that cannot draw text (a slim image without the
+     * font libraries AWT links, or without fonts) says so in one line instead of failing a trained job.
+     */
+    private static void drawCurve(Path run, String title) {
+        try {
+            RewardCurve.write(run.resolve("reward_curve.png"), title, RunRecorder.read(run));
+        } catch (LinkageError | java.awt.AWTError | InternalError e) {
+            LOG.warn("reward_curve.png not drawn: this JVM cannot draw text ({}); metrics.jsonl holds its figures", e.getMessage());
         }
     }
 
