@@ -19,6 +19,9 @@
 #   train    coach-node train --task finance --device cuda: the main job (the README's), embedded; its wall time
 #   serve    coach-node serve --device cuda on train's model, one chat completion
 #   cluster  a coach node (learner on the GPU), an athlete node (engine on the GPU) and a tool node: a short finance job
+#   usermodel train --model, a user's checkpoint: the 0.5B-shape folder (loaded, evaluated, rolled out; a random model
+#            earns no reward, so it takes no learner step: grpo05 times that step), then the README's own-model flow on
+#            the task model: the warm-up alone (--steps 0) and LoRA GRPO over its distilled/ folder as the user's model
 #   grpo15   the 1.5B shape: the step (micro 1/4, f32 and bf16) and its anchor
 #   grpo7    the 7B shape: one bf16 step's time, peak GPU memory from the sampler
 #   doctor16 coach-node doctor with an f16 base
@@ -39,7 +42,7 @@ WORK="${GPUCHECK_WORK:-/tmp/gpucheck}"
 DEADLINE_S="${GPUCHECK_DEADLINE_S:-480}"
 DEVICE="${GPUCHECK_DEVICE:-cuda}"
 SMALL="${GPUCHECK_SMALL:-0}"
-STEPS=",${GPUCHECK_STEPS:-jni,doctor,engine,decode,grpo05,train,serve,cluster,grpo15,grpo7,doctor16},"
+STEPS=",${GPUCHECK_STEPS:-jni,doctor,engine,decode,grpo05,train,serve,cluster,usermodel,grpo15,grpo7,doctor16},"
 JOBS="${GPUCHECK_JOBS:-$(nproc)}"
 TRAIN_CAP="${GPUCHECK_TRAIN_CAP:-180}"
 CAP_SCALE="${GPUCHECK_CAP_SCALE:-1}"
@@ -139,7 +142,7 @@ QTASK="$WORK/qwen-task"; Q05="$WORK/qwen-$S05"; Q15="$WORK/qwen-$S15-b"; Q7="$WO
 WRITELOG="$OUT/05-write.log"
 writes=()
 { wanted engine; } && writes+=("task $QTASK")
-{ wanted decode || wanted grpo05; } && writes+=("$S05 $Q05")
+{ wanted decode || wanted grpo05 || wanted usermodel; } && writes+=("$S05 $Q05")
 wanted grpo15 && writes+=("$S15 $Q15")
 wanted grpo7 && (( ! SMALL )) && writes+=("7b $Q7")
 write_models() { # one "SIZE DIR" an argument, in turn
@@ -270,6 +273,31 @@ if wanted cluster; then
   }
   step "cluster: coach + athlete on $DEVICE, tool node, a small finance job" "$CLUSTERLOG" 180 cluster_job
   figures cluster "^cluster:"
+fi
+
+if wanted usermodel; then
+  USERLOG="$OUT/11-usermodel.log"
+  # room for the tools' specifications in byte-level tokens; every group trained, rewarded or not
+  echo '{"groupSize": 4, "groupsPerStep": 2, "oversampling": 1, "maxTurns": 2, "maxTotalTokens": 4096, "maxNewTokens": 32,
+    "testExamples": 8, "passAtKQueries": 2}' > "$WORK/user-recipe.json"
+  if written "$Q05"; then
+    rm -rf "$RUNS/gpu-user05"
+    step "train --model $(basename "$Q05") --task finance --steps 2 --device $DEVICE (a user's folder)" "$USERLOG" 120 \
+      "${COACH[@]}" train --model "$Q05" --task finance --recipe "$WORK/user-recipe.json" --steps 2 --device "$DEVICE" \
+      --runs "$RUNS" --name gpu-user05
+    figures "user $S05" "^(before_training|after_grpo|groups trained|wall time)"
+  fi
+  rm -rf "$RUNS/gpu-base" "$RUNS/gpu-user"
+  BASE_ARGS=(--task finance); USER_ARGS=(--task finance --steps 10)
+  (( SMALL )) && BASE_ARGS=(--task finance --recipe "$WORK/small-recipe.json") \
+    && USER_ARGS=(--task finance --recipe "$WORK/small-recipe.json" --steps 2)
+  if step "train ${BASE_ARGS[*]} --steps 0 --device $DEVICE (the warm-up alone)" "$USERLOG" 150 "${COACH[@]}" train \
+      "${BASE_ARGS[@]}" --steps 0 --device "$DEVICE" --runs "$RUNS" --name gpu-base; then
+    figures "user base" "^(before_training|after_warmup|no training steps|wall time)"
+    step "train --model gpu-base/distilled ${USER_ARGS[*]} --device $DEVICE" "$USERLOG" 150 "${COACH[@]}" train \
+      --model "$RUNS/gpu-base/distilled" "${USER_ARGS[@]}" --device "$DEVICE" --runs "$RUNS" --name gpu-user
+    figures "user distilled" "^(before_training|after_grpo|groups trained|wall time)"
+  fi
 fi
 
 # ---------------------------------------------------------------- grpo15, grpo7, doctor16

@@ -34,10 +34,12 @@ import java.util.concurrent.Callable;
 /**
  * {@code train}: the main job, embedded — a task-sized model trained from scratch on a registered task
  * (warm-up by distillation from the task's oracle, then GRPO, DPO or SFT through the coach, athletes and
- * learner on a one-node cluster in this JVM). Progress on stderr; the final table on stdout.
+ * learner on a one-node cluster in this JVM), or with {@code --model} a LoRA adapter over a user's model folder.
+ * Progress on stderr; the final table on stdout.
  */
 @Command(name = "train", mixinStandardHelpOptions = true,
-        description = "Train a task-sized model from scratch on a task (warm-up from the task's oracle, then RL), embedded.")
+        description = "Train a task-sized model from scratch on a task (warm-up from the task's oracle, then RL), or a LoRA "
+                + "adapter over your model folder (--model), embedded.")
 public final class TrainCommand implements Callable<Integer> {
 
     @Mixin
@@ -58,7 +60,12 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--mode", description = "async (rollouts go on while the learner trains) or sync (default: async)")
     String mode;
 
-    @Option(names = "--steps", description = "learner steps after the warm-up (default: the recipe's)")
+    @Option(names = "--model", description = "a Hugging Face model folder (Qwen2.5, Qwen3, Llama 3.x, Mistral, Phi, or a run's "
+            + "distilled/) to train a LoRA adapter over, instead of a task-sized model built from scratch; no warm-up unless "
+            + "--warmup-traces asks for one")
+    Path model;
+
+    @Option(names = "--steps", description = "learner steps after the warm-up, 0 for the warm-up alone (default: the recipe's)")
     Integer steps;
 
     @Option(names = "--warmup-traces", description = "oracle traces of the distillation warm-up, 0 for none (default: the recipe's)")
@@ -111,7 +118,7 @@ public final class TrainCommand implements Callable<Integer> {
             JobRequest request = JobRequest.builder().task(taskOptions.requiredTask()).name(name).algorithm(algorithm).mode(mode)
                     .steps(steps).warmupTraces(warmupTraces).athletes(athletes).seed(taskOptions.seed).checkpointEvery(checkpointEvery)
                     .recipe(recipe()).runsDir(runs.toString()).dataDir(taskOptions.dataDir.toString())
-                    .dataset(dataset == null ? null : dataset.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
+                    .dataset(dataset == null ? null : dataset.toString()).model(model == null ? null : model.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
                     .build();
             TaskTrainingJob.Options.Builder job = request.options(request.runName()).toBuilder()
                     .endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url)).adapt(adapt);
@@ -168,6 +175,13 @@ public final class TrainCommand implements Callable<Integer> {
                     r.training() == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.training().passAtK()));
         }
         OracleRouteTable.lines(summary.evaluations()).forEach(out::println);
+        if (summary.training() == null) {
+            out.printf(Locale.ROOT, "no training steps asked (--steps 0); the warmed-up model: %s; %.0f s%n",
+                    summary.runDir().resolve("distilled"), summary.wallSeconds());
+            out.printf(Locale.ROOT, "wall time: %s%n", summary.times().describe(summary.wallSeconds()));
+            out.flush();
+            return;
+        }
         var a = summary.training().accounts();
         out.printf(Locale.ROOT, "groups trained %d, skipped %d, dropped %d (stale %d); adapter version %d; %.0f s; run %s%n",
                 a.trained(), a.withoutSignal(), a.dropped().total() - a.dropped().get(GroupDropped.Reason.NO_SIGNAL),

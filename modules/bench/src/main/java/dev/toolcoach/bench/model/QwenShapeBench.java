@@ -23,6 +23,7 @@ import dev.toolcoach.model.io.StoredTensor;
 import dev.toolcoach.model.lora.LoraAdapter;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.nn.Transformer;
+import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -43,7 +44,9 @@ import java.util.concurrent.CompletableFuture;
  * tokens) in a
  * real safetensors folder written in bf16, then, each phase in a JVM of its own so each peak is its own:
  * <ul>
- *   <li>{@code write DIR [tiny|task|0.5b|1.5b|7b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1);</li>
+ *   <li>{@code write DIR [tiny|task|0.5b|1.5b|7b]}: the folder (config.json as the real model's, weights N(0, 0.02²), norms 1;
+ *       but for the task shape a byte-level tokenizer.json with ChatML's special tokens, so that {@code train --model}
+ *       and {@code serve} take the folder as a user's checkpoint: the ids past the tokenizer's 259 decode to nothing);</li>
  *   <li>{@code load DIR}: locate and stream the weights to the device: time, peak RSS, peak heap, against the f32 bytes;</li>
  *   <li>{@code generate DIR [newTokens] [batches] [precision]}: greedy tokens/s at each batch size (comma-separated,
  *       default 1,8) through the inference engine, the base in {@code precision} (f32, f16 or bf16; default f32);</li>
@@ -162,6 +165,7 @@ public final class QwenShapeBench {
         long t0 = System.nanoTime();
         SafetensorsWriter.write(dir.resolve("model.safetensors"), shapes, name -> values(name, shapes.get(name)), Map.of("format", "pt"),
                 StoredTensor.Dtype.BF16);
+        if (!task) ByteLevelTokenizerJson.write(dir.resolve("tokenizer.json"), List.of("<|im_start|>", "<|im_end|>", "<|endoftext|>"), List.of());
         System.out.printf("wrote %s: %,d parameters, %,d bytes of bf16 in %.1f s%n", dir, params,
                 Files.size(dir.resolve("model.safetensors")), (System.nanoTime() - t0) / 1e9);
     }

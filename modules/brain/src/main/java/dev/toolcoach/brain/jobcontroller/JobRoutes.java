@@ -61,7 +61,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         Config config = system.settings().config();
         Config jobs = config.getConfig("toolcoach.jobs");
         return new Routes(JobController.ID.get(system), Path.of(jobs.getString("runs-dir")), Path.of(jobs.getString("data-dir")),
-                jobs.getBytes("max-request-body"), config.getString("toolcoach.tools.skills.dir"));
+                Path.of(jobs.getString("models-dir")), jobs.getBytes("max-request-body"), config.getString("toolcoach.tools.skills.dir"));
     }
 
     /** The {@code /jobs} routes over the node's job controller. */
@@ -69,14 +69,16 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         private final JobController controller;
         private final Path runsRoot;
         private final Path dataRoot;
+        private final Path modelsRoot;
         private final long maxBody;
         /** The cluster's skill folder, or null when none is configured. */
         private final SkillLibrary skills;
 
-        Routes(JobController controller, Path runsRoot, Path dataRoot, long maxBody, String skillsDir) {
+        Routes(JobController controller, Path runsRoot, Path dataRoot, Path modelsRoot, long maxBody, String skillsDir) {
             this.controller = controller;
             this.runsRoot = runsRoot;
             this.dataRoot = dataRoot;
+            this.modelsRoot = modelsRoot;
             this.maxBody = maxBody;
             this.skills = skillsDir.isBlank() ? null : new SkillLibrary(Path.of(skillsDir));
         }
@@ -140,7 +142,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         /** Any failure, {@code Error}s included, is answered: one left to Akka's dispatcher would end the node. */
         private Route submit(String body) {
             try {
-                return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot)));
+                return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot, modelsRoot)));
             } catch (JsonProcessingException e) {
                 return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + UntrustedJson.reason(e));
             } catch (JobController.Rejected e) {

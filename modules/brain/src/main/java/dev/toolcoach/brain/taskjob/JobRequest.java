@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it; from the network
  *                      its schema files are relative to the data folder and its model an endpoint URL, never a local folder
  * @param judge        an LLM judge as the training reward; from the network an endpoint URL only
+ * @param model        a Hugging Face model folder of a supported family to train a LoRA adapter over instead of a model built
+ *                     from scratch; with one, the warm-up is off unless {@code warmup_traces} asks for it. From the network
+ *                     a folder relative to the node's {@code toolcoach.jobs.models-dir}
  * @param toolSuite    the suite of the cluster's tool nodes that serves the task's tools instead of its built-in one (e.g. an
  *                     MCP server in a tool node's {@code toolcoach.tools.mcp.servers}); its tools must take the task's oracle
  *                     calls
@@ -52,7 +55,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
                          @JsonDeserialize(using = ScratchRecipe.OverDefaults.class) ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset,
                          @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge,
-                         @JsonProperty("tool_suite") String toolSuite) {
+                         @JsonProperty("tool_suite") String toolSuite, String model) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -66,7 +69,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
     public Builder toBuilder() {
         return new Builder().task(task).name(name).algorithm(algorithm).mode(mode).steps(steps).warmupTraces(warmupTraces)
                 .athletes(athletes).seed(seed).checkpointEvery(checkpointEvery).recipe(recipe).runsDir(runsDir).dataDir(dataDir)
-                .dataset(dataset).toolRetrieval(toolRetrieval).judge(judge).toolSuite(toolSuite);
+                .dataset(dataset).toolRetrieval(toolRetrieval).judge(judge).toolSuite(toolSuite).model(model);
     }
 
     /** One setter per field; a field not set is absent, as in a body without it. */
@@ -87,6 +90,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         private ToolChoice toolRetrieval;
         private JudgeChoice judge;
         private String toolSuite;
+        private String model;
 
         private Builder() {
         }
@@ -171,9 +175,14 @@ public record JobRequest(String task, String name, String algorithm, String mode
             return this;
         }
 
+        public Builder model(String folder) {
+            this.model = folder;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir,
-                    dataDir, dataset, toolRetrieval, judge, toolSuite);
+                    dataDir, dataset, toolRetrieval, judge, toolSuite, model);
         }
     }
 
@@ -184,21 +193,22 @@ public record JobRequest(String task, String name, String algorithm, String mode
      * @throws JsonProcessingException  when the body is not a job request
      * @throws IllegalArgumentException naming the field that points outside the node's folders
      */
-    public static JobRequest fromNetwork(String body, Path runsRoot, Path dataRoot) throws JsonProcessingException {
+    public static JobRequest fromNetwork(String body, Path runsRoot, Path dataRoot, Path modelsRoot) throws JsonProcessingException {
         JobRequest request = UntrustedJson.readValue(JSON, body, JobRequest.class, UntrustedJson.MAX_DEPTH);
         if (request == null) throw new IllegalArgumentException("the body is empty, not a job request");
-        return request.confinedTo(runsRoot, dataRoot);
+        return request.confinedTo(runsRoot, dataRoot, modelsRoot);
     }
 
     /**
-     * This request as received from the network, confined to the node's folders: it may name its run and a
-     * dataset relative to {@code dataRoot}, never a folder of its own (it could create or overwrite folders
-     * anywhere, load any {@code init/} as its model, or read any file as its dataset).
+     * This request as received from the network, confined to the node's folders: it may name its run, a dataset
+     * relative to {@code dataRoot} and a model folder relative to {@code modelsRoot}, never a folder of its own (it
+     * could create or overwrite folders anywhere, load any folder as its model, or read any file as its dataset).
      *
-     * @return the request with the node's runs and data folders and the dataset resolved under {@code dataRoot}
+     * @return the request with the node's runs and data folders, the dataset resolved under {@code dataRoot} and the
+     *         model under {@code modelsRoot}
      * @throws IllegalArgumentException naming the field that points outside
      */
-    public JobRequest confinedTo(Path runsRoot, Path dataRoot) {
+    public JobRequest confinedTo(Path runsRoot, Path dataRoot, Path modelsRoot) {
         if (runsDir != null) throw new IllegalArgumentException("runs_dir cannot be set in a request: the node's toolcoach.jobs.runs-dir holds every run");
         if (dataDir != null) throw new IllegalArgumentException("data_dir cannot be set in a request: the node reads data from its toolcoach.jobs.data-dir only");
         if (judge != null && judge.endpoint().url() == null) {
@@ -210,31 +220,33 @@ public record JobRequest(String task, String name, String algorithm, String mode
                 throw new IllegalArgumentException("tool_retrieval.model must name a url: a request cannot load a local model folder");
             }
             tools = new ToolChoice(tools.mode(), tools.k(), tools.distractorSuites(),
-                    tools.distractorSchemas().stream().map(f -> insideDataRoot("tool_retrieval.distractor_schemas", f, dataRoot).toString()).toList(),
+                    tools.distractorSchemas().stream().map(f -> inside("tool_retrieval.distractor_schemas", f, dataRoot, "a file", "data folder").toString()).toList(),
                     tools.model());
         }
         return toBuilder().runsDir(runsRoot.toString()).dataDir(dataRoot.toString())
-                .dataset(dataset == null ? null : insideDataRoot("dataset", dataset, dataRoot).toString()).toolRetrieval(tools).build();
+                .dataset(dataset == null ? null : inside("dataset", dataset, dataRoot, "a file", "data folder").toString())
+                .model(model == null ? null : inside("model", model, modelsRoot, "a folder", "models folder").toString())
+                .toolRetrieval(tools).build();
     }
 
-    private static Path insideDataRoot(String field, String dataset, Path dataRoot) {
+    private static Path inside(String field, String path, Path root, String what, String rootName) {
         Path relative;
         try {
-            relative = Path.of(dataset);
+            relative = Path.of(path);
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException(field + " is not a valid path");
         }
-        if (relative.isAbsolute()) throw new IllegalArgumentException(field + " must be a path relative to the data folder, not an absolute path");
-        Path root = dataRoot.toAbsolutePath().normalize();
-        Path file = root.resolve(relative).normalize();
-        boolean inside = file.startsWith(root) && !file.equals(root);
+        if (relative.isAbsolute()) throw new IllegalArgumentException(field + " must be a path relative to the " + rootName + ", not an absolute path");
+        Path top = root.toAbsolutePath().normalize();
+        Path file = top.resolve(relative).normalize();
+        boolean inside = file.startsWith(top) && !file.equals(top);
         try {
-            // a symbolic link inside the data folder may still point out of it
-            if (inside && Files.exists(file)) inside = file.toRealPath().startsWith(root.toRealPath());
+            // a symbolic link inside the folder may still point out of it
+            if (inside && Files.exists(file)) inside = file.toRealPath().startsWith(top.toRealPath());
         } catch (IOException e) {
             inside = false;
         }
-        if (!inside) throw new IllegalArgumentException(field + " must name a file inside the data folder (no .. or links out of it)");
+        if (!inside) throw new IllegalArgumentException(field + " must name " + what + " inside the " + rootName + " (no .. or links out of it)");
         return file;
     }
 
@@ -256,13 +268,16 @@ public record JobRequest(String task, String name, String algorithm, String mode
         }
         ScratchRecipe chosen = recipe != null ? recipe : ScratchRecipe.defaults();
         if (steps != null) {
-            if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
+            if (steps < 0) throw new IllegalArgumentException("steps must be 0 (the warm-up alone) or more, was " + steps);
             chosen = chosen.withGrpoSteps(steps);
         }
         if (warmupTraces != null) {
             if (warmupTraces < 0) throw new IllegalArgumentException("warm-up traces must be 0 or more, was " + warmupTraces);
             chosen = chosen.withWarmupTraces(warmupTraces);
+        } else if (model != null) {
+            chosen = chosen.withWarmupTraces(0); // a user's model is trained as given unless a warm-up is asked for
         }
+        if (model != null && model.isBlank()) throw new IllegalArgumentException("model must name a folder");
         if (dataset != null && dataset.isBlank()) throw new IllegalArgumentException("dataset must name a file");
         TaskTrainingJob.Options.Builder options = TaskTrainingJob.Options.builder().task(task.trim()).recipe(chosen)
                 .runDir(Path.of(runsDir != null ? runsDir : "runs").resolve(runName)).tools(toolRetrieval).judge(judge);
@@ -274,6 +289,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         if (checkpointEvery != null) options.checkpointEvery(checkpointEvery);
         if (dataset != null) options.dataset(Path.of(dataset));
         if (toolSuite != null) options.toolSuite(toolSuite.trim());
+        if (model != null) options.model(Path.of(model));
         return options.build();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.AgentTools;
@@ -26,7 +27,10 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.learn.core.Algorithm;
+import dev.toolcoach.model.io.HfModelFolder;
+import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.TraceReward;
@@ -112,11 +116,15 @@ public final class TaskTrainingJob {
      *                  task's built-in suite)
      * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (default none: neither
      *                  may be a URL)
+     * @param model     a Hugging Face model folder of a supported family to train a LoRA adapter over, instead of a
+     *                  task-sized model built from scratch (default null: from scratch). Absolute; checked before anything
+     *                  runs. A folder with its own chat template acts in its family's native tool-call format, one without
+     *                  (a model ToolCoach built, a bare checkpoint) in the recipe's
      */
     public record Options(String task, Path dataDir, Path runDir, Algorithm algorithm, TrainingMode mode, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
                           ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
-                          OutboundEndpoints endpoints) {
+                          OutboundEndpoints endpoints, Path model) {
         public Options {
             Objects.requireNonNull(task, "task");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -130,6 +138,7 @@ public final class TaskTrainingJob {
             tools = tools == null ? ToolChoice.none() : tools;
             if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
             endpoints = endpoints == null ? OutboundEndpoints.none() : endpoints;
+            model = model == null ? null : model.toAbsolutePath().normalize();
         }
 
         /** A builder at the defaults; task and run folder must be set. */
@@ -157,6 +166,7 @@ public final class TaskTrainingJob {
             b.judge = judge;
             b.toolSuite = toolSuite;
             b.endpoints = endpoints;
+            b.model = model;
             return b;
         }
 
@@ -180,6 +190,7 @@ public final class TaskTrainingJob {
             private JudgeChoice judge;
             private String toolSuite;
             private OutboundEndpoints endpoints = OutboundEndpoints.none();
+            private Path model;
 
             private Builder() {
             }
@@ -269,12 +280,17 @@ public final class TaskTrainingJob {
                 return this;
             }
 
+            public Builder model(Path folder) {
+                this.model = folder;
+                return this;
+            }
+
             /** @throws IllegalArgumentException or NullPointerException naming the option that is out of range or missing */
             public Options build() {
                 Objects.requireNonNull(recipe, "recipe");
                 int actors = athletes != null ? athletes : recipe.grpo().groupSize() * recipe.grpo().groupsPerStep();
                 return new Options(task, dataDir, runDir, algorithm, mode, recipe, actors, seed, checkpointEvery, dataset, limits,
-                        adapt, toolReward, tools, judge, toolSuite, endpoints);
+                        adapt, toolReward, tools, judge, toolSuite, endpoints, model);
             }
         }
 
@@ -302,7 +318,8 @@ public final class TaskTrainingJob {
     }
 
     /**
-     * What the job reached: the evaluations by phase, the training run's outcome and, in plain words, whether training
+     * What the job reached: the evaluations by phase, the training run's outcome (null when no training step was asked:
+     * the warm-up alone) and, in plain words, whether training
      * helped and if not what the run's figures say about why ({@link TrainingVerdict}); where this session's wall time
      * went ({@code times}: phases a resumed job skipped are absent).
      */
@@ -336,6 +353,13 @@ public final class TaskTrainingJob {
         }
         if (options.tools().model() != null && options.tools().model().url() != null) {
             options.endpoints().check(SELECTOR_URL, options.tools().model().url());
+        }
+        if (options.model() != null) {
+            try {
+                HfModelFolder.locate(options.model()); // config, family, every weight's name, dtype and shape; no weight read
+            } catch (ModelLoadException e) {
+                throw new IllegalArgumentException("model: " + e.getMessage(), e);
+            }
         }
         Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
@@ -394,12 +418,16 @@ public final class TaskTrainingJob {
             if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
             if (options.judge() != null) settings.put("judge", options.judge());
             if (options.toolSuite() != null) settings.put("tool_suite", options.toolSuite());
+            if (options.model() != null) settings.put("model", options.model().toString());
+            ActionFormat actionFormat = actionFormat(options.model(), recipe);
+            settings.put("action_format", actionFormat.formatName());
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
-            BrainBuilder builder = Brain.builder().model(warmedUp ? distilled : init).actionFormat(recipe.greedyAgent().actionFormat())
+            Path base = warmedUp ? distilled : options.model() != null ? options.model() : init;
+            BrainBuilder builder = Brain.builder().model(base).actionFormat(actionFormat)
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
                     .reward(Reward.perTrace(task.name(), options.trainingReward(task)))
@@ -411,7 +439,7 @@ public final class TaskTrainingJob {
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
-            if (!Files.exists(init.resolve("config.json"))) {
+            if (options.model() == null && !Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
                 times.time(PhaseTimes.MODEL, () -> writeScratchModel(brain, split, recipe, init, options.seed(), listener.progress()));
             }
@@ -450,6 +478,11 @@ public final class TaskTrainingJob {
                 times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener));
             }
 
+            if (recipe.grpo().steps() == 0) { // the warm-up alone: its model is the run's distilled/ folder
+                double wall = (System.nanoTime() - start) / 1e9;
+                writeJson(run.resolve(PhaseTimes.FILE), times.record(wall));
+                return new Summary(run, evals, null, wall, List.of(), times);
+            }
             listener.phase("train");
             RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(task.reward(), known), listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
@@ -483,6 +516,15 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * How the agent acts: a user's model with its own chat template in its family's native tool-call format (the template
+     * taught it that format); a model without one (built from scratch, warmed up in the recipe's format) in the recipe's.
+     */
+    private static ActionFormat actionFormat(Path model, ScratchRecipe recipe) {
+        return model != null && HfModelFolder.chatTemplate(model).isPresent() ? NativeActionFormat.forModel(model)
+                : recipe.greedyAgent().actionFormat();
     }
 
     /**

@@ -31,7 +31,7 @@ class JobRequestFuzzTest {
     void everyBodyIsRefusedOrConfinedToTheNodesFolders(@ForAll("bodies") String body) {
         TaskTrainingJob.Options options;
         try {
-            JobRequest request = JobRequest.fromNetwork(body, RUNS, DATA);
+            JobRequest request = JobRequest.fromNetwork(body, RUNS, DATA, Path.of("models"));
             options = request.options(request.runName());
         } catch (JsonProcessingException | IllegalArgumentException refused) {
             String why = refused instanceof JsonProcessingException j ? j.getOriginalMessage() : refused.getMessage();

@@ -22,38 +22,63 @@ class JobRequestToolsTest {
         JobRequest request = JobRequest.fromNetwork("""
                 {"task": "finance", "tool_retrieval": {"mode": "hybrid", "k": 2, "distractor_suites": ["sql"],
                  "distractor_schemas": ["bfcl/q.json"], "model": {"url": "http://127.0.0.1:9/v1", "model": "picker"}},
-                 "judge": {"mode": "relative", "endpoint": {"url": "http://127.0.0.1:9/v1", "model": "judge"}}}""", dir.resolve("runs"), data);
+                 "judge": {"mode": "relative", "endpoint": {"url": "http://127.0.0.1:9/v1", "model": "judge"}}}""", dir.resolve("runs"), data, Path.of("models"));
         TaskTrainingJob.Options options = request.options("r1");
         assertEquals(data.resolve("bfcl/q.json").toAbsolutePath().normalize().toString(), options.tools().distractorSchemas().get(0));
         assertEquals(2, options.tools().retrieval().orElseThrow().k());
         assertEquals("relative", options.judge().mode());
 
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
-                {"task": "finance", "tool_retrieval": {"distractor_schemas": ["../secret.json"]}}""", dir.resolve("runs"), data))
+                {"task": "finance", "tool_retrieval": {"distractor_schemas": ["../secret.json"]}}""", dir.resolve("runs"), data, Path.of("models")))
                 .getMessage().startsWith("tool_retrieval.distractor_schemas must name a file inside the data folder"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
-                {"task": "finance", "judge": {"endpoint": {"model": "/models/big"}}}""", dir.resolve("runs"), data))
+                {"task": "finance", "judge": {"endpoint": {"model": "/models/big"}}}""", dir.resolve("runs"), data, Path.of("models")))
                 .getMessage().contains("judge.endpoint must name a url"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork("""
-                {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data).options("r2")))
+                {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data, Path.of("models")).options("r2")))
                 .getMessage().contains("asks a model"));
-        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data).options("r3").judge());
+        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).options("r3").judge());
     }
 
     @Test
     void aHostedToolSuiteIsReadFromTheRequestAndNeedsACluster(@TempDir Path dir) throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         TaskTrainingJob.Options options = JobRequest.fromNetwork("""
-                {"task": "finance", "tool_suite": " finance-mcp ", "steps": 1}""", dir.resolve("runs"), data).options("r1");
+                {"task": "finance", "tool_suite": " finance-mcp ", "steps": 1}""", dir.resolve("runs"), data, Path.of("models")).options("r1");
         assertEquals("finance-mcp", options.toolSuite());
-        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data).options("r2").toolSuite());
+        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).options("r2").toolSuite());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
-                {"task": "finance", "tool_suite": " "}""", dir.resolve("runs"), data).options("r3"))
+                {"task": "finance", "tool_suite": " "}""", dir.resolve("runs"), data, Path.of("models")).options("r3"))
                 .getMessage().contains("tool_suite must name a suite"));
         IllegalArgumentException embedded = assertThrows(IllegalArgumentException.class,
                 () -> TaskTrainingJob.run(options, java.util.Optional.empty(), phase -> { }));
         assertTrue(embedded.getMessage().startsWith("tool_suite 'finance-mcp' is a suite the cluster's tool nodes host"),
                 embedded.getMessage());
         assertTrue(!Files.exists(dir.resolve("runs/r1/config.json")), "nothing ran");
+    }
+
+    /**
+     * A request's model is a folder under the node's models folder, never one of its own choosing; with a model the
+     * warm-up is off unless the request asks for one.
+     */
+    @Test
+    void aModelFromTheNetworkIsAFolderInsideTheModelsFolder(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Path models = Files.createDirectories(dir.resolve("models"));
+        Files.createDirectories(models.resolve("qwen"));
+        Files.createSymbolicLink(models.resolve("escape"), Files.createDirectories(dir.resolve("elsewhere")));
+        TaskTrainingJob.Options options = JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\"}", dir.resolve("runs"),
+                data, models).options("r1");
+        assertEquals(models.resolve("qwen").toAbsolutePath().normalize(), options.model());
+        assertEquals(0, options.recipe().warmup().traces(), "a user's model is trained as given");
+        assertEquals(16, JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\", \"warmup_traces\": 16}",
+                dir.resolve("runs"), data, models).options("r2").recipe().warmup().traces());
+        for (String outside : new String[] {dir.resolve("models/qwen").toAbsolutePath().toString(), "../data", "qwen/../../runs", "escape"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork(
+                    "{\"task\": \"finance\", \"model\": \"" + outside + "\"}", dir.resolve("runs"), data, models));
+            assertTrue(e.getMessage().startsWith("model must name a folder inside the models folder")
+                    || e.getMessage().startsWith("model must be a path relative to the models folder"), outside + ": " + e.getMessage());
+        }
+        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, models).options("r3").model());
     }
 }

@@ -40,6 +40,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,6 +102,57 @@ class TaskTrainingJobTest {
         assertEquals(List.of("train", "save", "evaluate"), phases);
         assertEquals(List.of(1L, 2L, 3L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertTrue(resumed.training().resumedFromVersion() >= 0, "the second run resumed a checkpoint");
+    }
+
+    /**
+     * The user's-model path: a warm-up alone ({@code steps 0}) leaves its model in {@code distilled/}, and that folder,
+     * given as a user's checkpoint, is trained as it is: no model is built, no warm-up runs, the folder is evaluated
+     * before and after a LoRA adapter is trained over it, and config.json names it.
+     */
+    @Test
+    void aWarmupAloneLeavesAModelThatTrainsAsAUsersCheckpoint(@TempDir Path dir) throws Exception {
+        Path base = dir.resolve("base");
+        List<String> phases = new ArrayList<>();
+        TaskTrainingJob.Summary warmup = TaskTrainingJob.run(tinyFinance(base).recipe(TinyRecipe.get().withGrpoSteps(0)).build(),
+                Optional.empty(), recording(phases));
+        assertEquals(List.of("model", "evaluate", "warm-up", "evaluate"), phases);
+        assertNull(warmup.training(), "no training step was asked");
+        assertEquals(List.of("before_training", "after_warmup"), List.copyOf(warmup.evaluations().keySet()));
+        assertTrue(Files.isRegularFile(base.resolve("distilled/config.json")));
+        assertTrue(Files.notExists(base.resolve("adapter")), "nothing trained, nothing saved");
+
+        Path user = dir.resolve("user");
+        phases.clear();
+        TaskTrainingJob.Options options = JobRequest.builder().task("finance").steps(2).seed(5L).checkpointEvery(1)
+                .runsDir(dir.toString()).model(base.resolve("distilled").toString()).build().options("user").toBuilder()
+                .recipe(TinyRecipe.get().withWarmupTraces(0)).athletes(8).build();
+        TaskTrainingJob.Summary trained = TaskTrainingJob.run(options, Optional.empty(), recording(phases));
+
+        assertEquals(List.of("evaluate", "train", "save", "evaluate"), phases, "no model built, no warm-up");
+        assertEquals(List.of("before_training", "after_grpo"), List.copyOf(trained.evaluations().keySet()));
+        assertEquals(warmup.evaluations().get("after_warmup").correct(), trained.evaluations().get("before_training").correct(),
+                "the folder as given scores as it did at the end of its warm-up");
+        assertTrue(Files.notExists(user.resolve("init")) && Files.notExists(user.resolve("distilled")));
+        assertEquals(List.of(1L, 2L), RunRecorder.read(user).stream().map(StepLine::step).toList());
+        assertEquals(trained.training().adapter().version(), PeftAdapterIo.load(user.resolve("adapter")).version());
+        Map<?, ?> config = new ObjectMapper().readValue(user.resolve("config.json").toFile(), Map.class);
+        assertEquals(base.resolve("distilled").toAbsolutePath().normalize().toString(), config.get("model"));
+        assertEquals("tool-n1-compact", config.get("action_format"), "a folder without a chat template acts in the recipe's format");
+    }
+
+    @Test
+    void aModelFolderThatCannotBeLoadedIsRefusedInOneLineBeforeAnythingRuns(@TempDir Path dir) throws Exception {
+        Path noWeights = Files.createDirectories(dir.resolve("no-weights"));
+        Files.writeString(noWeights.resolve("config.json"), "{\"model_type\": \"qwen2\", \"hidden_size\": 32, \"intermediate_size\": 48, "
+                + "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"vocab_size\": 300}");
+        Path gpt2 = Files.createDirectories(dir.resolve("gpt2"));
+        Files.writeString(gpt2.resolve("config.json"), "{\"model_type\": \"gpt2\"}");
+        for (Path model : List.of(noWeights, gpt2, dir.resolve("absent"))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> TaskTrainingJob.validate(tinyFinance(dir.resolve("run")).model(model).build()));
+            assertTrue(e.getMessage().startsWith("model: ") && !e.getMessage().contains("\n"), e.getMessage());
+        }
+        assertTrue(Files.notExists(dir.resolve("run")), "nothing was written");
     }
 
     /**
