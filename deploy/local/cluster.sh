@@ -13,11 +13,13 @@
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
 #                                              (POST /jobs), athletes roll out; options as coach-node train
+#                                              (--model DIR: a folder inside the coach's models folder)
 #   cluster.sh signal NAME SIGNAL              send KILL, STOP, CONT or TERM to one node this script started
 #   cluster.sh restart NAME                    stop an athlete or tool node gracefully and start it again
 #   cluster.sh down                            leave gracefully and stop every node this script started
 #
-# Environment: TOOLCOACH_MODEL (default for --model), TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training
+# Environment: TOOLCOACH_MODEL (default for --model), TOOLCOACH_MODELS_DIR (the coach's models folder, which train
+# --model names a folder inside; default models/ at the repository root), TOOLCOACH_RUN_DIR, TOOLCOACH_RUNS_DIR (the coach's training
 # runs, where its jobs resume from; default runs/ at the repository root), TOOLCOACH_JAVA_OPTS (JVM options; an -Xmx
 # there wins over the sizing), TOOLCOACH_READY_TIMEOUT (seconds, default 180), TOOLCOACH_STOP_TIMEOUT (seconds,
 # default 60), TOOLCOACH_BASE_PORT (first cluster port tried, default 25520), TOOLCOACH_BASE_MANAGEMENT_PORT (first
@@ -31,6 +33,8 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 RUN_DIR="${TOOLCOACH_RUN_DIR:-$REPO/.run}"
 RUNS_DIR="${TOOLCOACH_RUNS_DIR:-$REPO/runs}"
 DATA_DIR="$(realpath -m "$REPO/../shared/data")"
+# the coach's models folder: train --model names a Hugging Face folder inside it
+MODELS_DIR="$(realpath -m "${TOOLCOACH_MODELS_DIR:-$REPO/models}")"
 CONF_DIR="$REPO/deploy/conf"
 READY_TIMEOUT="${TOOLCOACH_READY_TIMEOUT:-180}"
 STOP_TIMEOUT="${TOOLCOACH_STOP_TIMEOUT:-60}"
@@ -163,7 +167,7 @@ start_node() { # name kind [extra args...]
   # the coach runs the jobs in, and resumes an interrupted one from, the runs folder (an absolute path: any cwd)
   # and reads job data only from the data folder
   [[ "$kind" == coach ]] && jvm=("-Dtoolcoach.jobs.runs-dir=$(mkdir -p "$RUNS_DIR" && cd "$RUNS_DIR" && pwd)"
-    "-Dtoolcoach.jobs.data-dir=$DATA_DIR")
+    "-Dtoolcoach.jobs.data-dir=$DATA_DIR" "-Dtoolcoach.jobs.models-dir=$MODELS_DIR")
   port="$(pick_port "$BASE_PORT")"
   echo "$port" > "$RUN_DIR/$name.ports" # reserve it before the JVM binds it
   management="$(pick_port "$BASE_MANAGEMENT_PORT")"; echo "$port $management" > "$RUN_DIR/$name.ports"
@@ -319,6 +323,11 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         key="$(realpath "$2")"
         [[ "$key" == "$DATA_DIR"/* ]] || die "train: --dataset must be a file inside the coach's data folder $DATA_DIR"
         body="$(jq -c --arg v "${key#"$DATA_DIR"/}" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
+      --model) # a folder inside the coach's models folder: sent as a path relative to it
+        [[ -d "${2:-}" ]] || die "train: --model needs a model folder"
+        key="$(realpath "$2")"
+        [[ "$key" == "$MODELS_DIR"/* ]] || die "train: --model must be a folder inside the coach's models folder $MODELS_DIR (TOOLCOACH_MODELS_DIR)"
+        body="$(jq -c --arg v "${key#"$MODELS_DIR"/}" '. + {model: $v}' <<< "$body")"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
@@ -354,7 +363,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
         else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
         shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()
