@@ -125,6 +125,9 @@ public final class TrainCommand implements Callable<Integer> {
             if (toolReward != null) job.toolReward(ToolUseReward.Weights.parse(toolReward));
             TaskTrainingJob.Options options = job.build();
             Task task = TaskTrainingJob.validate(options);
+            if (crystallize && task.toolSuites().isEmpty()) {
+                throw new IllegalArgumentException("--crystallize mines calls of a built-in suite; task '" + task.name() + "' calls none");
+            }
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(options.task(), System.err));
             printTable(spec.commandLine().getOut(), summary);

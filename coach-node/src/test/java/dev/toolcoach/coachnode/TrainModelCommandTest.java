@@ -2,7 +2,10 @@ package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.model.config.ModelFamily;
+import dev.toolcoach.tasks.calling.CallingExample;
+import dev.toolcoach.tasks.datasets.BfclLoader;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -75,6 +78,48 @@ class TrainModelCommandTest {
                     "--out", dir.resolve(name + "-merged").toString()), name + ": " + merge.err);
             assertTrue(Files.isRegularFile(dir.resolve(name + "-merged/model.safetensors")), name);
         }
+    }
+
+    /**
+     * Tool-N1 from the command line: a function-calling dataset (BFCL's layout; here ten copies of one question) trains
+     * a user's Qwen3 folder with no tool suite (each example offers its own functions, nothing runs them), and the
+     * reward reads the calls in the model's native format: the folder, which answers with the Hermes call the question
+     * wants, scores every test question right, where the Tool-N1 reading (think block, Tool-N1 tags) gave none.
+     */
+    @Test
+    void aFunctionCallingDatasetTrainsAUsersFolderScoredInItsNativeFormat(@TempDir Path dir) throws Exception {
+        Path bfcl = SharedData.require("bfcl");
+        JsonNode question = JSON.readTree(Files.readAllLines(bfcl.resolve("BFCL_v3_simple.json")).get(0));
+        JsonNode answer = JSON.readTree(Files.readAllLines(bfcl.resolve("possible_answer/BFCL_v3_simple.json")).get(0));
+        StringBuilder questions = new StringBuilder();
+        StringBuilder answers = new StringBuilder();
+        for (int i = 0; i < 10; i++) {
+            questions.append(((com.fasterxml.jackson.databind.node.ObjectNode) question.deepCopy()).put("id", "simple_" + i)).append('\n');
+            answers.append(((com.fasterxml.jackson.databind.node.ObjectNode) answer.deepCopy()).put("id", "simple_" + i)).append('\n');
+        }
+        Path data = Files.createDirectories(dir.resolve("data/bfcl/possible_answer"));
+        Files.writeString(dir.resolve("data/bfcl/BFCL_v3_simple.json"), questions);
+        Files.writeString(data.resolve("BFCL_v3_simple.json"), answers);
+        for (String category : List.of("multiple", "parallel")) { // the registry reads each category's files
+            Files.writeString(dir.resolve("data/bfcl/BFCL_v3_" + category + ".json"), "");
+            Files.writeString(data.resolve("BFCL_v3_" + category + ".json"), "");
+        }
+        CallingExample first = new BfclLoader().load(dir.resolve("data/bfcl/BFCL_v3_simple.json"),
+                data.resolve("BFCL_v3_simple.json")).items().get(0);
+        Path model = ToolCallingModel.write(dir.resolve("qwen3"), ModelFamily.QWEN3, TinyChatModel.SPECIALS, "<|im_end|>",
+                ActionFormat.HERMES.codec().writeCalls(first.oracleCalls()));
+        Files.writeString(model.resolve("chat_template.jinja"), Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja")));
+        Path recipe = Files.writeString(dir.resolve("recipe.json"), RECIPE.replace("\"maxTurns\": 2", "\"maxTurns\": 1"));
+
+        CliRun train = new CliRun();
+        int code = train.execute("train", "--model", model.toString(), "--task", "bfcl-simple", "--data-dir", dir.resolve("data").toString(),
+                "--recipe", recipe.toString(), "--steps", "1", "--runs", dir.resolve("runs").toString(), "--name", "n1", "--device", "cpu");
+
+        assertEquals(0, code, train.err.toString());
+        JsonNode evals = JSON.readTree(dir.resolve("runs/n1/eval.json").toFile());
+        assertEquals(2, evals.at("/before_training/examples").asInt(), evals.toString());
+        assertEquals(1.0, evals.at("/before_training/accuracy").asDouble(), "every call read in Hermes and matched: " + evals);
+        assertEquals("hermes", JSON.readTree(dir.resolve("runs/n1/config.json").toFile()).get("action_format").asText());
     }
 
     @Test

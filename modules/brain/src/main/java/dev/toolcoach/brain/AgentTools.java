@@ -20,21 +20,28 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The agent's tool suite and where it is served: a built-in suite opened in this process (with its options and approved
- * skills), or the suite of that name the cluster's tool nodes host (e.g. an MCP server), reached through {@code node}.
+ * skills), or the suite of that name the cluster's tool nodes host (e.g. an MCP server), reached through {@code node};
+ * or none ({@link #NONE}): the agent is offered each example's own tools and nothing runs them (a function-calling
+ * dataset, whose reward reads the calls), so every call is {@code UNKNOWN_TOOL}.
  *
- * @param suite   the suite's name
+ * @param suite   the suite's name, or {@link #NONE}
  * @param hosted  the cluster's tool nodes host it, rather than this process
  * @param options the built-in suites' options (mailboxes, skills); unused for a hosted suite
  * @param node    the node a hosted suite is reached through; null when training runs embedded
  */
 public record AgentTools(String suite, boolean hosted, BuiltinSuites.Options options, JobNode node) {
+    /** The suite of an agent that is offered each example's own tools and runs none of them. */
+    public static final String NONE = "";
+
     public AgentTools {
-        Objects.requireNonNull(suite, "a Brain needs a tool suite: call tool or hostedTool");
+        Objects.requireNonNull(suite, "a Brain needs a tool suite: call tool, hostedTool or exampleToolsOnly");
+        if (suite.equals(NONE) && hosted) throw new IllegalArgumentException("no suite is hosted by the cluster's tool nodes");
         Objects.requireNonNull(options, "options");
         if (hosted && node == null) {
             throw new IllegalArgumentException("tool suite '" + suite + "' is hosted by the cluster's tool nodes: "
@@ -60,12 +67,18 @@ public record AgentTools(String suite, boolean hosted, BuiltinSuites.Options opt
                 throw new IllegalArgumentException(e.getCause() == null ? e.getMessage() : e.getCause().getMessage(), e);
             }
         }
+        if (suite.equals(NONE)) return new Open(new NoTools());
         try {
             return new Open(new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suite, options).suite(), options),
                     ExecutorSettings.defaults()));
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suite + "': " + e.getMessage(), e);
         }
+    }
+
+    /** The suites the job's rollouts call: this one, or none. */
+    public List<String> suites() {
+        return suite.equals(NONE) ? List.of() : List.of(suite);
     }
 
     /** The specifications of the suite's tools. */
@@ -82,12 +95,31 @@ public record AgentTools(String suite, boolean hosted, BuiltinSuites.Options opt
      */
     public Crystallizer.Report crystallize(List<Trace> traces, Path skillsDir, Crystallizer.Settings settings, String source) {
         if (hosted) throw new IllegalArgumentException("skills are mined over built-in suites, not the cluster's suite '" + suite + "'");
+        if (suite.equals(NONE)) throw new IllegalArgumentException("skills are mined over built-in suites; this agent calls none");
         try (BuiltinSuites.Hosted open = BuiltinSuites.open(suite, options)) {
             return new Crystallizer(settings).crystallize(traces, open.suite(), new SkillLibrary(skillsDir), source);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write skills to " + skillsDir + ": " + e.getMessage(), e);
         } catch (Exception e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suite + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** No tools: every call comes back as an unknown tool, at once. */
+    private static final class NoTools implements ToolEnvironment, AutoCloseable {
+        @Override
+        public List<ToolSpec> specs() {
+            return List.of();
+        }
+
+        @Override
+        public List<CompletionStage<ToolResult>> execute(String trajectoryId, List<ToolCall> calls) {
+            return calls.stream().<CompletionStage<ToolResult>>map(call -> CompletableFuture.completedFuture(ToolResult.failed(call,
+                    ToolResult.Status.UNKNOWN_TOOL, "unknown tool '" + call.name() + "': this agent's tools are not run", 0))).toList();
+        }
+
+        @Override
+        public void close() {
         }
     }
 

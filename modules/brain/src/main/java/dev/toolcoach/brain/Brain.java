@@ -168,7 +168,7 @@ public final class Brain {
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
         TrainingRun.Spec.Builder spec = TrainingRun.Spec.builder().config(config).modelDir(modelDir).actionFormat(actionFormat())
-                .suites(List.of(tools.suite())).toolOptions(tools.options()).dataset(offeredTools(dataset)).steps(steps).reward(reward)
+                .suites(tools.suites()).toolOptions(tools.options()).dataset(offeredTools(dataset)).steps(steps).reward(reward)
                 .checkpointDir(workDir.resolve("checkpoints")).jobId(jobId);
         adapt.map(this::adaptSpec).ifPresent(spec::adapt);
         TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)

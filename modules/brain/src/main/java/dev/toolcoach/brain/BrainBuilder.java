@@ -107,6 +107,17 @@ public final class BrainBuilder {
         return this;
     }
 
+    /**
+     * No tool suite: the agent is offered each example's own tools ({@code TaskExample.tools}) and nothing runs them,
+     * as in a function-calling dataset whose reward reads the calls off the model's reply (Tool-N1); a call comes back
+     * as an unknown tool.
+     */
+    public BrainBuilder exampleToolsOnly() {
+        this.suites = List.of(AgentTools.NONE);
+        this.hostedSuite = false;
+        return this;
+    }
+
     public BrainBuilder toolOptions(BuiltinSuites.Options options) {
         this.toolOptions = Objects.requireNonNull(options, "options");
         return this;

@@ -7,7 +7,6 @@ import dev.toolcoach.tasks.calling.CallingExample;
 import dev.toolcoach.tasks.calling.FunctionDoc;
 import dev.toolcoach.tasks.datasets.LoadResult;
 import dev.toolcoach.trace.ToolCall;
-import dev.toolcoach.trace.Trace;
 
 import java.util.Locale;
 import java.util.LinkedHashMap;
@@ -26,8 +25,6 @@ public final class FunctionCallingTask implements Task {
     private final LoadResult<CallingExample> data;
     private final Map<String, CallingExample> byId = new LinkedHashMap<>();
     private final List<TaskExample> examples;
-    // the task's gold and oracle turns are Tool-N1 text, so its rollouts are scored in Tool-N1 too
-    private final CallMatchReward callReward = new CallMatchReward(ActionFormat.TOOL_N1, true);
 
     public FunctionCallingTask(String name, LoadResult<CallingExample> data) {
         this.name = Objects.requireNonNull(name, "name");
@@ -58,13 +55,23 @@ public final class FunctionCallingTask implements Task {
 
     @Override
     public TraceReward reward() {
-        return this::score;
+        // the task's gold and oracle turns are Tool-N1 text, so its rollouts are scored in Tool-N1 unless told otherwise
+        return reward(ActionFormat.TOOL_N1);
     }
 
-    private double score(Trace trace, RewardContext example) {
-        CallingExample calling = byId.get(example.queryId());
-        if (calling == null) throw new IllegalArgumentException("example " + example.queryId() + " is not part of task " + name);
-        return trace.turns().isEmpty() ? 0.0 : callReward.score(calling, trace.turns().get(0).modelCompletion());
+    /**
+     * Tool-N1's reward on the first reply, its calls read in {@code format}: the Tool-N1 formats teach a think block
+     * first and so require one; a family's native format (a model's own chat template) does not.
+     */
+    @Override
+    public TraceReward reward(ActionFormat format) {
+        boolean thinking = format == ActionFormat.TOOL_N1 || format == ActionFormat.TOOL_N1_COMPACT;
+        CallMatchReward callReward = new CallMatchReward(format, thinking);
+        return (trace, example) -> {
+            CallingExample calling = byId.get(example.queryId());
+            if (calling == null) throw new IllegalArgumentException("example " + example.queryId() + " is not part of task " + name);
+            return trace.turns().isEmpty() ? 0.0 : callReward.score(calling, trace.turns().get(0).modelCompletion());
+        };
     }
 
     private static TaskExample example(CallingExample ex) {

@@ -1,5 +1,7 @@
 package dev.toolcoach.tasks;
 
+import dev.toolcoach.agent.ActionFormat;
+
 import java.util.List;
 
 /**
@@ -17,6 +19,14 @@ public interface Task {
     List<TaskExample> examples();
 
     TraceReward reward();
+
+    /**
+     * The reward of rollouts that act in {@code format}: a task that reads the calls off the model's text (a
+     * function-calling dataset) reads them in that format; any other scores what the calls did, whatever the format.
+     */
+    default TraceReward reward(ActionFormat format) {
+        return reward();
+    }
 
     /** The examples split into train and test with a fixed seed. */
     default Split split(double testFraction, long seed) {

@@ -10,6 +10,7 @@ import dev.toolcoach.cluster.coach.CoachSettings;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.learner.LearnerActor;
+import dev.toolcoach.cluster.node.NodeRole;
 import dev.toolcoach.cluster.learner.LearnerJob;
 import dev.toolcoach.cluster.learner.LearnerListener;
 import dev.toolcoach.cluster.learner.LearnerSettings;
@@ -221,7 +222,9 @@ public final class TrainingRun {
 
     /** Runs the job embedded: every role on a one-node cluster started for it, stopped after it. */
     public static Result runEmbedded(Spec spec, Consumer<StepReport> onStep) {
-        try (JobNode node = JobNode.allRoles(embeddedConfig(spec))) {
+        // a job of no suite (each example's own tools, run by nothing) has nothing for a tool node to host
+        try (JobNode node = spec.suites().isEmpty() ? JobNode.allRolesBut(embeddedConfig(spec), NodeRole.TOOL)
+                : JobNode.allRoles(embeddedConfig(spec))) {
             return run(spec, node, onStep);
         }
     }

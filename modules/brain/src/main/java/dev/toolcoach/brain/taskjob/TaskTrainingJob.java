@@ -294,10 +294,13 @@ public final class TaskTrainingJob {
             }
         }
 
-        /** The reward training optimises: the task reward with credit for oracle calls, or TILE's composite. */
-        TraceReward trainingReward(Task task) {
-            return toolReward == null ? new CallShapedReward(task.reward(), recipe.grpo().callWeight())
-                    : new ToolUseReward(toolReward, task.reward());
+        /**
+         * The reward training optimises: the task reward (of rollouts acting in {@code format}) with credit for oracle
+         * calls, or TILE's composite.
+         */
+        TraceReward trainingReward(Task task, ActionFormat format) {
+            return toolReward == null ? new CallShapedReward(task.reward(format), recipe.grpo().callWeight())
+                    : new ToolUseReward(toolReward, task.reward(format));
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the mode sets the policy lag. */
@@ -363,7 +366,14 @@ public final class TaskTrainingJob {
         }
         Optional<JobDataset> dataset = dataset(options);
         Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
-        if (task.toolSuites().size() != 1) {
+        if (task.toolSuites().isEmpty() && options.model() == null) {
+            throw new IllegalArgumentException("task '" + task.name() + "' offers each example its own tools and trains a model "
+                    + "you give: name a Hugging Face folder (--model DIR, or model in a request)");
+        }
+        if (task.toolSuites().isEmpty() && options.toolSuite() != null) {
+            throw new IllegalArgumentException("task '" + task.name() + "' calls no tool suite: tool_suite has nothing to replace");
+        }
+        if (task.toolSuites().size() > 1) {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
@@ -421,6 +431,7 @@ public final class TaskTrainingJob {
             if (options.model() != null) settings.put("model", options.model().toString());
             ActionFormat actionFormat = actionFormat(options.model(), recipe);
             settings.put("action_format", actionFormat.formatName());
+            TraceReward taskReward = task.reward(actionFormat);
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
@@ -430,12 +441,13 @@ public final class TaskTrainingJob {
             BrainBuilder builder = Brain.builder().model(base).actionFormat(actionFormat)
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
-                    .reward(Reward.perTrace(task.name(), options.trainingReward(task)))
+                    .reward(Reward.perTrace(task.name(), options.trainingReward(task, actionFormat)))
                     .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
-            if (options.toolSuite() == null) builder.tool(task.toolSuites().get(0));
-            else builder.hostedTool(options.toolSuite());
+            if (options.toolSuite() != null) builder.hostedTool(options.toolSuite());
+            else if (task.toolSuites().isEmpty()) builder.exampleToolsOnly();
+            else builder.tool(task.toolSuites().get(0));
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
@@ -449,7 +461,7 @@ public final class TaskTrainingJob {
             int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), recipe.evaluation().passAtKQueries());
             List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
             if (!warmedUp && !evals.containsKey("before_training")) {
-                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "before_training", evals, run, split, task, List.of(), listener));
+                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "before_training", evals, run, split, task, taskReward, List.of(), listener));
             }
             if (recipe.warmup().traces() > 0 && !warmedUp) {
                 listener.phase("warm-up");
@@ -475,7 +487,7 @@ public final class TaskTrainingJob {
                 writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass(), teacherAccuracy));
             }
             if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
-                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_warmup", evals, run, split, task, passQueries, listener));
+                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_warmup", evals, run, split, task, taskReward, passQueries, listener));
             }
 
             if (recipe.grpo().steps() == 0) { // the warm-up alone: its model is the run's distilled/ folder
@@ -484,7 +496,7 @@ public final class TaskTrainingJob {
                 return new Summary(run, evals, null, wall, List.of(), times);
             }
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(task.reward(), known), listener::step);
+            RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(taskReward, known), listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             long trainStart = System.nanoTime();
@@ -497,7 +509,7 @@ public final class TaskTrainingJob {
             times.add(config.algorithm().name(), trainStart);
             listener.phase("save");
             brain.save(run.resolve("adapter"));
-            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, passQueries, listener));
+            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, taskReward, passQueries, listener));
             drawCurve(run, task.name() + ": " + config.algorithm().lowerName());
             List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
             // only for a teacher with errors: the plain oracle's share right is its replay's, not a teacher to beat
@@ -633,18 +645,18 @@ public final class TaskTrainingJob {
 
     /** Greedy accuracy on the test split and, on {@code passQueries} when there are any, pass@k of the sampling policy. */
     private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
-                                 List<TaskExample> passQueries, JobListener listener) throws IOException {
+                                 TraceReward reward, List<TaskExample> passQueries, JobListener listener) throws IOException {
         listener.phase("evaluate");
         long start = System.nanoTime();
         EvalRecord record;
         long evaluated;
         // one model load for the phase: the test split greedily, then pass@k on the training queries
         try (EvalSession session = brain.evaluation(Math.max(split.test().size(), passQueries.size() * PASS_AT_K))) {
-            EvaluationReport report = session.evaluate(split.test(), task.reward());
+            EvaluationReport report = session.evaluate(split.test(), reward);
             ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
             record = EvalRecord.of(report);
             evaluated = System.nanoTime();
-            if (!passQueries.isEmpty()) record = record.withTraining(session.passAtK(passQueries, task.reward(), PASS_AT_K, PASS_AT_K));
+            if (!passQueries.isEmpty()) record = record.withTraining(session.passAtK(passQueries, reward, PASS_AT_K, PASS_AT_K));
         }
         LOG.info("{}: {} test examples in {} s, pass@{} on {} training queries in {} s", name, record.examples(),
                 Math.round((evaluated - start) / 1e9), PASS_AT_K, passQueries.size(), Math.round((System.nanoTime() - evaluated) / 1e9));

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * What the training phase did to test accuracy, said plainly, and when it did not clearly help, what the run's own
- * figures say about why: the gain over the warm-up with its 95 % interval (two proportions on the same test questions,
+ * figures say about why: the gain over the warm-up (or, without one, over the model as given) with its 95 % interval (two proportions on the same test questions,
  * treated as independent, which overstates the interval a little), then the signs of a phase that had little to learn
  * from: few informative groups, a policy that hardly explores, a ceiling (pass@k) close to pass@1, no step trained.
  */
@@ -27,14 +27,15 @@ public final class TrainingVerdict {
     }
 
     /**
-     * The lines to show after a job, or none when the job has no warm-up and training evaluation to compare.
+     * The lines to show after a job, or none when the job has no evaluation before and after training to compare.
      *
      * @param evaluations the run's evaluations by phase
      * @param algorithm   the training phase's algorithm
      * @param steps       the run's step lines
      */
     public static List<String> of(Map<String, EvalRecord> evaluations, Algorithm algorithm, List<StepLine> steps) {
-        EvalRecord before = evaluations.get("after_warmup");
+        boolean warmedUp = evaluations.containsKey("after_warmup");
+        EvalRecord before = evaluations.get(warmedUp ? "after_warmup" : "before_training");
         EvalRecord after = evaluations.get("after_" + algorithm.lowerName());
         if (before == null || after == null) return List.of();
         double gain = after.accuracy() - before.accuracy();
@@ -42,8 +43,8 @@ public final class TrainingVerdict {
         List<String> lines = new ArrayList<>();
         String verdict = gain - half > 0 ? "raised test accuracy" : gain + half < 0 ? "lowered test accuracy"
                 : "changed test accuracy by less than its noise";
-        lines.add(String.format(Locale.ROOT, "%s %s: %+.1f points over the warm-up (95%% CI %+.1f to %+.1f, %d test questions)",
-                algorithm.name(), verdict, 100 * gain, 100 * (gain - half), 100 * (gain + half), after.examples()));
+        lines.add(String.format(Locale.ROOT, "%s %s: %+.1f points over the %s (95%% CI %+.1f to %+.1f, %d test questions)",
+                algorithm.name(), verdict, 100 * gain, warmedUp ? "warm-up" : "model as given", 100 * (gain - half), 100 * (gain + half), after.examples()));
         if (gain - half > 0) return lines;
         if (steps.isEmpty()) {
             lines.add("why: no learner step was trained (every sampled group scored alike, or the job ended first)");

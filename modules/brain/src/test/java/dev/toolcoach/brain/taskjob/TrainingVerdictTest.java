@@ -34,6 +34,14 @@ class TrainingVerdictTest {
     }
 
     @Test
+    void withoutAWarmupTheGainIsOverTheModelAsGiven() {
+        List<String> lines = TrainingVerdict.of(Map.of("before_training", eval(180, null), "after_grpo", eval(240, null)), Algorithm.GRPO,
+                List.of(step(1, 0.6, 0.3)));
+        assertEquals(List.of("GRPO raised test accuracy: +20.0 points over the model as given (95% CI +12.8 to +27.2, 300 test questions)"),
+                lines);
+    }
+
+    @Test
     void aChangeInsideTheNoiseSaysWhyFromTheRunsOwnFigures() {
         PassAtK narrow = new PassAtK(64, 8, 8, 1.0, 0.703, 0.68);
         List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, narrow), "after_grpo", eval(210, narrow)), Algorithm.GRPO,

@@ -49,6 +49,11 @@ public final class JobNode implements AutoCloseable {
         return start(overrides, Arrays.stream(NodeRole.values()).map(NodeRole::roleName).toList());
     }
 
+    /** Every role but {@code left} in this JVM (a job that calls no tool suite needs no tool node), as {@link #allRoles}. */
+    public static JobNode allRolesBut(Config overrides, NodeRole left) {
+        return start(overrides, Arrays.stream(NodeRole.values()).filter(r -> r != left).map(NodeRole::roleName).toList());
+    }
+
     private static JobNode start(Config overrides, List<String> roles) {
         Config config = overrides
                 .withFallback(ConfigFactory.parseMap(Map.of(

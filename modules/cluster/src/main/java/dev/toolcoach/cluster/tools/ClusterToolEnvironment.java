@@ -68,11 +68,12 @@ public final class ClusterToolEnvironment implements ToolEnvironment, AutoClosea
 
     /**
      * Starts watching the servers of {@code suites} and completes once each suite has a server and its
-     * specs are fetched; fails with a message naming the missing suites after the connect timeout.
+     * specs are fetched; fails with a message naming the missing suites after the connect timeout. With no suites
+     * (an agent offered each example's own tools, which nothing serves: a function-calling dataset) it completes at
+     * once, and every call is {@code UNKNOWN_TOOL}.
      */
     public static CompletionStage<ClusterToolEnvironment> connect(ActorSystem<?> system, List<String> suites,
                                                                   ClusterToolSettings settings) {
-        if (suites.isEmpty()) throw new IllegalArgumentException("an agent needs at least one tool suite");
         ToolServerView view = new ToolServerView();
         ActorRef<ToolServerWatcher.Command> watcher = system.systemActorOf(
                 ToolServerWatcher.create(suites, view, settings.callDeadline()),
