@@ -3,6 +3,7 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.BrainBuilder;
@@ -76,20 +77,26 @@ public final class EvalCommand implements Callable<Integer> {
             ScratchRecipe recipe = config == null ? ScratchRecipe.defaults()
                     : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
             long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
-            Path base = model != null ? model : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            // the run's base: the folder a train --model run named, else the one its warm-up or its model step wrote
+            JsonNode runModel = config == null ? null : config.get("model");
+            Path base = model != null ? model : runModel != null ? Path.of(runModel.asText())
+                    : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            JsonNode runFormat = config == null ? null : config.get("action_format");
+            ActionFormat format = runFormat != null ? ActionFormat.named(runFormat.asText()) : recipe.greedyAgent().actionFormat();
             ToolChoice tools = toolOptions.choice();
             TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task(taskOptions.requiredTask())
                     .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
-                    .build();
+                    .model(base).build();
             Task t = TaskTrainingJob.validate(options);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
-            BrainBuilder builder = Brain.builder().model(base).actionFormat(recipe.greedyAgent().actionFormat()).tool(t.toolSuites().get(0))
-                    .toolOptions(suiteOptions)
+            BrainBuilder builder = Brain.builder().model(base).actionFormat(format).toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
-                    .reward(Reward.perTrace(t.name(), t.reward()))
+                    .reward(Reward.perTrace(t.name(), t.reward(format)))
                     .config(options.trainingConfig())
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);
+            if (t.toolSuites().isEmpty()) builder.exampleToolsOnly();
+            else builder.tool(t.toolSuites().get(0));
             if (adapt != null) builder.adapt(AdaptSettings.read(adapt), ContextKey.task(t.name()));
             if (skills != null) {
                 if (!Files.isDirectory(skills)) throw new IllegalArgumentException("--skills: " + skills + " is not a folder");
@@ -101,7 +108,7 @@ public final class EvalCommand implements Callable<Integer> {
                     : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url")) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
                 EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
-                        t.reward());
+                        t.reward(format));
                 if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code train --model}: a user's folder of each chat family, with its own chat template, trained as given through the
  * embedded job: no task-sized model is built and no warm-up runs, the agent acts in the family's native tool-call format
- * (its calls reach the task's tools), and the adapter the job saves merges into the folder with {@code merge}. The model
+ * (its calls reach the task's tools), the adapter the job saves merges into the folder with {@code merge}, and
+ * {@code eval} finds the run's model and format. The model
  * answers every turn with one fixed call (ToolCallingModel), so the job's rewards are alike and its groups carry no
  * signal: that GRPO learns over these families is ClusterTrainingRunTest's.
  */
@@ -120,6 +121,12 @@ class TrainModelCommandTest {
         assertEquals(2, evals.at("/before_training/examples").asInt(), evals.toString());
         assertEquals(1.0, evals.at("/before_training/accuracy").asDouble(), "every call read in Hermes and matched: " + evals);
         assertEquals("hermes", JSON.readTree(dir.resolve("runs/n1/config.json").toFile()).get("action_format").asText());
+
+        // eval finds the run's model and format in its config.json
+        CliRun eval = new CliRun();
+        assertEquals(0, eval.execute("eval", "--task", "bfcl-simple", "--data-dir", dir.resolve("data").toString(), "--adapter",
+                dir.resolve("runs/n1/adapter").toString(), "--device", "cpu"), eval.err.toString());
+        assertEquals(1.0, JSON.readTree(eval.out.toString()).get("accuracy").asDouble(), eval.out.toString());
     }
 
     @Test
