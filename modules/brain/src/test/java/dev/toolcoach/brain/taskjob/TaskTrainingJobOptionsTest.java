@@ -46,7 +46,7 @@ class TaskTrainingJobOptionsTest {
                 .checkpointEvery(2).dataset(Path.of("d.jsonl")).limits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofMinutes(1), 0))
                 .adapt(Path.of("adapt.json")).toolReward(ToolUseReward.Weights.parse("0.2,0.1,1,0.05"))
                 .tools(new ToolChoice("lexical", 2, List.of("sql"), List.of(), null)).judge(new JudgeChoice("relative", new ModelEndpoint("http://127.0.0.1:9/v1", "j")))
-                .toolSuite("mail").endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9/v1"), "k")).build();
+                .toolSuite("mail").endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9/v1"), "k")).model(Path.of("my-model")).build();
         assertEquals(changed, changed.toBuilder().build());
     }
 
@@ -60,7 +60,7 @@ class TaskTrainingJobOptionsTest {
         Set<String> fields = new HashSet<>();
         json.readTree(written).fieldNames().forEachRemaining(fields::add);
         assertEquals(Set.of("task", "name", "algorithm", "mode", "steps", "warmup_traces", "athletes", "seed", "checkpoint_every",
-                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite"), fields);
+                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite", "model"), fields);
         assertEquals(request, json.readValue(written, JobRequest.class));
         assertEquals(request, request.toBuilder().build());
         TaskTrainingJob.Options options = request.options("r");
