@@ -77,10 +77,8 @@ public final class EvalCommand implements Callable<Integer> {
             ScratchRecipe recipe = config == null ? ScratchRecipe.defaults()
                     : new ObjectMapper().treeToValue(config.get("recipe"), ScratchRecipe.class);
             long splitSeed = taskOptions.seedOr(config == null ? 1L : config.get("seed").asLong());
-            // the run's base: the folder a train --model run named, else the one its warm-up or its model step wrote
             JsonNode runModel = config == null ? null : config.get("model");
-            Path base = model != null ? model : runModel != null ? Path.of(runModel.asText())
-                    : Files.isDirectory(run.resolve("distilled")) ? run.resolve("distilled") : run.resolve("init");
+            Path base = model != null ? model : TaskTrainingJob.baseModel(run, runModel == null ? null : Path.of(runModel.asText()));
             JsonNode runFormat = config == null ? null : config.get("action_format");
             ActionFormat format = runFormat != null ? ActionFormat.named(runFormat.asText()) : recipe.greedyAgent().actionFormat();
             ToolChoice tools = toolOptions.choice();

@@ -437,7 +437,7 @@ public final class TaskTrainingJob {
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
             Path distilled = run.resolve("distilled");
             boolean warmedUp = Files.exists(distilled.resolve("config.json"));
-            Path base = warmedUp ? distilled : options.model() != null ? options.model() : init;
+            Path base = baseModel(run, options.model());
             BrainBuilder builder = Brain.builder().model(base).actionFormat(actionFormat)
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
@@ -528,6 +528,15 @@ public final class TaskTrainingJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The base a run trains and evaluates: its warm-up's {@code distilled/} once written, else the user's folder
+     * ({@code model}, null for none), else the task-sized model it built in {@code init/}.
+     */
+    public static Path baseModel(Path run, Path model) {
+        Path distilled = run.resolve("distilled");
+        return Files.exists(distilled.resolve("config.json")) ? distilled : model != null ? model : run.resolve("init");
     }
 
     /**
