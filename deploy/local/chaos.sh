@@ -10,29 +10,33 @@
 #   - every checkpoint verifies (coach-node checkpoints);
 #   - after cluster.sh down no process of this run is left.
 #
-#   chaos.sh [--task T] [--steps N] [--pause SECONDS] [--short]
+#   chaos.sh [--task T] [--steps N] [--pause SECONDS] [--model DIR] [--short]
 #
+# --model DIR: the job trains a LoRA adapter over that Hugging Face folder (copied into the coach's models folder,
+# which every node reads) instead of a model the job builds; athletes prove they hold the same model by its digest.
 # --short: fewer steps (CI); the faults come at fixed early steps, so the job must outlast them. Prints each fault with its time, the audit, and ends 0 when the audit passes.
 # Everything lives under $TOOLCOACH_CHAOS_DIR (default .chaos/ at the repository root), which is cleared first.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CHAOS_DIR="${TOOLCOACH_CHAOS_DIR:-$REPO/.chaos}"
-export TOOLCOACH_RUN_DIR="$CHAOS_DIR/cluster" TOOLCOACH_RUNS_DIR="$CHAOS_DIR/runs"
+export TOOLCOACH_RUN_DIR="$CHAOS_DIR/cluster" TOOLCOACH_RUNS_DIR="$CHAOS_DIR/runs" TOOLCOACH_MODELS_DIR="$CHAOS_DIR/models"
 export DJL_OFFLINE=true OPT_OUT_TRACKING=true
 CLUSTER="$REPO/deploy/local/cluster.sh"
 JOB=chaos-job
 RUN="$TOOLCOACH_RUNS_DIR/$JOB"
 
-task=finance steps=300 pause=30
+task=finance steps=300 pause=30 model=
 while (( $# )); do
   case "$1" in
     --task) task="${2:?--task needs a value}"; shift 2 ;;
     --steps) steps="${2:?--steps needs a value}"; shift 2 ;;
     --pause) pause="${2:?--pause needs a value}"; shift 2 ;;
+    --model) model="${2:?--model needs a folder}"; [[ -f "$model/config.json" ]] || { echo "chaos.sh: --model $model has no config.json" >&2; exit 2; }
+      model="$(realpath "$model")"; shift 2 ;;
     --short) steps=150; pause=20; shift ;;
     -h|--help) sed -n "2,15p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "chaos.sh: unknown option '$1' (use --task T, --steps N, --pause SECONDS, --short)" >&2; exit 2 ;;
+    *) echo "chaos.sh: unknown option '$1' (use --task T, --steps N, --pause SECONDS, --model DIR, --short)" >&2; exit 2 ;;
   esac
 done
 [[ "$steps" =~ ^[0-9]+$ && "$steps" -ge 40 ]] || { echo "chaos.sh: --steps must be a number >= 40" >&2; exit 2; }
@@ -77,11 +81,17 @@ cat > "$recipe" <<EOF
  "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0}
 EOF
 
+model_args=()
+if [[ -n "$model" ]]; then
+  mkdir -p "$TOOLCOACH_MODELS_DIR"
+  cp -r "$model" "$TOOLCOACH_MODELS_DIR/user-model"
+  model_args=(--model "$TOOLCOACH_MODELS_DIR/user-model")
+fi
 say "cluster up: 3 athlete nodes, 1 tool node"
 "$CLUSTER" up --athletes 3 --tools 1 > "$CHAOS_DIR/up.log" 2>&1 || fail "cluster.sh up (see $CHAOS_DIR/up.log)"
-"$CLUSTER" train --detach --task "$task" --name "$JOB" --recipe "$recipe" --seed 5 --checkpoint-every 1 \
+"$CLUSTER" train --detach --task "$task" --name "$JOB" --recipe "$recipe" --seed 5 --checkpoint-every 1 "${model_args[@]}" \
   > "$CHAOS_DIR/train.log" 2>&1 || fail "cluster.sh train (see $CHAOS_DIR/train.log)"
-say "job $JOB submitted: task $task, $steps steps"
+say "job $JOB submitted: task $task, $steps steps${model:+, a LoRA adapter over $model}"
 
 faults=0
 await_step 2; still_running 1

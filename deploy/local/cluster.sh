@@ -314,20 +314,20 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
   while (( $# )); do
     case "$1" in
       --detach) detach=1; shift ;;
-      --task|--name|--algorithm|--mode|--tool-suite)
+      --task|--name|--algorithm|--mode|--tool-suite|--reward) # a reward server's URL must be under the coach's endpoints
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
       --dataset) # the coach node reads it from its data folder only: sent as a path relative to it
-        [[ -r "${2:-}" ]] || die "train: --dataset needs a readable JSON Lines file"
+        [[ -r "${2:-}" ]] || die "train: --dataset needs a readable file (JSON Lines, xLAM or ShareGPT)"
         key="$(realpath "$2")"
         [[ "$key" == "$DATA_DIR"/* ]] || die "train: --dataset must be a file inside the coach's data folder $DATA_DIR"
         body="$(jq -c --arg v "${key#"$DATA_DIR"/}" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
-      --model) # a folder inside the coach's models folder: sent as a path relative to it
-        [[ -d "${2:-}" ]] || die "train: --model needs a model folder"
+      --model|--adapter) # a folder inside the coach's models folder: sent as a path relative to it
+        [[ -d "${2:-}" ]] || die "train: $1 needs a folder"
         key="$(realpath "$2")"
-        [[ "$key" == "$MODELS_DIR"/* ]] || die "train: --model must be a folder inside the coach's models folder $MODELS_DIR (TOOLCOACH_MODELS_DIR)"
-        body="$(jq -c --arg v "${key#"$MODELS_DIR"/}" '. + {model: $v}' <<< "$body")"; shift 2 ;;
+        [[ "$key" == "$MODELS_DIR"/* ]] || die "train: $1 must be a folder inside the coach's models folder $MODELS_DIR (TOOLCOACH_MODELS_DIR)"
+        body="$(jq -c --arg k "${1#--}" --arg v "${key#"$MODELS_DIR"/}" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
@@ -363,7 +363,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
         else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
         shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
+      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--adapter DIR] [--reward NAME|URL] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()

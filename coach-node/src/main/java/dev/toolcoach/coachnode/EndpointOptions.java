@@ -6,6 +6,7 @@ import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 
 /** Where the external model is: options, with the API key taken only from the environment so it never shows in a process list. */
 final class EndpointOptions {
@@ -25,6 +26,14 @@ final class EndpointOptions {
     /** The endpoints a command's options name (null: not given), each called with {@code $OPENAI_API_KEY}: the user typed both. */
     static OutboundEndpoints named(String... urls) {
         return OutboundEndpoints.named(Arrays.asList(urls), apiKey());
+    }
+
+    /**
+     * The reward server a command's {@code --reward} names (null: none), called with {@code $TOOLCOACH_REWARD_API_KEY}: the
+     * OpenAI key is meant for the model endpoints, never for a reward server.
+     */
+    static OutboundEndpoints rewardServer(String url) {
+        return OutboundEndpoints.named(Collections.singletonList(url), System.getenv().getOrDefault("TOOLCOACH_REWARD_API_KEY", ""));
     }
 
     private static String apiKey() {

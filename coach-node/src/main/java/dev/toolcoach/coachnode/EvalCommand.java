@@ -11,12 +11,14 @@ import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.taskjob.RewardChoice;
 import dev.toolcoach.brain.taskjob.ToolChoice;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.Task;
+import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.UntrustedJson;
 import dev.toolcoach.trace.tooluse.ContextKey;
@@ -82,14 +84,23 @@ public final class EvalCommand implements Callable<Integer> {
             JsonNode runFormat = config == null ? null : config.get("action_format");
             ActionFormat format = runFormat != null ? ActionFormat.named(runFormat.asText()) : recipe.greedyAgent().actionFormat();
             ToolChoice tools = toolOptions.choice();
-            TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task(taskOptions.requiredTask())
+            JsonNode runDataset = config == null ? null : config.path("dataset").get("file");
+            boolean datasetTask = taskOptions.task == null && config != null && config.path("task_source").asText().equals("dataset");
+            String task = taskOptions.task != null || datasetTask || config == null || !config.hasNonNull("task") ? taskOptions.task
+                    : config.get("task").asText();
+            if (task == null && !datasetTask) taskOptions.requiredTask();
+            JsonNode runReward = config == null ? null : config.get("reward");
+            RewardChoice reward = runReward == null ? RewardChoice.task() : new RewardChoice(runReward.asText());
+            TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task(task)
+                    .dataset(datasetTask && runDataset != null ? Path.of(runDataset.asText()) : null)
                     .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
-                    .model(base).build();
+                    .model(base).reward(reward).endpoints(EndpointOptions.rewardServer(reward.url().orElse(null))).build();
             Task t = TaskTrainingJob.validate(options);
+            TraceReward scored = options.evaluationReward(t, format);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
             BrainBuilder builder = Brain.builder().model(base).actionFormat(format).toolOptions(suiteOptions)
                     .distractorTools(TaskTrainingJob.distractors(tools, taskOptions.dataDir, suiteOptions))
-                    .reward(Reward.perTrace(t.name(), t.reward(format)))
+                    .reward(Reward.perTrace(t.name(), scored))
                     .config(options.trainingConfig())
                     .progress(new ConsoleProgress(t.name(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(run);
@@ -106,7 +117,7 @@ public final class EvalCommand implements Callable<Integer> {
                     : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url")) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
                 EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
-                        t.reward(format));
+                        scored);
                 if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);

@@ -65,6 +65,10 @@ public final class TrainCommand implements Callable<Integer> {
             + "--warmup-traces asks for one")
     Path model;
 
+    @Option(names = "--adapter", description = "a PEFT adapter over --model to continue training (its LoRA settings are kept); "
+            + "the first evaluation scores the model with it")
+    Path adapter;
+
     @Option(names = "--steps", description = "learner steps after the warm-up, 0 for the warm-up alone (default: the recipe's)")
     Integer steps;
 
@@ -88,11 +92,27 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--name", description = "run name; an existing run of that name resumes (default: <task>-<date>-<time>)")
     String name;
 
-    @Option(names = "--dataset", description = "a JSON Lines file of the task's examples (id, messages, gold_answer, ...) to "
-            + "train on instead of its training split; bad lines are skipped and counted")
+    @Option(names = "--dataset", description = "a file of examples: ToolCoach JSON Lines (id, query or messages, tools, gold_answer, "
+            + "gold_calls, metadata), an xLAM array ({query, tools, answers}) or a ShareGPT/Glaive array ({conversations, tools}). "
+            + "With --task, JSON Lines to train on instead of its training split; without, the task itself (a fifth held out "
+            + "for its test). Bad records are skipped and counted")
     Path dataset;
 
-    @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
+    @Option(names = "--reward", description = "what training optimises and evaluation counts: task (the task's own), call-match "
+            + "(Tool-N1: well-formed calls matching the gold ones), exact, mentions, numeric[:TOLERANCE] (the final answer), "
+            + "the http(s) URL of a reward server (a group's rollouts in, one score each out; see docs/RECIPE.md), or a "
+            + "RewardProvider's name on the classpath (default: the task's own)")
+    String reward;
+
+    @Option(names = "--tool-suite", description = "the suite --tools-conf defines (an MCP server, a tool class) that serves the "
+            + "task's tools instead of its built-in suite; its tools must take the task's oracle calls")
+    String toolSuite;
+
+    @Option(names = "--tools-conf", description = "a HOCON file of tool suites this process hosts, as a tool node's "
+            + "toolcoach.tools section: classes { NAME = \"com.acme.MyTools\" }, mcp.servers.NAME { command, args } or { url }")
+    Path toolsConf;
+
+        @Option(names = "--runs", defaultValue = "runs", description = "folder of the runs (default: ${DEFAULT-VALUE})")
     Path runs;
 
     @Option(names = "--crystallize", description = "after training, mine the run's successful traces into composite tools "
@@ -115,13 +135,14 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() {
         try {
             // the options a request body has too are read by JobRequest, once for both; the command's own are typed here
-            JobRequest request = JobRequest.builder().task(taskOptions.requiredTask()).name(name).algorithm(algorithm).mode(mode)
+            JobRequest request = JobRequest.builder().task(taskOptions.task).name(name).algorithm(algorithm).mode(mode)
                     .steps(steps).warmupTraces(warmupTraces).athletes(athletes).seed(taskOptions.seed).checkpointEvery(checkpointEvery)
                     .recipe(recipe()).runsDir(runs.toString()).dataDir(taskOptions.dataDir.toString())
-                    .dataset(dataset == null ? null : dataset.toString()).model(model == null ? null : model.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
-                    .build();
+                    .dataset(dataset == null ? null : dataset.toString()).model(model == null ? null : model.toString()).adapter(adapter == null ? null : adapter.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
+                    .reward(reward).toolSuite(toolSuite).build();
             TaskTrainingJob.Options.Builder job = request.options(request.runName()).toBuilder()
-                    .endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url)).adapt(adapt);
+                    .endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url).and(EndpointOptions.rewardServer(rewardUrl()))).adapt(adapt)
+                    .toolsConfig(toolsConf);
             if (toolReward != null) job.toolReward(ToolUseReward.Weights.parse(toolReward));
             TaskTrainingJob.Options options = job.build();
             Task task = TaskTrainingJob.validate(options);
@@ -129,7 +150,7 @@ public final class TrainCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--crystallize mines calls of a built-in suite; task '" + task.name() + "' calls none");
             }
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
-                    new TerminalListener(options.task(), System.err));
+                    new TerminalListener(task.name(), System.err));
             printTable(spec.commandLine().getOut(), summary);
             if (crystallize) {
                 SkillsCommand.crystallizeRun(summary.runDir(), task.toolSuites().get(0), options.dataDir(), options.recipe().greedyAgent(),
@@ -144,6 +165,11 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     /** The recipe file's (or the default) with the format asked for; null when neither is given, as a request without one. */
+    /** The reward server's URL, which the user typed and so may call. */
+    private String rewardUrl() {
+        return reward != null && reward.trim().toLowerCase(Locale.ROOT).matches("https?://.*") ? reward.trim() : null;
+    }
+
     private ScratchRecipe recipe() {
         ScratchRecipe recipe = recipeFile == null ? null : readRecipe(recipeFile);
         if (actionFormat == null) return recipe;

@@ -5,7 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.tasks.calling.CallingExample;
+import com.sun.net.httpserver.HttpServer;
+import dev.toolcoach.openai.ChatMessage;
+import dev.toolcoach.openai.ChatRequest;
+import dev.toolcoach.openai.ChatResponse;
+import dev.toolcoach.openai.OpenAiClient;
+import dev.toolcoach.openai.OpenAiConfig;
+import dev.toolcoach.openai.ToolDefinition;
 import dev.toolcoach.tasks.datasets.BfclLoader;
+import dev.toolcoach.tasks.datasets.XlamLoader;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.StyleTemplates;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -15,7 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -127,6 +143,112 @@ class TrainModelCommandTest {
         assertEquals(0, eval.execute("eval", "--task", "bfcl-simple", "--data-dir", dir.resolve("data").toString(), "--adapter",
                 dir.resolve("runs/n1/adapter").toString(), "--device", "cpu"), eval.err.toString());
         assertEquals(1.0, JSON.readTree(eval.out.toString()).get("accuracy").asDouble(), eval.out.toString());
+    }
+
+    /**
+     * Tool-N1 on a user's own file: ten copies of the xLAM sample's first item train a user's Qwen3 folder by call-match
+     * with no task named (the file is the task, a fifth held out); eval finds the dataset and reward in the run, and
+     * serve answers with the adapter: the call the item wants, as an OpenAI tool call. The same file trained on a reward
+     * server (a real one on loopback) scores by the server's answers, which see the rollouts' calls and the gold calls.
+     */
+    @Test
+    void aUsersXlamFileTrainsByCallMatchOrARewardServerAndTheAdapterServes(@TempDir Path dir) throws Exception {
+        JsonNode item = JSON.readTree(SharedData.require("toolcall/toolalpaca_xlam_format.json").toFile()).get(0);
+        com.fasterxml.jackson.databind.node.ArrayNode copies = JSON.createArrayNode();
+        for (int i = 0; i < 10; i++) copies.add(item.deepCopy());
+        Path file = dir.resolve("mine.json");
+        JSON.writeValue(file.toFile(), copies);
+        CallingExample first = new XlamLoader().load(file, "xlam").items().get(0);
+        String gold = first.oracleCalls().get(0).name();
+        Path model = ToolCallingModel.write(dir.resolve("qwen3"), ModelFamily.QWEN3, TinyChatModel.SPECIALS, "<|im_end|>",
+                ActionFormat.HERMES.codec().writeCalls(first.oracleCalls()));
+        Files.writeString(model.resolve("chat_template.jinja"), Files.readString(SharedData.require("chat_templates/templates/qwen3.jinja")));
+        Path recipe = Files.writeString(dir.resolve("recipe.json"), RECIPE.replace("\"maxTurns\": 2", "\"maxTurns\": 1"));
+
+        CliRun train = new CliRun();
+        assertEquals(0, train.execute("train", "--model", model.toString(), "--dataset", file.toString(), "--reward", "call-match",
+                "--recipe", recipe.toString(), "--steps", "1", "--runs", dir.resolve("runs").toString(), "--name", "x1", "--device", "cpu"),
+                train.err.toString());
+        JsonNode config = JSON.readTree(dir.resolve("runs/x1/config.json").toFile());
+        assertEquals("mine", config.get("task").asText());
+        assertEquals("call-match", config.get("reward").asText());
+        assertEquals("xlam", config.at("/dataset/layout").asText());
+        assertEquals(8, config.get("train_examples").asInt(), "a fifth of the file held out for the test");
+        JsonNode evals = JSON.readTree(dir.resolve("runs/x1/eval.json").toFile());
+        assertEquals(1.0, evals.at("/before_training/accuracy").asDouble(), evals.toString());
+
+        CliRun eval = new CliRun();
+        assertEquals(0, eval.execute("eval", "--adapter", dir.resolve("runs/x1/adapter").toString(), "--device", "cpu"), eval.err.toString());
+        assertEquals(1.0, JSON.readTree(eval.out.toString()).get("accuracy").asDouble(), eval.out.toString());
+
+        // the adapter continued: the first evaluation scores the folder with it, training goes on from it
+        CliRun continued = new CliRun();
+        assertEquals(0, continued.execute("train", "--model", model.toString(), "--adapter", dir.resolve("runs/x1/adapter").toString(),
+                "--dataset", file.toString(), "--reward", "call-match", "--recipe", recipe.toString(), "--steps", "1",
+                "--runs", dir.resolve("runs").toString(), "--name", "x3", "--device", "cpu"), continued.err.toString());
+        assertEquals(dir.resolve("runs/x1/adapter").toAbsolutePath().normalize().toString(),
+                JSON.readTree(dir.resolve("runs/x3/config.json").toFile()).get("adapter").asText());
+        assertTrue(Files.isRegularFile(dir.resolve("runs/x3/adapter/adapter_model.safetensors")));
+        CliRun notAnAdapter = new CliRun();
+        assertEquals(2, notAnAdapter.execute("train", "--model", model.toString(), "--adapter", model.toString(), "--dataset",
+                file.toString(), "--runs", dir.resolve("runs").toString(), "--name", "x4", "--device", "cpu"));
+        assertTrue(notAnAdapter.err.toString().startsWith("train: adapter: ") && notAnAdapter.err.toString().contains("adapter_config.json"),
+                notAnAdapter.err.toString());
+
+        CliRun serve = new CliRun();
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> serve.execute("serve", "--model", model.toString(),
+                "--adapter", dir.resolve("runs/x1/adapter").toString(), "--port", "0", "--api-key", "sk-x1"));
+        try {
+            OpenAiClient client = new OpenAiClient(OpenAiConfig.of(awaitServing(serve, exit), "qwen3").withApiKey("sk-x1")
+                    .withRequestTimeout(Duration.ofSeconds(60)));
+            List<ToolDefinition> tools = first.functions().stream()
+                    .map(f -> ToolDefinition.function(f.name(), f.description(), f.toJsonSchema().get("parameters"))).toList();
+            ChatResponse reply = client.chat(ChatRequest.of(List.of(ChatMessage.user(first.query()))).withTools(tools)
+                    .withTemperature(0).withMaxTokens(64));
+            assertEquals(gold, reply.message().toolCalls().get(0).function().name(), reply.toString());
+        } finally {
+            ((ServeCommand) serve.cli.getSubcommands().get("serve").getCommand()).stop();
+            assertEquals(0, exit.get(30, TimeUnit.SECONDS), serve.err.toString());
+        }
+
+        List<JsonNode> posted = new CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/score", exchange -> {
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            posted.add(body);
+            com.fasterxml.jackson.databind.node.ArrayNode scores = JSON.createObjectNode().putArray("scores");
+            String wanted = body.at("/example/gold_calls/0/name").asText();
+            body.get("rollouts").forEach(r -> scores.add(r.at("/turns/0/calls/0/name").asText().equals(wanted) ? 1.0 : 0.0));
+            byte[] out = JSON.writeValueAsBytes(JSON.createObjectNode().set("scores", scores));
+            exchange.sendResponseHeaders(200, out.length);
+            exchange.getResponseBody().write(out);
+            exchange.close();
+        });
+        server.start();
+        try {
+            CliRun served = new CliRun();
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/score";
+            assertEquals(0, served.execute("train", "--model", model.toString(), "--dataset", file.toString(), "--reward", url,
+                    "--recipe", recipe.toString(), "--steps", "1", "--runs", dir.resolve("runs").toString(), "--name", "x2",
+                    "--device", "cpu"), served.err.toString());
+            assertEquals(1.0, JSON.readTree(dir.resolve("runs/x2/eval.json").toFile()).at("/before_training/accuracy").asDouble());
+            assertTrue(posted.stream().anyMatch(b -> b.get("rollouts").size() == 2), "training posted whole groups of 2");
+            assertEquals(gold, posted.get(0).at("/example/gold_calls/0/name").asText());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static String awaitServing(CliRun serve, CompletableFuture<Integer> exit) throws InterruptedException {
+        Pattern serving = Pattern.compile("serving \\S+ at (http://127\\.0\\.0\\.1:\\d+/v1)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            Matcher m = serving.matcher(serve.out.toString());
+            if (m.find()) return m.group(1);
+            if (exit.isDone()) throw new AssertionError("serve exited early: " + exit.join() + " " + serve.err);
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        throw new AssertionError("serve did not report its address within 60 s; stderr: " + serve.err);
     }
 
     @Test

@@ -171,6 +171,7 @@ public final class Brain {
                 .suites(tools.suites()).toolOptions(tools.options()).dataset(offeredTools(dataset)).steps(steps).reward(reward)
                 .checkpointDir(workDir.resolve("checkpoints")).jobId(jobId);
         adapt.map(this::adaptSpec).ifPresent(spec::adapt);
+        if (adapter != null) spec.startAdapter(adapter); // a loaded (or earlier trained) adapter is where a new job starts
         TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)
                 : TrainingRun.run(spec.build(), tools.node(), onStep);
         adapter = result.adapter();
@@ -236,7 +237,10 @@ public final class Brain {
         }
     }
 
-    /** Evaluates and trains from here on with a saved PEFT adapter (e.g. a run's {@code adapter/}). */
+    /**
+     * Evaluates and trains from here on with a saved PEFT adapter (e.g. a run's {@code adapter/}): a new training job
+     * starts from it, with its LoRA settings.
+     */
     public void loadAdapter(Path dir) {
         adapter = PeftAdapterIo.load(dir);
     }

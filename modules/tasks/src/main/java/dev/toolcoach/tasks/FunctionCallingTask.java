@@ -27,10 +27,17 @@ public final class FunctionCallingTask implements Task {
     private final List<TaskExample> examples;
 
     public FunctionCallingTask(String name, LoadResult<CallingExample> data) {
+        this(name, data, Map.of());
+    }
+
+    /**
+     * @param fields each example's own fields by its id (a user's metadata), which rewards read beside its category
+     */
+    public FunctionCallingTask(String name, LoadResult<CallingExample> data, Map<String, Map<String, Object>> fields) {
         this.name = Objects.requireNonNull(name, "name");
         this.data = data;
         data.items().forEach(ex -> byId.put(ex.id(), ex));
-        this.examples = data.items().stream().map(FunctionCallingTask::example).toList();
+        this.examples = examples(data, fields);
     }
 
     /** What loading the dataset gave: counts of malformed and filtered records, with their locations. */
@@ -74,12 +81,21 @@ public final class FunctionCallingTask implements Task {
         };
     }
 
-    private static TaskExample example(CallingExample ex) {
+    /**
+     * The loaded examples as task examples: their messages, the functions as tools, the gold calls as the oracle's one
+     * step, the category and {@code fields} of its id as what rewards read.
+     */
+    public static List<TaskExample> examples(LoadResult<CallingExample> data, Map<String, Map<String, Object>> fields) {
+        return data.items().stream().map(ex -> example(ex, fields.getOrDefault(ex.id(), Map.of()))).toList();
+    }
+
+    private static TaskExample example(CallingExample ex, Map<String, Object> fields) {
         List<ToolCall> gold = ex.oracleCalls();
         List<ToolSpec> tools = ex.functions().stream().map(FunctionCallingTask::spec).toList();
+        Map<String, Object> read = new LinkedHashMap<>(fields);
+        read.put("category", ex.category().name().toLowerCase(Locale.ROOT));
         return new TaskExample(ex.id(), ex.messages(), tools, ActionFormat.TOOL_N1.codec().writeCalls(gold),
-                List.of(new OracleStep("The request maps to " + gold.size() + " call(s).", gold, null)),
-                Map.of("category", ex.category().name().toLowerCase(Locale.ROOT)));
+                List.of(new OracleStep("The request maps to " + gold.size() + " call(s).", gold, null)), read);
     }
 
     private static ToolSpec spec(FunctionDoc doc) {

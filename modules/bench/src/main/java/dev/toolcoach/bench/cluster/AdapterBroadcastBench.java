@@ -15,6 +15,7 @@ import dev.toolcoach.bench.learning.Load;
 import dev.toolcoach.cluster.job.JobAnnouncer;
 import dev.toolcoach.cluster.protocol.AdapterPublisherProtocol;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
+import dev.toolcoach.model.io.ModelDigest;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.testkit.TestAdapters;
 import dev.toolcoach.cluster.weights.WeightsChunker;
@@ -113,8 +114,8 @@ public final class AdapterBroadcastBench {
                             int warmup, long pauseMillis) throws Exception {
         List<String> athletes = cluster.nodes("athlete");
         await("this node up with the cluster", START_TIMEOUT, () -> upMembers(system) == engines + 2);
-        system.systemActorOf(JobAnnouncer.create(new JobSpec(JOB, model.toAbsolutePath(), ActionFormat.TOOL_N1_COMPACT, List.of("arithmetic"),
-                new RolloutSettings(1.0, 16, 1, 256), 1, Duration.ofSeconds(1), 1, Optional.empty())), "job-announcer", Props.empty());
+        system.systemActorOf(JobAnnouncer.create(new JobSpec(JOB, model.toAbsolutePath(), ModelDigest.of(model), ActionFormat.TOOL_N1_COMPACT, List.of("arithmetic"),
+                new RolloutSettings(1.0, 16, 1, 256), 1, 0, Duration.ofSeconds(1), 1, Optional.empty())), "job-announcer", Props.empty());
         ActorRef<AdapterPublisherProtocol.Command> publisher = system.systemActorOf(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher", Props.empty());
         await("every athlete node serving the job's engine", START_TIMEOUT,

@@ -9,6 +9,7 @@ import dev.toolcoach.tasks.OracleStep;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.trace.JsonLines;
 import dev.toolcoach.trace.Message;
+import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.UntrustedJson;
 
 import java.nio.file.Path;
@@ -18,7 +19,12 @@ import java.util.Map;
 /**
  * Task examples as JSON Lines, one {@link TaskExample} per line with snake_case fields
  * ({@code id, messages, tools, gold_answer, solution, gold}): the training-dataset format Zero-Learn
- * writes and distillation reads.
+ * writes, distillation reads and a user's {@code --dataset} file is in.
+ *
+ * <p>A user's line may spell the conversation and the gold more simply: {@code query} (with an optional
+ * {@code system} prompt) instead of {@code messages}, {@code gold_calls} (the calls {@code {name, arguments}} the
+ * first reply should make) instead of {@code solution}, and {@code metadata} (fields a reward may read) instead of
+ * {@code gold}. A line names one spelling of each, never both.
  *
  * <p>Reading is lenient per line: a line that is not a valid example is skipped and reported with
  * its number and the reason (never its content), so one bad line never loses the rest of the file.
@@ -32,20 +38,34 @@ public final class ExampleJsonl {
      * The line layout. Jackson 2.13 ignores a naming strategy on record constructors, so the
      * snake_case name is spelled out here instead.
      */
-    private record Line(String id, List<Message> messages, List<ToolSpec> tools,
+    private record Line(String id, List<Message> messages, String query, String system, List<ToolSpec> tools,
                         @JsonProperty("gold_answer") String goldAnswer, List<OracleStep> solution,
-                        Map<String, Object> gold) {
+                        @JsonProperty("gold_calls") List<ToolCall> goldCalls, Map<String, Object> gold,
+                        Map<String, Object> metadata) {
         static Line of(TaskExample e) {
-            return new Line(e.id(), e.messages(), e.tools(), e.goldAnswer(), e.solution(), e.gold());
+            return new Line(e.id(), e.messages(), null, null, e.tools(), e.goldAnswer(), e.solution(), null, e.gold(), null);
         }
 
         TaskExample example() {
             // checked here so the reason names the field, not the example's values
             if (id == null || id.isBlank()) throw new IllegalArgumentException("no \"id\"");
-            if (messages == null || messages.isEmpty()) throw new IllegalArgumentException("no \"messages\"");
-            return new TaskExample(id, messages == null ? List.of() : messages, tools == null ? List.of() : tools,
-                    goldAnswer == null ? "" : goldAnswer, solution == null ? List.of() : solution,
-                    gold == null ? Map.of() : gold);
+            if (messages != null && (query != null || system != null)) {
+                throw new IllegalArgumentException("both \"messages\" and \"query\"/\"system\": name one");
+            }
+            List<Message> conversation = messages != null ? messages : query(query, system);
+            if (conversation.isEmpty()) throw new IllegalArgumentException("no \"messages\" (or \"query\")");
+            if (solution != null && goldCalls != null) throw new IllegalArgumentException("both \"solution\" and \"gold_calls\": name one");
+            if (gold != null && metadata != null) throw new IllegalArgumentException("both \"gold\" and \"metadata\": name one");
+            List<OracleStep> steps = solution != null ? solution
+                    : goldCalls == null || goldCalls.isEmpty() ? List.of() : List.of(new OracleStep("", goldCalls, null));
+            Map<String, Object> facts = gold != null ? gold : metadata;
+            return new TaskExample(id, conversation, tools == null ? List.of() : tools,
+                    goldAnswer == null ? "" : goldAnswer, steps, facts == null ? Map.of() : facts);
+        }
+
+        private static List<Message> query(String query, String system) {
+            if (query == null || query.isBlank()) return List.of();
+            return system == null || system.isBlank() ? List.of(Message.user(query)) : List.of(Message.system(system), Message.user(query));
         }
     }
 

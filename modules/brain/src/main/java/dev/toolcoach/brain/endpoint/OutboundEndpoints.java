@@ -57,6 +57,13 @@ public record OutboundEndpoints(List<Endpoint> endpoints) {
         return new OutboundEndpoints(List.of());
     }
 
+    /** These endpoints and {@code more}'s, each with its own key (an URL under both is called with these' key). */
+    public OutboundEndpoints and(OutboundEndpoints more) {
+        List<Endpoint> all = new ArrayList<>(endpoints);
+        all.addAll(more.endpoints);
+        return new OutboundEndpoints(all);
+    }
+
     /** The URLs a user named, each with {@code apiKey}; null ones, and any that is no plain URL ({@link #check} refuses it), left out. */
     public static OutboundEndpoints named(Collection<String> urls, String apiKey) {
         List<Endpoint> list = new ArrayList<>();

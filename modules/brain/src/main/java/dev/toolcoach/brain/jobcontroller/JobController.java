@@ -162,13 +162,13 @@ public final class JobController implements Extension {
         } catch (UncheckedIOException e) {
             throw new Rejected(e.getMessage(), false);
         }
-        Tracker tracker = new Tracker(name, options.task(), options.recipe().grpo().steps(), options.runDir());
+        Tracker tracker = new Tracker(name, options.taskLabel(), options.recipe().grpo().steps(), options.runDir());
         JobRequest named = located.toBuilder().name(name).build();
         write(options.runDir(), new JobRecord(named, "running", null));
         current = tracker;
         JobStatus accepted = tracker.status(); // before the job starts: it may end at once and show its final state
         runner.execute(() -> run(options, named, tracker, lock));
-        LOG.info("job {} accepted: task {}, run folder {}", name, options.task(), options.runDir());
+        LOG.info("job {} accepted: task {}, run folder {}", name, options.taskLabel(), options.runDir());
         return accepted;
     }
 

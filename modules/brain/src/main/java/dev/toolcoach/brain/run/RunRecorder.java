@@ -61,7 +61,8 @@ public final class RunRecorder implements Consumer<StepReport> {
 
     /**
      * @param task    the task the run trains on: the context of its tool-use records (null: each query's hash)
-     * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped)
+     * @param success what counts as a solved rollout in a step's accuracy (the reward trained on may be shaped); it sees
+     *                the trace with the reward it was given ({@link Trace#reward()})
      * @param onLine  hears each step's line after it is written (a progress display)
      */
     public RunRecorder(Path runDir, String task, Predicate<Trace> success, Consumer<StepLine> onLine) {
@@ -97,7 +98,8 @@ public final class RunRecorder implements Consumer<StepReport> {
         }
         long now = System.nanoTime();
         List<ScoredTrace> scored = report.scored().stream().flatMap(g -> g.traces().stream()).toList();
-        double accuracy = scored.stream().filter(t -> success.test(t.trace())).count() / (double) Math.max(1, scored.size());
+        List<Trace> recorded = scored.stream().map(t -> t.trace().withReward(t.reward()).withJobStep(report.step())).toList();
+        double accuracy = recorded.stream().filter(success).count() / (double) Math.max(1, recorded.size());
         int trainedFrom = report.published() ? report.version() - 1 : report.version();
         int[] lags = scored.stream().mapToInt(t -> policyLag(t.trace(), trainedFrom)).toArray();
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
@@ -108,7 +110,6 @@ public final class RunRecorder implements Consumer<StepReport> {
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");
-        List<Trace> recorded = scored.stream().map(t -> t.trace().withReward(t.reward()).withJobStep(report.step())).toList();
         TraceJson.append(traces, recorded);
         ToolUse.append(toolUse, ToolUse.records(recorded, runName(), task));
         onLine.accept(line);

@@ -30,6 +30,7 @@ import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
 import dev.toolcoach.cluster.weights.AdapterPublisher;
 import dev.toolcoach.cluster.weights.WeightsChunker;
 import dev.toolcoach.learn.checkpoint.CheckpointStore;
+import dev.toolcoach.model.io.ModelDigest;
 import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.core.LearnerCore;
 import dev.toolcoach.learn.core.LoraWeights;
@@ -38,6 +39,7 @@ import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.lora.AdapterWeights;
+import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.BuiltinSuites;
@@ -94,10 +96,13 @@ public final class TrainingRun {
      * @param checkpointDir where checkpoints go and where a resumed job finds them
      * @param jobId         names the job on the cluster (its coach and learner singletons); a resumed job keeps it
      * @param adapt         TILE's ADAPT for the athletes' tool calls (default empty: off)
+     * @param startAdapter  the adapter a new job starts from, whose LoRA settings it trains with (a user's PEFT adapter
+     *                      continued; default empty: a fresh LoRA of the config's settings); a resumed job starts from its
+     *                      checkpoint instead
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt) {
+                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt, Optional<AdapterWeights> startAdapter) {
 
         public Spec {
             Objects.requireNonNull(config, "config");
@@ -110,6 +115,7 @@ public final class TrainingRun {
             Objects.requireNonNull(checkpointDir, "checkpointDir");
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(adapt, "adapt");
+            Objects.requireNonNull(startAdapter, "startAdapter");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -124,6 +130,7 @@ public final class TrainingRun {
             Builder b = new Builder().config(config).modelDir(modelDir).actionFormat(actionFormat).suites(suites)
                     .toolOptions(toolOptions).dataset(dataset).steps(steps).reward(reward).checkpointDir(checkpointDir).jobId(jobId);
             b.adapt = adapt;
+            b.startAdapter = startAdapter;
             return b;
         }
 
@@ -140,6 +147,7 @@ public final class TrainingRun {
             private Path checkpointDir;
             private String jobId;
             private Optional<AdaptSpec> adapt = Optional.empty();
+            private Optional<AdapterWeights> startAdapter = Optional.empty();
 
             private Builder() {
             }
@@ -200,9 +208,16 @@ public final class TrainingRun {
                 return this;
             }
 
+            /** Starts a new job from this adapter instead of a fresh LoRA. */
+            public Builder startAdapter(AdapterWeights adapter) {
+                this.startAdapter = Optional.of(adapter);
+                return this;
+            }
+
             /** @throws IllegalArgumentException or NullPointerException naming the value that is out of range or missing */
             public Spec build() {
-                return new Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, adapt);
+                return new Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, adapt,
+                        startAdapter);
             }
         }
     }
@@ -241,12 +256,14 @@ public final class TrainingRun {
         ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
         // shared: the athletes this node hosts serve the same base through their engine (JobResources, LocalPolicy.load)
         try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null)) {
-            LearnerCore core = new LearnerCore(learnerModel.transformer(),
-                    new LoraWeights(learnerModel.addLora(config.optimisation().lora(), config.seed())), learnerConfig(config));
+            LoraConfig lora = spec.startAdapter().map(AdapterWeights::config).orElse(config.optimisation().lora());
+            LearnerCore core = new LearnerCore(learnerModel.transformer(), new LoraWeights(learnerModel.addLora(lora, config.seed())),
+                    learnerConfig(config));
             PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
                     config.checkpointEvery());
             Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
             int resumedFrom = cursor.isPresent() ? core.version() : -1;
+            if (cursor.isEmpty()) spec.startAdapter().ifPresent(core::startFrom);
             cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
                     LearnerSteps.jobStep(c.groupsTrained(), config.batching().groupsPerStep()), core.step(), core.version()));
             try {
@@ -310,8 +327,8 @@ public final class TrainingRun {
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobProtocol.Command> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),
-                spec.modelDir().toAbsolutePath(), spec.actionFormat(), spec.suites(), config.rollouts(), plan.maxPolicyLag(),
-                batching.rolloutTimeout(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
+                spec.modelDir().toAbsolutePath(), ModelDigest.of(spec.modelDir()), spec.actionFormat(), spec.suites(), config.rollouts(), plan.maxPolicyLag(),
+                spec.startAdapter().isPresent() ? 1 : 0, batching.rolloutTimeout(), config.seed(), spec.adapt())), "job-" + actorName(spec.jobId()));
         return new JobActors(publisher, announcer);
     }
 

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * {@link #options} reads it once into the job's typed {@link TaskTrainingJob.Options}; absent values take the
  * defaults documented there (or below, for what only a request has).
  *
- * @param task         a registered task (required)
+ * @param task         a registered task (required unless a dataset is the task)
  * @param name         the run's name; an existing run of that name resumes (default {@code <task>-<date>-<time>})
  * @param algorithm    grpo, dpo or sft, any case ({@link Algorithm#parse})
  * @param mode         async or sync, any case ({@link TrainingMode#parse})
@@ -36,8 +36,9 @@ import java.util.regex.Pattern;
  *                     {@code steps} and {@code warmupTraces} still override its counts
  * @param runsDir      the folder of the runs (default {@code runs}); never from the network (see {@link #confinedTo})
  * @param dataDir      the shared data folder; never from the network
- * @param dataset      a JSON Lines file of the task's examples to train on instead of its training split;
- *                     bad lines are skipped and counted, a file without a usable example is refused
+ * @param dataset      a file of examples in one of {@link JobDataset}'s layouts: with a task, ToolCoach JSON Lines to train
+ *                     on instead of its training split; without one, the task itself. Bad records are skipped and
+ *                     counted, a file without a usable example is refused. From the network relative to the data folder
  * @param toolRetrieval the agent's catalogue beyond its suite and tool retrieval over it; from the network
  *                      its schema files are relative to the data folder and its model an endpoint URL, never a local folder
  * @param judge        an LLM judge as the training reward; from the network an endpoint URL only
@@ -47,6 +48,10 @@ import java.util.regex.Pattern;
  * @param toolSuite    the suite of the cluster's tool nodes that serves the task's tools instead of its built-in one (e.g. an
  *                     MCP server in a tool node's {@code toolcoach.tools.mcp.servers}); its tools must take the task's oracle
  *                     calls
+ * @param reward       the reward trained and evaluated on, by name ({@link RewardChoice}; default the task's own); a
+ *                     reward server's URL must be under one of the node's {@code toolcoach.jobs.endpoints}
+ * @param adapter      a PEFT adapter over {@code model} to continue training; from the network a folder relative to the
+ *                     node's {@code toolcoach.jobs.models-dir}
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record JobRequest(String task, String name, String algorithm, String mode, Integer steps,
@@ -55,7 +60,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
                          @JsonDeserialize(using = ScratchRecipe.OverDefaults.class) ScratchRecipe recipe,
                          @JsonProperty("runs_dir") String runsDir, @JsonProperty("data_dir") String dataDir, String dataset,
                          @JsonProperty("tool_retrieval") ToolChoice toolRetrieval, JudgeChoice judge,
-                         @JsonProperty("tool_suite") String toolSuite, String model) {
+                         @JsonProperty("tool_suite") String toolSuite, String model, String reward, String adapter) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -69,7 +74,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
     public Builder toBuilder() {
         return new Builder().task(task).name(name).algorithm(algorithm).mode(mode).steps(steps).warmupTraces(warmupTraces)
                 .athletes(athletes).seed(seed).checkpointEvery(checkpointEvery).recipe(recipe).runsDir(runsDir).dataDir(dataDir)
-                .dataset(dataset).toolRetrieval(toolRetrieval).judge(judge).toolSuite(toolSuite).model(model);
+                .dataset(dataset).toolRetrieval(toolRetrieval).judge(judge).toolSuite(toolSuite).model(model).reward(reward).adapter(adapter);
     }
 
     /** One setter per field; a field not set is absent, as in a body without it. */
@@ -91,6 +96,8 @@ public record JobRequest(String task, String name, String algorithm, String mode
         private JudgeChoice judge;
         private String toolSuite;
         private String model;
+        private String reward;
+        private String adapter;
 
         private Builder() {
         }
@@ -180,9 +187,19 @@ public record JobRequest(String task, String name, String algorithm, String mode
             return this;
         }
 
+        public Builder reward(String name) {
+            this.reward = name;
+            return this;
+        }
+
+        public Builder adapter(String folder) {
+            this.adapter = folder;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(task, name, algorithm, mode, steps, warmupTraces, athletes, seed, checkpointEvery, recipe, runsDir,
-                    dataDir, dataset, toolRetrieval, judge, toolSuite, model);
+                    dataDir, dataset, toolRetrieval, judge, toolSuite, model, reward, adapter);
         }
     }
 
@@ -226,6 +243,7 @@ public record JobRequest(String task, String name, String algorithm, String mode
         return toBuilder().runsDir(runsRoot.toString()).dataDir(dataRoot.toString())
                 .dataset(dataset == null ? null : inside("dataset", dataset, dataRoot, "a file", "data folder").toString())
                 .model(model == null ? null : inside("model", model, modelsRoot, "a folder", "models folder").toString())
+                .adapter(adapter == null ? null : inside("adapter", adapter, modelsRoot, "a folder", "models folder").toString())
                 .toolRetrieval(tools).build();
     }
 
@@ -250,10 +268,12 @@ public record JobRequest(String task, String name, String algorithm, String mode
         return file;
     }
 
-    /** The run's name: the given one, or one made from the task and the time. */
+    /** The run's name: the given one, or one made from the task (else the dataset file's name) and the time. */
     public String runName() {
+        String what = task != null && !task.isBlank() ? task.trim()
+                : dataset != null ? JobDataset.taskName(Path.of(dataset)) : "job";
         return name != null && !name.isBlank() ? name
-                : task + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+                : what + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     }
 
     /**
@@ -262,7 +282,9 @@ public record JobRequest(String task, String name, String algorithm, String mode
      * @throws IllegalArgumentException naming a missing or invalid value
      */
     public TaskTrainingJob.Options options(String runName) {
-        if (task == null || task.isBlank()) throw new IllegalArgumentException("no task given");
+        if ((task == null || task.isBlank()) && dataset == null) {
+            throw new IllegalArgumentException("no task given: name a registered task or a dataset");
+        }
         if (!RUN_NAME.matcher(runName).matches()) {
             throw new IllegalArgumentException("run name must be a plain folder name (letters, digits, . _ -; at most 100)");
         }
@@ -279,7 +301,8 @@ public record JobRequest(String task, String name, String algorithm, String mode
         }
         if (model != null && model.isBlank()) throw new IllegalArgumentException("model must name a folder");
         if (dataset != null && dataset.isBlank()) throw new IllegalArgumentException("dataset must name a file");
-        TaskTrainingJob.Options.Builder options = TaskTrainingJob.Options.builder().task(task.trim()).recipe(chosen)
+        if (reward != null && reward.isBlank()) throw new IllegalArgumentException("reward must name a reward");
+        TaskTrainingJob.Options.Builder options = TaskTrainingJob.Options.builder().task(task == null || task.isBlank() ? null : task.trim()).recipe(chosen)
                 .runDir(Path.of(runsDir != null ? runsDir : "runs").resolve(runName)).tools(toolRetrieval).judge(judge);
         if (dataDir != null) options.dataDir(Path.of(dataDir));
         if (algorithm != null) options.algorithm(Algorithm.parse(algorithm));
@@ -290,6 +313,11 @@ public record JobRequest(String task, String name, String algorithm, String mode
         if (dataset != null) options.dataset(Path.of(dataset));
         if (toolSuite != null) options.toolSuite(toolSuite.trim());
         if (model != null) options.model(Path.of(model));
+        if (reward != null) options.reward(new RewardChoice(reward));
+        if (adapter != null) {
+            if (adapter.isBlank()) throw new IllegalArgumentException("adapter must name a folder");
+            options.adapter(Path.of(adapter));
+        }
         return options.build();
     }
 }

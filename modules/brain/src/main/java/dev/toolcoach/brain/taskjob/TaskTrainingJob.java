@@ -29,6 +29,7 @@ import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.policy.NativeActionFormat;
 import dev.toolcoach.rewards.Reward;
@@ -37,6 +38,11 @@ import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
 import dev.toolcoach.model.scratch.TaskVocabulary;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.openai.OpenAiClient;
@@ -91,7 +97,7 @@ public final class TaskTrainingJob {
      * What one run of the job does, each value already of its type (a request's text is read into it once, by
      * {@link JobRequest#options}). Built with {@link #builder()}; the defaults are given here once.
      *
-     * @param task      a registered task name (required)
+     * @param task      a registered task name (null: the dataset is the task; one of the two is required)
      * @param dataDir   the shared data folder, for tasks built from files, e.g. email (default {@code ../shared/data})
      * @param runDir    the run folder (required)
      * @param algorithm what trains after the warm-up (default GRPO)
@@ -101,8 +107,9 @@ public final class TaskTrainingJob {
      *                  (default all of a step's rollouts at once: the recipe's group size × groups per step)
      * @param seed      seeds the task, the split, the model and training (default 1)
      * @param checkpointEvery steps between checkpoints (default 5)
-     * @param dataset   a JSON Lines file of examples the job trains on instead of the task's training split (default
-     *                  none: null)
+     * @param dataset   a file of examples ({@link JobDataset}'s layouts): with a task, ToolCoach JSON Lines the job trains on
+     *                  instead of the task's training split; without one, the task itself, its test split held out as a
+     *                  task's is (default none: null)
      * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again (default
      *                  {@link TrainingConfig.Limits#defaults()})
      * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation
@@ -112,21 +119,30 @@ public final class TaskTrainingJob {
      * @param tools     the agent's catalogue beyond its suite and tool retrieval over it (default {@link ToolChoice#none()})
      * @param judge     an LLM judge as the training reward (default null: the task's reward)
      * @param toolSuite the cluster's suite (e.g. an MCP server a tool node hosts) that serves the task's tools instead of its
-     *                  built-in suite; its tools must take the task's oracle calls. Only on a cluster (default null: the
-     *                  task's built-in suite)
+     *                  built-in suite; its tools must take the task's oracle calls. On a cluster, or embedded when
+     *                  {@code toolsConfig} defines it (default null: the task's built-in suite)
      * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (default none: neither
      *                  may be a URL)
      * @param model     a Hugging Face model folder of a supported family to train a LoRA adapter over, instead of a
      *                  task-sized model built from scratch (default null: from scratch). Absolute; checked before anything
      *                  runs. A folder with its own chat template acts in its family's native tool-call format, one without
      *                  (a model ToolCoach built, a bare checkpoint) in the recipe's
+     * @param reward    the reward trained and evaluated on (default {@link RewardChoice#task()}: the task's own, shaped by
+     *                  the oracle's calls in training)
+     * @param adapter   a PEFT adapter over {@code model} that training continues (its LoRA settings replace the recipe's)
+     *                  and the first evaluation scores; absolute (default null: a fresh LoRA)
+     * @param toolsConfig a HOCON file whose {@code toolcoach.tools} section (as a tool node's: {@code classes},
+     *                  {@code mcp.servers}) defines {@code toolSuite} for an embedded job, which then hosts it in this
+     *                  process. From the command line only: a request cannot make a node start processes (default null)
      */
     public record Options(String task, Path dataDir, Path runDir, Algorithm algorithm, TrainingMode mode, ScratchRecipe recipe,
                           int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
                           ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
-                          OutboundEndpoints endpoints, Path model) {
+                          OutboundEndpoints endpoints, Path model, RewardChoice reward, Path adapter, Path toolsConfig) {
         public Options {
-            Objects.requireNonNull(task, "task");
+            if (task == null && dataset == null) {
+                throw new IllegalArgumentException("no task given: name a registered task (--task NAME) or a dataset (--dataset FILE)");
+            }
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(runDir, "runDir");
             Objects.requireNonNull(algorithm, "algorithm");
@@ -139,9 +155,29 @@ public final class TaskTrainingJob {
             if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
             endpoints = endpoints == null ? OutboundEndpoints.none() : endpoints;
             model = model == null ? null : model.toAbsolutePath().normalize();
+            reward = reward == null ? RewardChoice.task() : reward;
+            adapter = adapter == null ? null : adapter.toAbsolutePath().normalize();
+            if (adapter != null && model == null) {
+                throw new IllegalArgumentException("an adapter continues over the model it was trained on: name that model too");
+            }
+            if (toolsConfig != null && toolSuite == null) {
+                throw new IllegalArgumentException("a tools config hosts a tool_suite the job names: name it (--tool-suite NAME)");
+            }
+            if (adapter != null && recipe.warmup().traces() > 0) {
+                throw new IllegalArgumentException("an adapter continues over the model as given: no warm-up (warm-up traces 0)");
+            }
+            if (!reward.isTask() && (judge != null || toolReward != null)) {
+                throw new IllegalArgumentException("reward " + reward.name() + " and " + (judge != null ? "a judge" : "tool_reward")
+                        + " both name what training optimises: choose one");
+            }
         }
 
-        /** A builder at the defaults; task and run folder must be set. */
+        /** What status and progress lines call the job's task: the registered task, else the dataset file's name. */
+        public String taskLabel() {
+            return task != null ? task : dataset.getFileName().toString();
+        }
+
+        /** A builder at the defaults; a task or a dataset, and the run folder, must be set. */
         public static Builder builder() {
             return new Builder();
         }
@@ -167,6 +203,9 @@ public final class TaskTrainingJob {
             b.toolSuite = toolSuite;
             b.endpoints = endpoints;
             b.model = model;
+            b.reward = reward;
+            b.adapter = adapter;
+            b.toolsConfig = toolsConfig;
             return b;
         }
 
@@ -191,6 +230,9 @@ public final class TaskTrainingJob {
             private String toolSuite;
             private OutboundEndpoints endpoints = OutboundEndpoints.none();
             private Path model;
+            private RewardChoice reward = RewardChoice.task();
+            private Path adapter;
+            private Path toolsConfig;
 
             private Builder() {
             }
@@ -285,22 +327,43 @@ public final class TaskTrainingJob {
                 return this;
             }
 
+            public Builder reward(RewardChoice choice) {
+                this.reward = choice;
+                return this;
+            }
+
+            public Builder adapter(Path folder) {
+                this.adapter = folder;
+                return this;
+            }
+
+            public Builder toolsConfig(Path file) {
+                this.toolsConfig = file;
+                return this;
+            }
+
             /** @throws IllegalArgumentException or NullPointerException naming the option that is out of range or missing */
             public Options build() {
                 Objects.requireNonNull(recipe, "recipe");
                 int actors = athletes != null ? athletes : recipe.grpo().groupSize() * recipe.grpo().groupsPerStep();
                 return new Options(task, dataDir, runDir, algorithm, mode, recipe, actors, seed, checkpointEvery, dataset, limits,
-                        adapt, toolReward, tools, judge, toolSuite, endpoints, model);
+                        adapt, toolReward, tools, judge, toolSuite, endpoints, model, reward, adapter, toolsConfig);
             }
         }
 
         /**
-         * The reward training optimises: the task reward (of rollouts acting in {@code format}) with credit for oracle
-         * calls, or TILE's composite.
+         * The reward training optimises: the one named, else the task reward (of rollouts acting in {@code format}) with
+         * credit for oracle calls, or TILE's composite.
          */
-        TraceReward trainingReward(Task task, ActionFormat format) {
-            return toolReward == null ? new CallShapedReward(task.reward(format), recipe.grpo().callWeight())
-                    : new ToolUseReward(toolReward, task.reward(format));
+        Reward trainingReward(Task task, ActionFormat format) {
+            if (!reward.isTask()) return reward.training(task, format, endpoints);
+            return Reward.perTrace(task.name(), toolReward == null ? new CallShapedReward(task.reward(format), recipe.grpo().callWeight())
+                    : new ToolUseReward(toolReward, task.reward(format)));
+        }
+
+        /** The reward evaluations count accuracy by: the one named, else the task's own. */
+        public TraceReward evaluationReward(Task task, ActionFormat format) {
+            return reward.evaluation(task, format, endpoints);
         }
 
         /** The Brain's settings, the only place the recipe becomes them; the mode sets the policy lag. */
@@ -343,8 +406,12 @@ public final class TaskTrainingJob {
         return check(options).task();
     }
 
-    /** The task and the dataset read while validating, so the job reads neither twice. */
-    private record Checked(Task task, Optional<JobDataset> dataset, Optional<AdaptSettings> adapt) {
+    /**
+     * The task and the dataset read while validating, so the job reads neither twice; {@code extraQueries} is the
+     * dataset when it replaces a named task's training split, empty when there is none or it is the task.
+     */
+    private record Checked(Task task, Optional<JobDataset> dataset, Optional<JobDataset> extraQueries, Optional<AdaptSettings> adapt,
+                           Optional<Config> hostedTools) {
     }
 
     private static Checked check(Options options) {
@@ -364,8 +431,20 @@ public final class TaskTrainingJob {
                 throw new IllegalArgumentException("model: " + e.getMessage(), e);
             }
         }
+        if (options.adapter() != null) {
+            try {
+                PeftAdapterIo.load(options.adapter()); // its settings and tensors; their shapes are checked against the model as it loads
+            } catch (ModelLoadException e) {
+                throw new IllegalArgumentException("adapter: " + e.getMessage(), e);
+            }
+        }
         Optional<JobDataset> dataset = dataset(options);
-        Task task = TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
+        Task task = options.task() == null ? dataset.orElseThrow().asTask() : TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
+        if (options.task() != null && dataset.isPresent() && dataset.get().layout() != JobDataset.Layout.TOOLCOACH) {
+            throw new IllegalArgumentException("the dataset " + dataset.get().file() + " is in the " + dataset.get().layout().label()
+                    + " layout, a task of its own with its gold calls: leave out the task");
+        }
+        options.reward().check(task, options.endpoints());
         if (task.toolSuites().isEmpty() && options.model() == null) {
             throw new IllegalArgumentException("task '" + task.name() + "' offers each example its own tools and trains a model "
                     + "you give: name a Hugging Face folder (--model DIR, or model in a request)");
@@ -377,7 +456,30 @@ public final class TaskTrainingJob {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
-        return new Checked(task, dataset, Optional.ofNullable(options.adapt()).map(AdaptSettings::read));
+        return new Checked(task, dataset, options.task() == null ? Optional.empty() : dataset,
+                Optional.ofNullable(options.adapt()).map(AdaptSettings::read), Optional.ofNullable(options.toolsConfig()).map(f -> hostedTools(f, options)));
+    }
+
+    /**
+     * The config of a one-node cluster that hosts the job's {@code tool_suite} as {@code file} defines it (and no built-in
+     * suite), with the job's athletes.
+     *
+     * @throws IllegalArgumentException when the file cannot be read as HOCON or does not define the suite
+     */
+    private static Config hostedTools(Path file, Options options) {
+        Config tools;
+        try {
+            tools = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("tools config: " + e.getMessage(), e);
+        }
+        String quoted = ConfigUtil.quoteString(options.toolSuite());
+        if (!tools.hasPath("toolcoach.tools.classes." + quoted) && !tools.hasPath("toolcoach.tools.mcp.servers." + quoted)) {
+            throw new IllegalArgumentException("tools config " + file + " defines no suite '" + options.toolSuite()
+                    + "' (toolcoach.tools.classes or toolcoach.tools.mcp.servers)");
+        }
+        return ConfigFactory.parseMap(Map.of("toolcoach.jobs.controller", "off", "toolcoach.tools.suites", List.of(),
+                "toolcoach.athlete.actors-per-node", options.athletes())).withFallback(tools);
     }
 
     /**
@@ -405,12 +507,19 @@ public final class TaskTrainingJob {
         PhaseTimes times = new PhaseTimes();
         Checked checked = check(options);
         if (options.toolSuite() != null && node.isEmpty()) {
-            throw new IllegalArgumentException("tool_suite '" + options.toolSuite() + "' is a suite the cluster's tool nodes host: "
-                    + "submit the job to a coach node (POST /jobs, cluster.sh train --tool-suite)");
+            if (checked.hostedTools().isEmpty()) {
+                throw new IllegalArgumentException("tool_suite '" + options.toolSuite() + "' is a suite the cluster's tool nodes host: "
+                        + "submit the job to a coach node (POST /jobs, cluster.sh train --tool-suite), or host it in this process "
+                        + "(--tools-conf FILE)");
+            }
+            // the embedded job on a one-node cluster of this process that hosts the suite as a tool node would
+            try (JobNode local = JobNode.allRoles(checked.hostedTools().get())) {
+                return run(options, Optional.of(local), listener, held);
+            }
         }
         Task task = checked.task();
-        Optional<JobDataset> dataset = checked.dataset();
-        dataset.filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
+        checked.dataset().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
+        Optional<JobDataset> dataset = checked.extraQueries();
         List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = options.trainingConfig();
@@ -424,14 +533,17 @@ public final class TaskTrainingJob {
                     "train_examples", split.train().size(), "test_examples", split.test().size()));
             if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
             if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
-            dataset.ifPresent(d -> settings.put("dataset", d.record()));
+            checked.dataset().ifPresent(d -> settings.put("dataset", d.record()));
+            if (options.task() == null) settings.put("task_source", "dataset");
+            if (!options.reward().isTask()) settings.put("reward", options.reward().name());
             if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
             if (options.judge() != null) settings.put("judge", options.judge());
             if (options.toolSuite() != null) settings.put("tool_suite", options.toolSuite());
             if (options.model() != null) settings.put("model", options.model().toString());
+            if (options.adapter() != null) settings.put("adapter", options.adapter().toString());
             ActionFormat actionFormat = actionFormat(options.model(), recipe);
             settings.put("action_format", actionFormat.formatName());
-            TraceReward taskReward = task.reward(actionFormat);
+            TraceReward taskReward = options.evaluationReward(task, actionFormat);
             writeJson(run.resolve("config.json"), settings);
             Path init = run.resolve("init");
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
@@ -441,7 +553,7 @@ public final class TaskTrainingJob {
             BrainBuilder builder = Brain.builder().model(base).actionFormat(actionFormat)
                     .toolOptions(toolOptions)
                     .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
-                    .reward(Reward.perTrace(task.name(), options.trainingReward(task, actionFormat)))
+                    .reward(options.trainingReward(task, actionFormat))
                     .config(config).workDir(run).progress(listener.progress());
             if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
             node.ifPresent(builder::onNode);
@@ -450,6 +562,7 @@ public final class TaskTrainingJob {
             else builder.tool(task.toolSuites().get(0));
             checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
             Brain brain = builder.build();
+            if (options.adapter() != null) brain.loadAdapter(options.adapter());
             options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
             if (options.model() == null && !Files.exists(init.resolve("config.json"))) {
                 listener.phase("model");
@@ -496,7 +609,9 @@ public final class TaskTrainingJob {
                 return new Summary(run, evals, null, wall, List.of(), times);
             }
             listener.phase("train");
-            RunRecorder recorder = new RunRecorder(run, task.name(), TaskRewards.succeeded(taskReward, known), listener::step);
+            // a named reward is trained on as it is, so the reward a rollout was given says whether it solved its example
+            RunRecorder recorder = new RunRecorder(run, task.name(), options.reward().isTask() ? TaskRewards.succeeded(taskReward, known)
+                    : trace -> trace.reward().orElse(0) >= 1.0, listener::step);
             listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
             TrainingRun.Result result;
             long trainStart = System.nanoTime();

@@ -126,8 +126,8 @@ class JobControllerTest {
                 "Bearer s3cret");
         assertEquals(400, secret.statusCode());
         assertFalse(secret.body().contains("SECRET") || secret.body().contains("root"), secret.body());
-        assertTrue(error(secret).endsWith("has no usable example (3 bad lines: line 1 (not valid JSON at column 7), "
-                + "line 2 (no \"messages\"), line 3 (no \"id\"))"), secret.body());
+        assertTrue(error(secret).endsWith("has no usable example (3 bad records: line 1 (not valid JSON at column 7), "
+                + "line 2 (no \"messages\" (or \"query\")), line 3 (no \"id\"))"), secret.body());
 
         String deep = "{\"task\": \"finance\", \"recipe\": " + "[".repeat(10_000) + "]".repeat(10_000) + "}";
         HttpResponse<String> tooDeep = post(jobs, deep, "Bearer s3cret");

@@ -1,10 +1,13 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.brain.endpoint.OutboundEndpoints;
+import dev.toolcoach.testkit.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -80,5 +83,37 @@ class JobRequestToolsTest {
                     || e.getMessage().startsWith("model must be a path relative to the models folder"), outside + ": " + e.getMessage());
         }
         assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, models).options("r3").model());
+    }
+
+    /**
+     * A request may name a dataset in the data folder as its task and a reward by name; a reward server must be under
+     * one of the node's endpoints, called with that endpoint's key.
+     */
+    @Test
+    void aDatasetIsTheTaskAndTheRewardIsNamedOrAServerTheNodeMayCall(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.copy(SharedData.require("toolcall/toolalpaca_xlam_format.json"), data.resolve("mine.json"));
+        JobRequest request = JobRequest.fromNetwork("{\"dataset\": \"mine.json\", \"reward\": \"call-match\", \"model\": \"m\"}",
+                dir.resolve("runs"), data, dir.resolve("models"));
+        TaskTrainingJob.Options options = request.options("r1");
+        assertNull(options.task());
+        assertEquals("call-match", options.reward().name());
+        assertEquals("mine.json", options.taskLabel());
+        assertTrue(request.runName().startsWith("mine-"), request.runName());
+
+        TaskTrainingJob.Options served = JobRequest.fromNetwork("{\"task\": \"finance\", \"reward\": \"http://127.0.0.1:9/score\"}",
+                dir.resolve("runs"), data, dir.resolve("models")).options("r2");
+        assertEquals("reward is not an endpoint this node may call (its toolcoach.jobs.endpoints lists those it may)",
+                assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(served)).getMessage());
+        TaskTrainingJob.validate(served.toBuilder().endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9"), "k")).build());
+
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("{\"task\": \"finance\", \"reward\": \"f1\"}",
+                dir.resolve("runs"), data, dir.resolve("models")).options("r3")).getMessage().startsWith("unknown reward 'f1': use task, "));
+        assertEquals("no task given: name a registered task or a dataset", assertThrows(IllegalArgumentException.class,
+                () -> JobRequest.fromNetwork("{\"steps\": 1}", dir.resolve("runs"), data, dir.resolve("models")).options("r4")).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork(
+                "{\"task\": \"finance\", \"reward\": \"exact\", \"judge\": {\"endpoint\": {\"url\": \"http://127.0.0.1:9/v1\"}}}",
+                dir.resolve("runs"), data, dir.resolve("models")).options("r5"))).getMessage()
+                .equals("reward exact and a judge both name what training optimises: choose one"));
     }
 }

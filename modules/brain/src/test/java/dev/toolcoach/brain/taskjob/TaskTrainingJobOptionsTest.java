@@ -48,6 +48,9 @@ class TaskTrainingJobOptionsTest {
                 .tools(new ToolChoice("lexical", 2, List.of("sql"), List.of(), null)).judge(new JudgeChoice("relative", new ModelEndpoint("http://127.0.0.1:9/v1", "j")))
                 .toolSuite("mail").endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9/v1"), "k")).model(Path.of("my-model")).build();
         assertEquals(changed, changed.toBuilder().build());
+        TaskTrainingJob.Options rewarded = changed.toBuilder().judge(null).toolReward(null).reward(new RewardChoice("exact"))
+                .recipe(ScratchRecipe.defaults().withWarmupTraces(0)).adapter(Path.of("my-adapter")).toolsConfig(Path.of("tools.conf")).build();
+        assertEquals(rewarded, rewarded.toBuilder().build());
     }
 
     /** job.json keeps a request as the user sent it, for a resume: the wire fields only, read back the same. */
@@ -60,7 +63,7 @@ class TaskTrainingJobOptionsTest {
         Set<String> fields = new HashSet<>();
         json.readTree(written).fieldNames().forEachRemaining(fields::add);
         assertEquals(Set.of("task", "name", "algorithm", "mode", "steps", "warmup_traces", "athletes", "seed", "checkpoint_every",
-                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite", "model"), fields);
+                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite", "model", "reward", "adapter"), fields);
         assertEquals(request, json.readValue(written, JobRequest.class));
         assertEquals(request, request.toBuilder().build());
         TaskTrainingJob.Options options = request.options("r");

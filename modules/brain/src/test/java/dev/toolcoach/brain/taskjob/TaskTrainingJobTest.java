@@ -261,7 +261,7 @@ class TaskTrainingJobTest {
 
         Map<?, ?> dataset = (Map<?, ?>) new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class).get("dataset");
         assertEquals(3, dataset.get("examples"));
-        assertEquals(List.of(2, 4), ((List<?>) dataset.get("skipped_lines")).stream().map(l -> ((Map<?, ?>) l).get("line")).toList());
+        assertEquals(List.of("line 2", "line 4"), ((List<?>) dataset.get("skipped")).stream().map(l -> ((Map<?, ?>) l).get("where")).toList());
         List<String> queries = TraceJson.read(run.resolve("traces.jsonl")).items().stream().map(t -> t.queryId()).distinct().toList();
         assertTrue(!queries.isEmpty() && queries.stream().allMatch(q -> q.startsWith("ds-")), "trained on the dataset only: " + queries);
         assertEquals(List.of(1L), RunRecorder.read(run).stream().map(StepLine::step).toList());

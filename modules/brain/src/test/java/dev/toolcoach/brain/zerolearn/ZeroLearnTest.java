@@ -159,7 +159,7 @@ class ZeroLearnTest {
 
         assertEquals(result.examples(), read.items());
         assertEquals(List.of(3, 4), read.skipped().stream().map(JsonLines.SkippedLine::lineNumber).toList());
-        assertTrue(read.skipped().get(0).reason().equals("no \"messages\""), read.skipped().get(0).reason());
+        assertTrue(read.skipped().get(0).reason().equals("no \"messages\" (or \"query\")"), read.skipped().get(0).reason());
         assertTrue(Files.readString(file).contains("\"gold_answer\":\"4.99%\""));
     }
 }

@@ -18,6 +18,7 @@ import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
+import dev.toolcoach.cluster.athlete.PolicyGate;
 import dev.toolcoach.cluster.athlete.RolloutRunner;
 import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
@@ -31,10 +32,12 @@ import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.weights.AdapterReceiver;
 import dev.toolcoach.policy.LocalPolicy;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
 
 /**
  * The athlete side of a node: idle athletes (registered, answering echoes) until a job is announced; then
@@ -150,7 +153,7 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private Behavior<Command> onReady(Ready ready) {
         if (ready.failure() != null) {
             getContext().getLog().error("cannot join job {}: {}; trying again in {} s", ready.spec().jobId(),
-                    ready.failure().toString(), nextRetry.toSeconds());
+                    reason(ready.failure()), nextRetry.toSeconds());
             if (ready.announcer() == current) {
                 current = null;
                 retryLater();
@@ -170,9 +173,10 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineMetrics.get(getContext().getSystem()).watch(policy.engine());
         ToolEnvironment tools = spec.adapt().map(adapt -> adaptive(resources.tools(), adapt, spec.seed())).orElse(resources.tools());
+        // never below the job's first version: a continued adapter is sampled from the first rollout, never the bare base
+        PolicyGate gate = needed -> policy.engine().whenAdapterAtLeast(Math.max(spec.firstVersion(), needed));
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
-                spec.agent(), resources.rollouts(), policy.engine()::whenAdapterAtLeast, spec.maxPolicyLag(),
-                spec.gateTimeout());
+                spec.agent(), resources.rollouts(), gate, spec.maxPolicyLag(), spec.gateTimeout());
         AthleteJob job = new AthleteJob(CoachSingleton.proxy(getContext().getSystem(), spec.jobId()),
                 LearnerSingleton.proxy(getContext().getSystem(), spec.jobId()).narrow(), runner, delivery);
         for (int i = 1; i <= athletes; i++) {
@@ -180,6 +184,12 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         }
         getContext().getLog().info("job {}: {} athletes working", spec.jobId(), athletes);
         return this;
+    }
+
+    /** What went wrong, in words: a refusal's own message, else the failure as Java names it. */
+    private static String reason(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof IllegalStateException || cause instanceof UncheckedIOException ? cause.getMessage() : cause.toString();
     }
 
     /** The job's tools under ADAPT, over this node's replicated preferences: routing, or hinting seeded by the job. */

@@ -44,25 +44,31 @@ public final class JobProtocol {
      *
      * @param jobId          names the job (athlete actors of different jobs never mix)
      * @param modelDir       the base model's Hugging Face folder, absolute
+     * @param modelDigest    the folder's {@code ModelDigest} on the node that runs the job: a node whose folder at that
+     *                       path holds another model refuses to serve the job rather than mix models
      * @param actionFormat   how the agent is asked to act
      * @param suites         tool suites the agent calls (served by tool nodes)
      * @param rollouts       how rollouts sample and how long they may run (the training config's own)
      * @param maxPolicyLag   a rollout waits until its engine's adapter is at most this many versions older than the
      *                       version its assignment names
+     * @param firstVersion   the adapter version every rollout waits for at least: 1 when the job continues a given adapter
+     *                       (never the bare base in its place), else 0
      * @param gateTimeout    how long a rollout waits for that adapter before it runs anyway
      * @param seed           base seed of the rollouts' sampling
      * @param adapt          TILE's ADAPT for the job's tool calls, empty when it is off
      */
-    public record JobSpec(String jobId, Path modelDir, ActionFormat actionFormat, List<String> suites, RolloutSettings rollouts,
-                          int maxPolicyLag, Duration gateTimeout, long seed, Optional<AdaptSpec> adapt)
+    public record JobSpec(String jobId, Path modelDir, String modelDigest, ActionFormat actionFormat, List<String> suites, RolloutSettings rollouts,
+                          int maxPolicyLag, int firstVersion, Duration gateTimeout, long seed, Optional<AdaptSpec> adapt)
             implements CborSerializable {
         public JobSpec {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(modelDir, "modelDir");
             if (!modelDir.isAbsolute()) throw new IllegalArgumentException("a job's model folder must be absolute, was " + modelDir);
+            Objects.requireNonNull(modelDigest, "modelDigest");
             Objects.requireNonNull(actionFormat, "actionFormat");
             Objects.requireNonNull(rollouts, "rollouts");
             Objects.requireNonNull(gateTimeout, "gateTimeout");
+            if (firstVersion < 0) throw new IllegalArgumentException("a job's first adapter version cannot be negative, was " + firstVersion);
             Objects.requireNonNull(adapt, "adapt");
             suites = List.copyOf(suites);
         }

@@ -17,6 +17,7 @@ import dev.toolcoach.cluster.protocol.AthleteProtocol;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
 import dev.toolcoach.cluster.toolserver.ToolServerActor;
+import dev.toolcoach.model.io.ModelDigest;
 import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,14 +54,18 @@ class AthleteHostTest {
         testKit.shutdownTestKit();
     }
 
-    /** As in Kubernetes, where the model reaches an athlete's volume after the job was announced. */
+    /**
+     * As in Kubernetes, where the model reaches an athlete's volume after the job was announced; and a volume that holds
+     * another model at the job's path (other weights) is refused, never served, until the job's model is there.
+     */
     @Test
-    void anAthleteWhoseModelIsNotThereYetJoinsOnceItIs(@TempDir Path dir) throws Exception {
+    void anAthleteServesTheJobOnlyOnceTheJobsModelIsAtItsPath(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
+        String digest = ModelDigest.of(TinyChatModel.write(dir.resolve("the-jobs"), 7));
         testKit.spawn(ToolServerActor.create(BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults()),
                 ExecutorSettings.defaults()));
-        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toAbsolutePath(), ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(1.0, 16, 2, 256), 1, Duration.ofSeconds(1), 1, Optional.empty())));
+        testKit.spawn(JobAnnouncer.create(new JobSpec("job-1", model.toAbsolutePath(), digest, ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(1.0, 16, 2, 256), 1, 0, Duration.ofSeconds(1), 1, Optional.empty())));
         TestProbe<Receptionist.Listing> listings = testKit.createTestProbe();
         testKit.system().receptionist().tell(Receptionist.subscribe(ServiceKeys.ATHLETES, listings.ref()));
         LoggingTestKit.error("cannot join job job-1").expect(testKit.system(), () ->
@@ -66,7 +73,16 @@ class AthleteHostTest {
                         DeliverySettings.defaults())));
         awaitAthleteNamed("idle", listings);
 
-        TinyChatModel.write(model, 7); // the next attempt finds it
+        // another model at the job's path: refused by its digest, its athletes stay idle
+        LoggingTestKit.error("holds another model than the job's").expect(testKit.system(), () -> {
+            try {
+                return TinyChatModel.write(model, 8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+
+        TinyChatModel.write(model, 7); // the job's model: the next attempt serves it
         awaitAthleteNamed("job", listings);
     }
 

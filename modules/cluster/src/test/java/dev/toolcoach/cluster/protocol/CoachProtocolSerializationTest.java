@@ -117,8 +117,8 @@ class CoachProtocolSerializationTest {
 
     @Test
     void theJobSpecRoundTripsAndItsSamplingIsDerivedOnTheAthleteNotSent() throws NotSerializableException {
-        JobSpec spec = roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("arithmetic"),
-                new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.empty()));
+        JobSpec spec = roundTrip(new JobSpec("job-1", Path.of("/models/m"), "ab12", ActionFormat.TOOL_N1, List.of("arithmetic"),
+                new RolloutSettings(0.7, 256, 5, 4096), 2, 0, Duration.ofSeconds(30), 11, Optional.empty()));
         assertEquals(Path.of("/models/m"), spec.modelDir(), "the model folder travels as a path");
         assertEquals(Duration.ofSeconds(30), spec.gateTimeout());
         assertEquals(new SamplingParams(0.7f, 0, 1f, 256, 11), spec.agent().sampling(), "the whole distribution at the job's temperature");
@@ -131,8 +131,8 @@ class CoachProtocolSerializationTest {
         assertEquals(Optional.empty(), spec.adapt(), "ADAPT is off unless asked for");
         for (boolean hint : new boolean[]{false, true}) {
             AdaptSpec adapt = new AdaptSpec("task:finance", List.of(List.of("npv", "npv_v2")), hint);
-            assertEquals(Optional.of(adapt), roundTrip(new JobSpec("job-1", Path.of("/models/m"), ActionFormat.TOOL_N1, List.of("finance"),
-                    new RolloutSettings(0.7, 256, 5, 4096), 2, Duration.ofSeconds(30), 11, Optional.of(adapt))).adapt());
+            assertEquals(Optional.of(adapt), roundTrip(new JobSpec("job-1", Path.of("/models/m"), "ab12", ActionFormat.TOOL_N1, List.of("finance"),
+                    new RolloutSettings(0.7, 256, 5, 4096), 2, 0, Duration.ofSeconds(30), 11, Optional.of(adapt))).adapt());
         }
     }
 

@@ -315,6 +315,22 @@ public final class LearnerCore implements AutoCloseable {
         return new Checkpoint(optimiser.steps(), version, random.state(), cursor, weights.snapshot(), optimiser.state());
     }
 
+    /**
+     * A new job's starting weights: a given adapter (one a user continues), as adapter version 1, so engines that wait
+     * for version 1 never sample the bare base in its place. Its LoRA settings must be this learner's.
+     *
+     * @throws IllegalStateException after the first step, or when the learner trains no adapter
+     * @throws IllegalArgumentException when the adapter's settings or shapes differ from this learner's
+     */
+    public void startFrom(AdapterWeights start) {
+        if (optimiser.steps() != 0 || version != 0) throw new IllegalStateException("a job starts from an adapter before its first step");
+        if (weights.adapter() == null) throw new IllegalStateException("this learner trains no adapter to start from");
+        try (NoGrad ignored = NoGrad.enter()) { // writes into trainable weights
+            weights.adapter().restore(new AdapterWeights(start.config(), 1, start.tensors()));
+        }
+        version = 1;
+    }
+
     /** Puts the learner back exactly where {@code checkpoint} was taken. */
     public void restore(Checkpoint checkpoint) {
         try (NoGrad ignored = NoGrad.enter()) { // writes into trainable weights, on whatever thread resumes

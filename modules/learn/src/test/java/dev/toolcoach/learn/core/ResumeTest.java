@@ -60,6 +60,35 @@ class ResumeTest {
         }
     }
 
+    /**
+     * A new job that starts from a trained adapter (a user's, continued) holds it as version 1 and trains on from it;
+     * a learner that has stepped cannot be put back to a start.
+     */
+    @Test
+    void aNewJobStartsFromAGivenAdapterAsVersionOne() throws Exception {
+        ToolChoiceBandit bandit = new ToolChoiceBandit(9);
+        AdapterWeights trained;
+        try (TinyPolicy policy = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 21);
+             LearnerCore learner = new LearnerCore(policy.model, new LoraWeights(policy.adapter), config(0))) {
+            learner.trainGrpo(bandit.rollouts(policy, learner.version(), 2, 4));
+            trained = learner.adapterWeights();
+            assertThrows(IllegalStateException.class, () -> learner.startFrom(trained));
+        }
+        try (TinyPolicy fresh = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 22);
+             LearnerCore continued = new LearnerCore(fresh.model, new LoraWeights(fresh.adapter), config(0))) {
+            continued.startFrom(trained);
+
+            assertEquals(1, continued.version());
+            AdapterWeights start = continued.adapterWeights();
+            assertSame(new AdapterWeights(trained.config(), 1, trained.tensors()), start);
+            continued.trainGrpo(bandit.rollouts(fresh, continued.version(), 2, 4));
+            assertTrue(continued.version() > 1, "trained on from version 1");
+            AdapterWeights after = continued.adapterWeights();
+            assertTrue(start.tensors().keySet().stream().anyMatch(k -> !java.util.Arrays.equals(start.tensors().get(k).data(),
+                    after.tensors().get(k).data())), "the adapter moved on from the start");
+        }
+    }
+
     private void resumeReproducesTheNextStep(double beta) throws Exception {
         List<List<ScoredGroup>> batches = new ArrayList<>();
         try (TinyPolicy policy = new TinyPolicy(4, 1, GrpoBanditTest.HEAD_SCALE, 21);
