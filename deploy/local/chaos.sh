@@ -83,6 +83,9 @@ EOF
 
 model_args=()
 if [[ -n "$model" ]]; then
+  # rollouts no longer than the model's context (a task-sized model built by train has 512 positions)
+  context="$(jq -r '.max_position_embeddings // 768' "$model/config.json")"
+  (( context < 768 )) && jq -c --argjson c "$context" '.maxTotalTokens = $c' "$recipe" > "$recipe.tmp" && mv "$recipe.tmp" "$recipe"
   mkdir -p "$TOOLCOACH_MODELS_DIR"
   cp -r "$model" "$TOOLCOACH_MODELS_DIR/user-model"
   model_args=(--model "$TOOLCOACH_MODELS_DIR/user-model")

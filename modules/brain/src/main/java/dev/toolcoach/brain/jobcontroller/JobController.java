@@ -8,6 +8,7 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.SpawnProtocol;
 import akka.actor.typed.javadsl.Adapter;
 import akka.cluster.typed.Cluster;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
@@ -15,7 +16,6 @@ import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobListener;
 import dev.toolcoach.brain.taskjob.JobRequest;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
-import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeRole;
 import org.slf4j.Logger;
@@ -27,6 +27,7 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.StepLine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,8 +78,19 @@ public final class JobController implements Extension {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String JOB_FILE = "job.json";
 
-    /** What {@code job.json} holds. */
-    record JobRecord(JobRequest request, String state, String error) {
+    /**
+     * Resumes in a row in which a job made no new learner step before its node went down again: past this, the job is a
+     * poison (it takes its node down on every start) and is marked failed instead of resumed again.
+     */
+    static final int MAX_RESUMES_WITHOUT_PROGRESS = 3;
+
+    /**
+     * What {@code job.json} holds.
+     *
+     * @param resumes          resumes in a row without a new learner step (0 for a job as submitted)
+     * @param stepAtResume     the run's last recorded step when it was last resumed
+     */
+    record JobRecord(JobRequest request, String state, String error, int resumes, @JsonProperty("step_at_resume") long stepAtResume) {
     }
 
     /** A job could not be accepted; the message says why (a bad request, or a job already running). */
@@ -145,6 +157,10 @@ public final class JobController implements Extension {
      * @throws Rejected when the request is invalid or a job is already running
      */
     public synchronized JobStatus submit(JobRequest request) {
+        return submit(request, 0, 0);
+    }
+
+    private synchronized JobStatus submit(JobRequest request, int resumes, long stepAtResume) {
         if (!runsJobs) {
             throw new Rejected("this node does not run jobs: it needs the coach and learner roles and toolcoach.jobs.controller = on", false);
         }
@@ -164,7 +180,7 @@ public final class JobController implements Extension {
         }
         Tracker tracker = new Tracker(name, options.taskLabel(), options.recipe().grpo().steps(), options.runDir());
         JobRequest named = located.toBuilder().name(name).build();
-        write(options.runDir(), new JobRecord(named, "running", null));
+        write(options.runDir(), new JobRecord(named, "running", null, resumes, stepAtResume));
         current = tracker;
         JobStatus accepted = tracker.status(); // before the job starts: it may end at once and show its final state
         runner.execute(() -> run(options, named, tracker, lock));
@@ -238,7 +254,7 @@ public final class JobController implements Extension {
     }
 
     private static void end(Tracker tracker, TaskTrainingJob.Options options, JobRequest request, String state, String why) {
-        write(options.runDir(), new JobRecord(request, state, why));
+        write(options.runDir(), new JobRecord(request, state, why, 0, 0));
         tracker.end(state, why);
     }
 
@@ -248,8 +264,17 @@ public final class JobController implements Extension {
             for (Path file : runs.map(r -> r.resolve(JOB_FILE)).filter(Files::isRegularFile).sorted().toList()) {
                 JobRecord record = JSON.readValue(file.toFile(), JobRecord.class);
                 if (record.state().equals("running")) {
-                    LOG.info("resuming job {} (interrupted while running)", record.request().name());
-                    submit(record.request());
+                    long step = RunRecorder.read(file.getParent()).stream().mapToLong(StepLine::step).max().orElse(0);
+                    int resumes = step > record.stepAtResume() ? 1 : record.resumes() + 1;
+                    if (resumes > MAX_RESUMES_WITHOUT_PROGRESS) {
+                        String why = "its node went down with it " + resumes + " times in a row without a new learner step: "
+                                + "not resumed again (submit it again to retry)";
+                        LOG.error("job {} failed: {}", record.request().name(), why);
+                        write(file.getParent(), new JobRecord(record.request(), "failed", why, resumes, step));
+                        continue;
+                    }
+                    LOG.info("resuming job {} (interrupted while running; resume {} since its last new step)", record.request().name(), resumes);
+                    submit(record.request(), resumes, step);
                     return;
                 }
             }

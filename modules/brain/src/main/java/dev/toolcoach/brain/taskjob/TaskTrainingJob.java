@@ -27,8 +27,10 @@ import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.learn.core.Algorithm;
+import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.policy.NativeActionFormat;
@@ -345,7 +347,13 @@ public final class TaskTrainingJob {
             /** @throws IllegalArgumentException or NullPointerException naming the option that is out of range or missing */
             public Options build() {
                 Objects.requireNonNull(recipe, "recipe");
-                int actors = athletes != null ? athletes : recipe.grpo().groupSize() * recipe.grpo().groupsPerStep();
+                int actors;
+                try {
+                    actors = athletes != null ? athletes : Math.multiplyExact(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep());
+                } catch (ArithmeticException e) {
+                    throw new IllegalArgumentException("groupSize x groupsPerStep is too large: " + recipe.grpo().groupSize() + " x "
+                            + recipe.grpo().groupsPerStep());
+                }
                 return new Options(task, dataDir, runDir, algorithm, mode, recipe, actors, seed, checkpointEvery, dataset, limits,
                         adapt, toolReward, tools, judge, toolSuite, endpoints, model, reward, adapter, toolsConfig);
             }
@@ -424,19 +432,28 @@ public final class TaskTrainingJob {
         if (options.tools().model() != null && options.tools().model().url() != null) {
             options.endpoints().check(SELECTOR_URL, options.tools().model().url());
         }
+        ModelConfig modelConfig = options.recipe().shape().config(1); // a scratch model's: the vocabulary sizes no LoRA matrix
         if (options.model() != null) {
             try {
-                HfModelFolder.locate(options.model()); // config, family, every weight's name, dtype and shape; no weight read
+                // config, family, every weight's name, dtype and shape; no weight read
+                modelConfig = HfModelFolder.locate(options.model()).config();
             } catch (ModelLoadException e) {
                 throw new IllegalArgumentException("model: " + e.getMessage(), e);
             }
         }
+        LoraConfig lora = options.recipe().grpo().lora();
         if (options.adapter() != null) {
             try {
-                PeftAdapterIo.load(options.adapter()); // its settings and tensors; their shapes are checked against the model as it loads
+                lora = PeftAdapterIo.load(options.adapter()).config(); // its tensors' shapes are checked against the model as it loads
             } catch (ModelLoadException e) {
                 throw new IllegalArgumentException("adapter: " + e.getMessage(), e);
             }
+        }
+        lora.checkFits(modelConfig); // before anything is allocated: the adapter's memory is outside the Java heap
+        int context = options.recipe().rollouts().maxTotalTokens();
+        if (context > modelConfig.maxSeqLen()) { // a longer rollout would index past the model's positions in training
+            throw new IllegalArgumentException("maxTotalTokens " + context + " exceeds the model's context of " + modelConfig.maxSeqLen()
+                    + " positions: ask for at most that many");
         }
         Optional<JobDataset> dataset = dataset(options);
         Task task = options.task() == null ? dataset.orElseThrow().asTask() : TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());

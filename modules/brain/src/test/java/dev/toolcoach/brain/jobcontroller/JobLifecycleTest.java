@@ -3,6 +3,7 @@ package dev.toolcoach.brain.jobcontroller;
 import akka.actor.ExtendedActorSystem;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.taskjob.JobRequest;
@@ -17,6 +18,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -116,6 +118,34 @@ class JobLifecycleTest {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(404, response.statusCode());
         assertEquals("no job named 'nothing' is running", JSON.readTree(response.body()).get("error").asText());
+    }
+
+    /**
+     * A job that takes its node down on every start (a poison: its record still says running each time the node comes
+     * back) is resumed while it makes progress, and marked failed, not resumed, once it has gone down
+     * {@value JobController#MAX_RESUMES_WITHOUT_PROGRESS} times after a resume without a new learner step.
+     */
+    @Test
+    void aJobThatTakesItsNodeDownOnEveryStartEndsFailedInsteadOfLoopingForever() throws Exception {
+        JobRequest poison = request("poison");
+        Files.createDirectories(runs.resolve("poison"));
+        List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        JobController.JobWork crashes = (options, listener, lock) -> started.add(options.runDir().getFileName().toString());
+        for (int resumes = 0; resumes < JobController.MAX_RESUMES_WITHOUT_PROGRESS; resumes++) {
+            JSON.writeValue(runs.resolve("poison/job.json").toFile(), Map.of("request", poison, "state", "running",
+                    "resumes", resumes, "step_at_resume", 0));
+            awaitEnd(controller(crashes)); // a node that comes back resumes it
+            assertEquals(resumes + 1, started.size(), "resumed while under the limit");
+        }
+        JSON.writeValue(runs.resolve("poison/job.json").toFile(), Map.of("request", poison, "state", "running",
+                "resumes", JobController.MAX_RESUMES_WITHOUT_PROGRESS, "step_at_resume", 0));
+        controller(crashes);
+
+        assertEquals(JobController.MAX_RESUMES_WITHOUT_PROGRESS, started.size(), "not started again");
+        JsonNode record = JSON.readTree(runs.resolve("poison/job.json").toFile());
+        assertEquals("failed", record.get("state").asText());
+        assertEquals("its node went down with it 4 times in a row without a new learner step: not resumed again (submit it "
+                + "again to retry)", record.get("error").asText());
     }
 
     private JobController controller(JobController.JobWork work) {

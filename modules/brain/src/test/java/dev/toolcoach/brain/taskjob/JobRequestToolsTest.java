@@ -109,6 +109,15 @@ class JobRequestToolsTest {
 
         assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("{\"task\": \"finance\", \"reward\": \"f1\"}",
                 dir.resolve("runs"), data, dir.resolve("models")).options("r3")).getMessage().startsWith("unknown reward 'f1': use task, "));
+        TaskTrainingJob.Options continued = JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"m\", \"adapter\": \"m-lora\"}",
+                dir.resolve("runs"), data, dir.resolve("models")).options("r6");
+        assertEquals(dir.resolve("models/m-lora").toAbsolutePath().normalize(), continued.adapter());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork(
+                "{\"task\": \"finance\", \"model\": \"m\", \"adapter\": \"../runs/r1/adapter\"}", dir.resolve("runs"), data,
+                dir.resolve("models"))).getMessage().startsWith("adapter must name a folder inside the models folder"));
+        assertEquals("an adapter continues over the model it was trained on: name that model too", assertThrows(
+                IllegalArgumentException.class, () -> JobRequest.fromNetwork("{\"task\": \"finance\", \"adapter\": \"m-lora\"}",
+                        dir.resolve("runs"), data, dir.resolve("models")).options("r7")).getMessage());
         assertEquals("no task given: name a registered task or a dataset", assertThrows(IllegalArgumentException.class,
                 () -> JobRequest.fromNetwork("{\"steps\": 1}", dir.resolve("runs"), data, dir.resolve("models")).options("r4")).getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork(

@@ -1,5 +1,7 @@
 package dev.toolcoach.model.lora;
 
+import dev.toolcoach.model.config.ModelConfig;
+
 import java.util.List;
 import java.util.Set;
 
@@ -15,8 +17,11 @@ public record LoraConfig(int r, float alpha, float dropout, Set<String> targets)
         if (r <= 0) {
             throw new IllegalArgumentException("LoRA rank must be positive, got " + r);
         }
-        if (dropout < 0 || dropout >= 1) {
+        if (!(dropout >= 0 && dropout < 1)) { // NaN too
             throw new IllegalArgumentException("LoRA dropout must be in [0, 1), got " + dropout);
+        }
+        if (!(alpha > 0) || Float.isInfinite(alpha)) {
+            throw new IllegalArgumentException("LoRA alpha must be a positive finite number, got " + alpha);
         }
         if (targets.isEmpty() || !ALL_TARGETS.containsAll(targets)) {
             throw new IllegalArgumentException("LoRA targets " + targets + " must be a non-empty subset of " + ALL_TARGETS);
@@ -27,6 +32,22 @@ public record LoraConfig(int r, float alpha, float dropout, Set<String> targets)
     /** ToolBrain's defaults: r=8, alpha=16, no dropout, q_proj and v_proj. */
     public static LoraConfig defaults() {
         return new LoraConfig(8, 16f, 0f, Set.of("q_proj", "v_proj"));
+    }
+
+    /**
+     * Checks the rank fits the model: no larger than the smaller side of any matrix it adapts (a larger rank adds no
+     * expressiveness, only memory: the adapter would outgrow the weights it adapts).
+     *
+     * @throws IllegalArgumentException naming the matrix the rank exceeds
+     */
+    public void checkFits(ModelConfig model) {
+        for (String target : orderedTargets()) {
+            int[] io = LoraAdapter.inOut(model, target);
+            if (r > Math.min(io[0], io[1])) {
+                throw new IllegalArgumentException("LoRA rank " + r + " exceeds " + target + "'s " + io[0] + " x " + io[1]
+                        + " matrix: at most " + Math.min(io[0], io[1]));
+            }
+        }
     }
 
     public float scale() {

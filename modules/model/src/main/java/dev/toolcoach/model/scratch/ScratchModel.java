@@ -6,8 +6,10 @@ import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.nn.ModelWeights;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -18,12 +20,39 @@ public record ScratchModel(Path dir, ModelConfig config, TaskVocabulary vocabula
 
     /** The shape of the model; the vocabulary size comes from the tokenizer. */
     public record Shape(int dim, int hiddenDim, int layers, int heads, int kvHeads, int maxSeqLen) {
+        /**
+         * Checked where a shape enters (a recipe, a job request), before anything is allocated: sizes a model can have
+         * (positive, whole heads, an even head size shared by whole kv groups), and weights that fit this machine's memory
+         * with their gradients and optimiser state, which live outside the Java heap.
+         *
+         * @throws IllegalArgumentException naming what does not fit
+         */
+        public Shape {
+            config(dim, hiddenDim, layers, heads, kvHeads, maxSeqLen, 1); // the fields are not set yet: the parameters are
+            long parameters = (long) layers * (4L * dim * dim + 3L * dim * hiddenDim);
+            long bytes = parameters * BYTES_PER_TRAINED_PARAMETER;
+            long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+            if (bytes > memory) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "a model of shape dim %d, hiddenDim %d, layers %d has "
+                        + "%,d parameters: training it needs about %.1f GiB, this machine has %.1f GiB", dim, hiddenDim, layers,
+                        parameters, bytes / GIB, memory / GIB));
+            }
+        }
+
         public ModelConfig config(int vocabSize) {
+            return config(dim, hiddenDim, layers, heads, kvHeads, maxSeqLen, vocabSize);
+        }
+
+        private static ModelConfig config(int dim, int hiddenDim, int layers, int heads, int kvHeads, int maxSeqLen, int vocabSize) {
             // untied head: with tied embeddings a random model's greedy reply repeats its last input token
             return new ModelConfig("qwen2", dim, hiddenDim, layers, heads, kvHeads, vocabSize, maxSeqLen, 1e-6f, 10_000f,
                     false, true);
         }
     }
+
+    /** f32 weights, their gradients and AdamW's two moments. */
+    private static final int BYTES_PER_TRAINED_PARAMETER = 16;
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
     public static ScratchModel write(Path dir, TaskVocabulary vocabulary, Shape shape, long seed) throws IOException {
         ModelConfig config = shape.config(vocabulary.size());
