@@ -89,9 +89,9 @@ public final class GenerateCommand implements Callable<Integer> {
             }
             out.flush();
             return 0;
-        } catch (ModelLoadException | IllegalArgumentException e) {
+        } catch (ModelLoadException | IllegalArgumentException e) { // bad input, as every command answers it (serve, train)
             err.println("generate: " + e.getMessage());
-            return 1;
+            return USAGE_ERROR;
         }
     }
 

@@ -55,7 +55,7 @@ class GenerateCommandTest {
         assertEquals(0, ok.exit(), ok.err());
         assertFalse(ok.out().isBlank());
         Run missing = run("--model", tmp.resolve("nothing.bin").toString());
-        assertEquals(1, missing.exit());
+        assertEquals(GenerateCommand.USAGE_ERROR, missing.exit(), "exit 2, as serve and train answer a bad model");
         assertTrue(missing.err().contains("nothing.bin: file not found"), missing.err());
         assertFalse(missing.err().contains("\tat "), "no stack trace");
     }
@@ -79,7 +79,7 @@ class GenerateCommandTest {
         Path model = TinyChatModel.write(tmp.resolve("m"), 3L);
         Files.writeString(model.resolve("config.json"), "{\"model_type\": \"qwen2\",\n \"hidden_size\": 32 32}");
         Run r = run("--model", model.toString(), "--steps", "2");
-        assertEquals(1, r.exit(), r.err());
+        assertEquals(GenerateCommand.USAGE_ERROR, r.exit(), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("config.json") && r.err().contains("not valid JSON at line 2, column "), r.err());
         assertFalse(r.err().contains("Source:") || r.err().contains("java.") || r.err().contains("(code "), r.err());

@@ -1,5 +1,6 @@
 package dev.toolcoach.toolnode;
 
+import dev.toolcoach.openai.http.BearerToken;
 import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
@@ -16,8 +17,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -123,9 +122,7 @@ final class McpHttpEndpoint implements AutoCloseable {
 
     private static void check(Map<String, List<String>> headers, Optional<String> token, int port) throws ServerTransportSecurityException {
         if (token.isPresent()) {
-            String expected = "Bearer " + token.get();
-            boolean ok = header(headers, "authorization").map(given ->
-                    MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))).orElse(false);
+            boolean ok = BearerToken.matches(header(headers, "authorization").orElse(null), token.get());
             if (!ok) throw new ServerTransportSecurityException(401, "missing or wrong bearer token");
             return;
         }

@@ -1,6 +1,7 @@
 package dev.toolcoach.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolcoach.trace.UntrustedJson;
 
 import java.time.Clock;
@@ -43,12 +44,26 @@ final class ChatCompletions {
     ChatRequest read(String body) {
         ChatRequest request;
         try {
-            request = UntrustedJson.readValue(OpenAiJson.mapper(), body, ChatRequest.class, UntrustedJson.MAX_DEPTH);
+            JsonNode tree = UntrustedJson.readTree(OpenAiJson.mapper(), body, UntrustedJson.MAX_DEPTH);
+            if (tree == null || tree.isMissingNode()) throw RejectedRequest.invalid("request body is empty");
+            refuseWhatIsNotServed(tree);
+            request = OpenAiJson.mapper().treeToValue(tree, ChatRequest.class);
         } catch (JsonProcessingException e) {
             throw RejectedRequest.invalid("request body is not a valid chat request: " + UntrustedJson.reason(e));
         }
         if (request == null) throw RejectedRequest.invalid("request body is empty");
         return request;
+    }
+
+    /** What a client may ask of OpenAI but this server does not give is refused, never silently left out of the reply. */
+    private static void refuseWhatIsNotServed(JsonNode request) {
+        JsonNode n = request.path("n");
+        if (!n.isMissingNode() && !n.isNull() && !(n.isIntegralNumber() && n.asLong() == 1)) {
+            throw RejectedRequest.invalid("n must be 1: this server returns one choice per request");
+        }
+        if (request.path("logprobs").asBoolean(false) || !request.path("top_logprobs").isMissingNode() && !request.path("top_logprobs").isNull()) {
+            throw RejectedRequest.invalid("logprobs and top_logprobs are not returned by this server");
+        }
     }
 
     /** Checks a request before any generation slot is taken. */

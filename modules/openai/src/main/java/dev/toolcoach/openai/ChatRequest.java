@@ -1,5 +1,6 @@
 package dev.toolcoach.openai;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;
@@ -16,7 +17,7 @@ public record ChatRequest(String model,
                           @JsonProperty("top_p") Double topP,
                           @JsonProperty("max_tokens") Integer maxTokens,
                           Long seed,
-                          List<String> stop,
+                          @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> stop,
                           @JsonProperty("response_format") ResponseFormat responseFormat,
                           Boolean stream) {
     public ChatRequest {

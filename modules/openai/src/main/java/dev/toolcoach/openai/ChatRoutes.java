@@ -18,12 +18,11 @@ import akka.stream.javadsl.Source;
 import akka.stream.javadsl.SourceQueueWithComplete;
 import akka.util.ByteString;
 import dev.toolcoach.lm.ContextTooLong;
+import dev.toolcoach.openai.http.BearerToken;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -92,10 +91,8 @@ final class ChatRoutes extends AllDirectives {
         });
     }
 
-    /** Compared in constant time, so the answer's timing tells nothing about the key. */
     private boolean rightKey(String authorization) {
-        byte[] expected = ("Bearer " + settings.apiKey()).getBytes(StandardCharsets.UTF_8);
-        return MessageDigest.isEqual(expected, authorization.getBytes(StandardCharsets.UTF_8));
+        return BearerToken.matches(authorization, settings.apiKey());
     }
 
     /**

@@ -76,9 +76,12 @@ public final class GeneratorBackend implements ChatBackend {
         } finally {
             generator.release(trajectory);
         }
-        onText.accept(reply.text());
-        return new BackendReply(reply.text(), prompt.length, reply.length(),
-                reply.finishReason().cutOff());
+        // a stop string ends the reply where it begins; the engine has generated past it (its time is not saved)
+        String text = request.sampling().cut(reply.text());
+        boolean stopped = text.length() < reply.text().length();
+        onText.accept(text);
+        return new BackendReply(text, prompt.length, stopped ? tokenizer.encode(text).length : reply.length(),
+                !stopped && reply.finishReason().cutOff());
     }
 
     /**

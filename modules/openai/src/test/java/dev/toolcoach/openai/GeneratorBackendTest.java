@@ -74,4 +74,44 @@ class GeneratorBackendTest {
             assertTrue(e.getMessage().contains("tools[0]: a tool's parameters must be a JSON schema object"), e.getMessage());
         }
     }
+
+    /**
+     * OpenAI's {@code stop}: the reply ends where the first stop string begins (one string or a list); what this server
+     * does not return ({@code n} other than 1, {@code logprobs}, {@code top_logprobs}) is a 400, never silently dropped.
+     */
+    @Test
+    void stopStringsCutTheReplyAndWhatIsNotServedIsRefused() throws Exception {
+        ByteTokenizer tokenizer = ByteTokenizer.chatMl();
+        ReplayGenerator engine = ReplayGenerator.chatMl(tokenizer, List.of(
+                "<answer>one. two. three.</answer>", "<answer>alpha beta</answer>", "<answer>ok</answer>"));
+        GeneratorBackend backend = new GeneratorBackend("tiny", engine, tokenizer, new ChatMlFormat(), ActionFormat.TOOL_N1);
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            String url = server.baseUrl() + "/chat/completions";
+            String user = "\"messages\": [{\"role\": \"user\", \"content\": \"count\"}]";
+
+            java.net.http.HttpResponse<String> cut = post(http, url, "{" + user + ", \"stop\": [\" two\", \"three\"]}");
+            assertEquals(200, cut.statusCode(), cut.body());
+            com.fasterxml.jackson.databind.JsonNode reply = OpenAiJson.mapper().readTree(cut.body());
+            assertEquals("one.", reply.at("/choices/0/message/content").asText(), cut.body());
+            assertEquals("stop", reply.at("/choices/0/finish_reason").asText());
+            java.net.http.HttpResponse<String> single = post(http, url, "{" + user + ", \"stop\": \"beta\"}");
+            assertEquals("alpha", OpenAiJson.mapper().readTree(single.body()).at("/choices/0/message/content").asText().strip(), single.body());
+
+            for (String[] refused : new String[][] {{"\"n\": 2", "n must be 1: this server returns one choice per request"},
+                    {"\"logprobs\": true", "logprobs and top_logprobs are not returned by this server"},
+                    {"\"top_logprobs\": 3", "logprobs and top_logprobs are not returned by this server"},
+                    {"\"stop\": [\"a\", \"b\", \"c\", \"d\", \"e\"]", "stop must be at most 4 non-empty strings"}}) {
+                java.net.http.HttpResponse<String> r = post(http, url, "{" + user + ", " + refused[0] + "}");
+                assertEquals(400, r.statusCode(), refused[0]);
+                assertEquals(refused[1], OpenAiJson.mapper().readTree(r.body()).at("/error/message").asText(), r.body());
+            }
+            assertEquals(200, post(http, url, "{" + user + ", \"n\": 1, \"logprobs\": false}").statusCode(), "what is served is taken");
+        }
+    }
+
+    private static java.net.http.HttpResponse<String> post(java.net.http.HttpClient http, String url, String body) throws Exception {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
 }

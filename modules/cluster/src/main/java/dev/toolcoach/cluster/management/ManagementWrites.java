@@ -1,12 +1,11 @@
 package dev.toolcoach.cluster.management;
 
 import com.typesafe.config.Config;
+import dev.toolcoach.openai.http.BearerToken;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Optional;
 import java.util.Set;
 
@@ -43,8 +42,7 @@ public record ManagementWrites(String token, boolean loopback) {
                                      Optional<String> origin, int port) {
         if (SAFE_METHODS.contains(method)) return Optional.empty();
         if (!token.isEmpty()) {
-            byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
-            if (authorization.isPresent() && MessageDigest.isEqual(expected, authorization.get().getBytes(StandardCharsets.UTF_8))) {
+            if (BearerToken.matches(authorization.orElse(null), token)) {
                 return Optional.empty();
             }
             return Optional.of(new Refusal(401, authorization.isEmpty()
