@@ -83,6 +83,14 @@ class GenerateCommandTest {
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("config.json") && r.err().contains("not valid JSON at line 2, column "), r.err());
         assertFalse(r.err().contains("Source:") || r.err().contains("java.") || r.err().contains("(code "), r.err());
+        Path truncated = TinyChatModel.write(tmp.resolve("t"), 3L);
+        String tokenizer = Files.readString(truncated.resolve("tokenizer.json"));
+        Files.writeString(truncated.resolve("tokenizer.json"), tokenizer.substring(0, tokenizer.length() / 2));
+        Run t = run("--model", truncated.toString(), "--steps", "2");
+        assertEquals(GenerateCommand.USAGE_ERROR, t.exit(), t.err());
+        assertEquals(1, t.err().strip().lines().count(), t.err());
+        assertTrue(t.err().contains("tokenizer.json: tokenizer: not valid JSON at "), t.err());
+        assertFalse(t.err().contains("Source:") || t.err().contains("Unexpected end-of-input"), t.err());
     }
 
     private static Path sharedModels() {

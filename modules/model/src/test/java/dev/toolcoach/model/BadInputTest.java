@@ -79,7 +79,7 @@ class BadInputTest {
         byte[] corrupt = full.clone();
         corrupt[8] = '#'; // the header's opening brace
         Files.write(weights, corrupt);
-        assertLoadFails(dir, null, weights, "header is not JSON");
+        assertLoadFails(dir, null, weights, "header is not valid JSON at column 2");
         Files.write(weights, new byte[] {1, 2, 3});
         assertLoadFails(dir, null, weights, "no header length");
         assertThrows(ModelLoadException.class, () -> SafetensorsReader.read(tmp.resolve("none.safetensors")));

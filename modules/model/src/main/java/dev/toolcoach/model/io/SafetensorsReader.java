@@ -1,7 +1,10 @@
 package dev.toolcoach.model.io;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.trace.UntrustedJson;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -97,7 +100,8 @@ public final class SafetensorsReader {
         try {
             json = JSON.readTree(hb.array());
         } catch (IOException e) {
-            throw new ModelLoadException(file, "corrupt safetensors: header is not JSON (" + e.getMessage() + ")", e);
+            throw new ModelLoadException(file, "corrupt safetensors: header is " + (e instanceof JsonProcessingException j
+                    ? UntrustedJson.reason(j) : "not readable (" + e.getMessage() + ")"), e);
         }
         if (json == null || !json.isObject()) {
             throw new ModelLoadException(file, "corrupt safetensors: header is not a JSON object");

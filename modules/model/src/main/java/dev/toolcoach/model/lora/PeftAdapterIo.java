@@ -1,5 +1,6 @@
 package dev.toolcoach.model.lora;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +8,7 @@ import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.io.SafetensorsReader;
 import dev.toolcoach.model.io.SafetensorsWriter;
+import dev.toolcoach.trace.UntrustedJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +53,8 @@ public final class PeftAdapterIo {
         try {
             c = JSON.readTree(configFile.toFile());
         } catch (IOException e) {
-            throw new ModelLoadException(configFile, "not valid JSON (" + e.getMessage() + ")", e);
+            throw new ModelLoadException(configFile, e instanceof JsonProcessingException j ? UntrustedJson.reason(j)
+                    : "cannot be read (" + e.getMessage() + ")", e);
         }
         if (!c.path("peft_type").asText("LORA").equals("LORA")) {
             throw new ModelLoadException(configFile, "peft_type " + c.path("peft_type").asText() + " is not LORA");

@@ -1,9 +1,11 @@
 package dev.toolcoach.model.tokenizer;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.io.ModelLoadException;
+import dev.toolcoach.trace.UntrustedJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,8 +57,10 @@ public final class HfTokenizer implements ModelTokenizer, AutoCloseable {
     private static JsonNode readJson(Path file) {
         try {
             return new ObjectMapper().readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new ModelLoadException(file, "tokenizer: " + UntrustedJson.reason(e), e);
         } catch (IOException e) {
-            throw new ModelLoadException(file, "tokenizer is not valid JSON (" + e.getMessage() + ")", e);
+            throw new ModelLoadException(file, "tokenizer cannot be read (" + e.getMessage() + ")", e);
         }
     }
 
