@@ -26,6 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -87,7 +88,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         public Route routes(ManagementRouteProviderSettings settings) {
             return Directives.concat(Directives.path(PathMatchers.segment("jobs").slash(PathMatchers.segment()).slash("cancel"),
                     name -> Directives.post(() -> allowed(settings.readOnly(), () -> controller.cancel(name)
-                            .map(s -> json(StatusCodes.ACCEPTED, s))
+                            .map(s -> json(StatusCodes.ACCEPTED, withoutNodePaths(s)))
                             .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job named '" + name + "' is running")))))),
                     jobsRoute(settings), skillsRoutes(settings));
         }
@@ -124,7 +125,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         private Route jobsRoute(ManagementRouteProviderSettings settings) {
             return Directives.path("jobs", () -> Directives.concat(
                     Directives.get(() -> Directives.extractRequest(request -> controller.status()
-                            .map(s -> json(StatusCodes.OK, s))
+                            .map(s -> json(StatusCodes.OK, withoutNodePaths(s)))
                             .orElseGet(() -> json(StatusCodes.NOT_FOUND, Map.of("error", "no job yet"))))),
                     Directives.post(() -> allowed(settings.readOnly(), () -> Directives.withSizeLimit(maxBody,
                             () -> Directives.entity(Unmarshaller.entityToString(), this::submit))))));
@@ -142,17 +143,38 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         /** Any failure, {@code Error}s included, is answered: one left to Akka's dispatcher would end the node. */
         private Route submit(String body) {
             try {
-                return json(StatusCodes.ACCEPTED, controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot, modelsRoot)));
+                return json(StatusCodes.ACCEPTED, withoutNodePaths(controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot, modelsRoot))));
             } catch (JsonProcessingException e) {
                 return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + UntrustedJson.reason(e));
             } catch (JobController.Rejected e) {
-                return error(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, e.getMessage());
+                return error(e.conflict() ? StatusCodes.CONFLICT : StatusCodes.BAD_REQUEST, withoutNodePaths(e.getMessage()));
             } catch (IllegalArgumentException e) {
-                return error(StatusCodes.BAD_REQUEST, e.getMessage());
+                return error(StatusCodes.BAD_REQUEST, withoutNodePaths(e.getMessage()));
             } catch (Throwable t) {
                 LOG.error("a job submission failed", t);
                 return error(StatusCodes.INTERNAL_SERVER_ERROR, "the job could not be submitted: " + t.getClass().getSimpleName());
             }
+        }
+
+        /**
+         * A message as the network reads it: the node's folders named by their role ({@code <data>/mine.jsonl}), never by
+         * their absolute paths, which tell a client how the node is laid out.
+         */
+        String withoutNodePaths(String message) {
+            if (message == null) return null;
+            String out = message;
+            // the longest first, so a folder inside another is named by its own role
+            for (Map.Entry<Path, String> root : Map.of(runsRoot, "<runs>", dataRoot, "<data>", modelsRoot, "<models>").entrySet().stream()
+                    .sorted(Comparator.comparingInt((Map.Entry<Path, String> e) -> e.getKey().toAbsolutePath().normalize().toString().length())
+                            .reversed()).toList()) {
+                out = out.replace(root.getKey().toAbsolutePath().normalize().toString(), root.getValue());
+            }
+            return out;
+        }
+
+        private JobStatus withoutNodePaths(JobStatus s) {
+            return new JobStatus(s.name(), s.task(), s.state(), s.phase(), s.totalSteps(), s.lastStep(), s.evaluations(),
+                    withoutNodePaths(s.error()));
         }
 
         private static Route error(StatusCode status, String message) {

@@ -126,6 +126,8 @@ class JobControllerTest {
                 "Bearer s3cret");
         assertEquals(400, secret.statusCode());
         assertFalse(secret.body().contains("SECRET") || secret.body().contains("root"), secret.body());
+        assertTrue(error(secret).startsWith("the dataset <data>/secret.jsonl has no usable example") && !error(secret).contains(dir.toString()),
+                "the node's folders are named by role, not by path: " + secret.body());
         assertTrue(error(secret).endsWith("has no usable example (3 bad records: line 1 (not valid JSON at column 7), "
                 + "line 2 (no \"messages\" (or \"query\")), line 3 (no \"id\"))"), secret.body());
 
