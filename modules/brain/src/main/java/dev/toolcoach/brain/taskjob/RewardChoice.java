@@ -54,10 +54,13 @@ public record RewardChoice(String name) {
     public RewardChoice {
         Objects.requireNonNull(name, "name");
         name = name.trim();
-        if (!(builtIn(name) || isUrl(name) || providers().containsKey(name))) {
-            throw new IllegalArgumentException("unknown reward '" + name + "': use task, call-match, exact, mentions, numeric[:TOLERANCE], "
-                    + "the http(s) URL of a reward server, or a RewardProvider's name"
-                    + (providers().isEmpty() ? " (none is on the classpath)" : " (on the classpath: " + String.join(", ", providers().keySet()) + ")"));
+        if (!(builtIn(name) || isUrl(name))) {
+            Map<String, RewardProvider> providers = providers();
+            if (!providers.containsKey(name)) {
+                throw new IllegalArgumentException("unknown reward '" + name + "': use task, call-match, exact, mentions, "
+                        + "numeric[:TOLERANCE], the http(s) URL of a reward server, or a RewardProvider's name"
+                        + (providers.isEmpty() ? " (none is on the classpath)" : " (on the classpath: " + String.join(", ", providers.keySet()) + ")"));
+            }
         }
         if (name.startsWith("numeric:")) tolerance(name);
     }

@@ -521,7 +521,6 @@ public final class TaskTrainingJob {
     public static Summary run(Options options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
         Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
-        PhaseTimes times = new PhaseTimes();
         Checked checked = check(options);
         if (options.toolSuite() != null && node.isEmpty()) {
             if (checked.hostedTools().isEmpty()) {
@@ -531,9 +530,14 @@ public final class TaskTrainingJob {
             }
             // the embedded job on a one-node cluster of this process that hosts the suite as a tool node would
             try (JobNode local = JobNode.allRoles(checked.hostedTools().get())) {
-                return run(options, Optional.of(local), listener, held);
+                return run(options, checked, Optional.of(local), listener, start);
             }
         }
+        return run(options, checked, node, listener, start);
+    }
+
+    private static Summary run(Options options, Checked checked, Optional<JobNode> node, JobListener listener, long start) {
+        PhaseTimes times = new PhaseTimes();
         Task task = checked.task();
         checked.dataset().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
         Optional<JobDataset> dataset = checked.extraQueries();
