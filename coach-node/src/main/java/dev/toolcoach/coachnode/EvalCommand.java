@@ -3,6 +3,7 @@ package dev.toolcoach.coachnode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.Brain;
@@ -91,7 +92,7 @@ public final class EvalCommand implements Callable<Integer> {
             if (task == null && !datasetTask) taskOptions.requiredTask();
             JsonNode runReward = config == null ? null : config.get("reward");
             RewardChoice reward = runReward == null ? RewardChoice.task() : new RewardChoice(runReward.asText());
-            TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task(task)
+            TrainingJobSpec options = TrainingJobSpec.builder().task(task)
                     .dataset(datasetTask && runDataset != null ? Path.of(runDataset.asText()) : null)
                     .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
                     .model(base).reward(reward).endpoints(EndpointOptions.rewardServer(reward.url().orElse(null))).build();

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.taskjob.EvalRecord;
-import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.RewardChoice;
+import dev.toolcoach.brain.taskjob.ToolChoice;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
+import dev.toolcoach.brain.taskjob.TrainingMode;
+import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.brain.taskjob.OracleRouteTable;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.TerminalListener;
@@ -128,48 +132,68 @@ public final class TrainCommand implements Callable<Integer> {
             + "− δ·retries, given as α,β,γ,δ (e.g. 0.2,0.1,1,0.05), instead of the task reward with oracle-call credit")
     String toolReward;
 
+    @Option(names = "--spec", description = "a JSON file of the job, as the body of POST /jobs (task, name, algorithm, steps, "
+            + "recipe, dataset, model, reward, ...; see docs/ARCHITECTURE.md): flags given on the command line replace its values")
+    Path spec;
+
     @Spec
-    CommandSpec spec;
+    CommandSpec command;
 
     @Override
     public Integer call() {
         try {
-            // the options a request body has too are read by JobRequest, once for both; the command's own are typed here
-            JobRequest request = JobRequest.builder().task(taskOptions.task).name(name).algorithm(algorithm).mode(mode)
-                    .steps(steps).warmupTraces(warmupTraces).athletes(athletes).seed(taskOptions.seed).checkpointEvery(checkpointEvery)
-                    .recipe(recipe()).runsDir(runs.toString()).dataDir(taskOptions.dataDir.toString())
-                    .dataset(dataset == null ? null : dataset.toString()).model(model == null ? null : model.toString()).adapter(adapter == null ? null : adapter.toString()).toolRetrieval(toolOptions.choice()).judge(judgeOptions.choice())
-                    .reward(reward).toolSuite(toolSuite).build();
-            TaskTrainingJob.Options.Builder job = request.options(request.runName()).toBuilder()
-                    .endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url).and(EndpointOptions.rewardServer(rewardUrl()))).adapt(adapt)
-                    .toolsConfig(toolsConf);
+            TrainingJobSpec.Builder job = spec == null ? TrainingJobSpec.builder() : TrainingJobSpec.read(spec).toBuilder();
+            // each flag given is read into its type here and replaces the spec file's value; one not given keeps it
+            if (taskOptions.task != null) job.task(taskOptions.task);
+            if (taskOptions.seed != null) job.seed(taskOptions.seed);
+            if (spec == null || given("--data-dir")) job.dataDir(taskOptions.dataDir);
+            if (spec == null || name != null || given("--runs")) job.runDir(null).runsDir(runs).name(name);
+            if (algorithm != null) job.algorithm(Algorithm.parse(algorithm));
+            if (mode != null) job.mode(TrainingMode.parse(mode));
+            if (recipeFile != null || actionFormat != null) job.recipe(recipe());
+            job.steps(steps).warmupTraces(warmupTraces);
+            if (athletes != null) job.athletes(athletes);
+            if (checkpointEvery != null) job.checkpointEvery(checkpointEvery);
+            if (dataset != null) job.dataset(dataset);
+            if (model != null) job.model(model);
+            if (adapter != null) job.adapter(adapter);
+            if (!toolOptions.choice().equals(ToolChoice.none())) job.tools(toolOptions.choice());
+            if (judgeOptions.choice() != null) job.judge(judgeOptions.choice());
+            if (reward != null) job.reward(new RewardChoice(reward));
+            if (toolSuite != null) job.toolSuite(toolSuite);
+            job.endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url).and(EndpointOptions.rewardServer(rewardUrl())))
+                    .adapt(adapt).toolsConfig(toolsConf);
             if (toolReward != null) job.toolReward(ToolUseReward.Weights.parse(toolReward));
-            TaskTrainingJob.Options options = job.build();
+            TrainingJobSpec options = job.build();
             Task task = TaskTrainingJob.validate(options);
             if (crystallize && task.toolSuites().isEmpty()) {
                 throw new IllegalArgumentException("--crystallize mines calls of a built-in suite; task '" + task.name() + "' calls none");
             }
             TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(),
                     new TerminalListener(task.name(), System.err));
-            printTable(spec.commandLine().getOut(), summary);
+            printTable(command.commandLine().getOut(), summary);
             if (crystallize) {
                 SkillsCommand.crystallizeRun(summary.runDir(), task.toolSuites().get(0), options.dataDir(), options.recipe().greedyAgent(),
-                        spec.commandLine().getOut());
+                        command.commandLine().getOut());
             }
             return 0;
         } catch (IllegalArgumentException e) {
-            return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
+            return CommandOutput.error(command, CommandOutput.INPUT_ERROR, e.getMessage());
         } catch (TrainingFailedException | RunFolderLock.InUse | UncheckedIOException e) {
-            return CommandOutput.error(spec, CommandOutput.RUN_ERROR, e.getMessage());
+            return CommandOutput.error(command, CommandOutput.RUN_ERROR, e.getMessage());
         }
     }
 
-    /** The recipe file's (or the default) with the format asked for; null when neither is given, as a request without one. */
+    private boolean given(String option) {
+        return command.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
     /** The reward server's URL, which the user typed and so may call. */
     private String rewardUrl() {
         return reward != null && reward.trim().toLowerCase(Locale.ROOT).matches("https?://.*") ? reward.trim() : null;
     }
 
+    /** The recipe file's (or the default) with the format asked for. */
     private ScratchRecipe recipe() {
         ScratchRecipe recipe = recipeFile == null ? null : readRecipe(recipeFile);
         if (actionFormat == null) return recipe;

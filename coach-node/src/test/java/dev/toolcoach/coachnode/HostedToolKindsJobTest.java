@@ -2,6 +2,7 @@ package dev.toolcoach.coachnode;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.ConfigValueFactory;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
@@ -91,7 +92,7 @@ class HostedToolKindsJobTest {
      */
     private static Map<String, Double> trainsOnHostedSuite(JobCluster cluster, Path dir, String suite) throws Exception {
         Path run = dir.resolve("runs/" + suite);
-        TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).toBuilder().toolSuite(suite).build();
+        TrainingJobSpec options = JobCluster.financeJob(run, JobCluster.tinyRecipe("")).toBuilder().toolSuite(suite).build();
         List<String> phases = new ArrayList<>();
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.of(cluster.jobNode()), phases::add);
 
@@ -122,7 +123,7 @@ class HostedToolKindsJobTest {
         try (JobCluster cluster = JobCluster.start(dir, "toolcoach.tools.suites = [finance]")) {
             Path run = dir.resolve("runs/finance-code-act");
             // the code-act system prompt (the tools as Python functions) is about 800 tokens of the tiny vocabulary
-            TaskTrainingJob.Options options = JobCluster.financeJob(run, JobCluster.tinyRecipe("""
+            TrainingJobSpec options = JobCluster.financeJob(run, JobCluster.tinyRecipe("""
                     "actionFormat": "code-act", "maxTotalTokens": 1536,
                     "shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 1536}""")).toBuilder().toolSuite("finance").build();
             List<String> phases = new ArrayList<>();

@@ -6,6 +6,7 @@ import akka.cluster.typed.Cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.athletenode.AthleteNodeMain;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
@@ -95,8 +96,8 @@ final class JobCluster implements AutoCloseable {
     }
 
     /** The finance task's GRPO job writing to {@code run}, with the athletes of this cluster. */
-    static TaskTrainingJob.Options financeJob(Path run, ScratchRecipe recipe) {
-        return TaskTrainingJob.Options.builder().task("finance").dataDir(SharedData.require(".")).runDir(run).mode(TrainingMode.SYNC)
+    static TrainingJobSpec financeJob(Path run, ScratchRecipe recipe) {
+        return TrainingJobSpec.builder().task("finance").dataDir(SharedData.require(".")).runDir(run).mode(TrainingMode.SYNC)
                 .recipe(recipe).athletes(ATHLETES).build();
     }
 

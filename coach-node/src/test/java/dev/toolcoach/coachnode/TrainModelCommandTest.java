@@ -181,11 +181,22 @@ class TrainModelCommandTest {
         assertEquals(0, eval.execute("eval", "--adapter", dir.resolve("runs/x1/adapter").toString(), "--device", "cpu"), eval.err.toString());
         assertEquals(1.0, JSON.readTree(eval.out.toString()).get("accuracy").asDouble(), eval.out.toString());
 
-        // the adapter continued: the first evaluation scores the folder with it, training goes on from it
+        // the adapter continued: the first evaluation scores the folder with it, training goes on from it; the job given
+        // as a spec file, the body POST /jobs takes, and a flag replacing one of its values
+        com.fasterxml.jackson.databind.node.ObjectNode spec = JSON.createObjectNode().put("model", model.toString())
+                .put("adapter", dir.resolve("runs/x1/adapter").toString()).put("dataset", file.toString()).put("reward", "call-match")
+                .put("steps", 1).put("name", "x3").put("runs_dir", dir.resolve("runs").toString()).put("seed", 4);
+        spec.set("recipe", JSON.readTree(recipe.toFile()));
+        Path specFile = dir.resolve("job.json");
+        JSON.writeValue(specFile.toFile(), spec);
         CliRun continued = new CliRun();
-        assertEquals(0, continued.execute("train", "--model", model.toString(), "--adapter", dir.resolve("runs/x1/adapter").toString(),
-                "--dataset", file.toString(), "--reward", "call-match", "--recipe", recipe.toString(), "--steps", "1",
-                "--runs", dir.resolve("runs").toString(), "--name", "x3", "--device", "cpu"), continued.err.toString());
+        assertEquals(0, continued.execute("train", "--spec", specFile.toString(), "--seed", "5", "--device", "cpu"), continued.err.toString());
+        assertEquals(5, JSON.readTree(dir.resolve("runs/x3/config.json").toFile()).get("seed").asInt(), "the flag over the file");
+        CliRun badSpec = new CliRun();
+        Files.writeString(dir.resolve("bad.json"), "{\"task\": \"finance\", \"algorithm\": \"ppo\"}");
+        assertEquals(2, badSpec.execute("train", "--spec", dir.resolve("bad.json").toString()));
+        assertEquals("train: job spec " + dir.resolve("bad.json") + ": unknown algorithm 'ppo'; valid: grpo, dpo, sft",
+                badSpec.err.toString().strip());
         assertEquals(dir.resolve("runs/x1/adapter").toAbsolutePath().normalize().toString(),
                 JSON.readTree(dir.resolve("runs/x3/config.json").toFile()).get("adapter").asText());
         assertTrue(Files.isRegularFile(dir.resolve("runs/x3/adapter/adapter_model.safetensors")));

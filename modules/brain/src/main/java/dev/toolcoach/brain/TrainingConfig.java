@@ -13,7 +13,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How a training job runs. Every number is checked here (or in the record that holds it), so a bad setting
+ * How a training job runs: the one set of training defaults, those the main job's recipe was measured with
+ * (docs/RECIPE.md), which the Brain API and {@code ScratchRecipe#defaults()} both take from here. Every number is checked here (or in the record that holds it), so a bad setting
  * fails before anything starts. Built with {@link #builder()} (one setter per setting below, each default given here
  * once); {@link #toBuilder()} changes a few of an existing config's.
  *
@@ -23,7 +24,7 @@ import java.util.Set;
  * @param rollouts        how rollouts sample and how long they may run; the job's spec carries it to the athletes
  *                        (default temperature 1, 96 new tokens, 4 turns, 1,024 tokens in all)
  * @param optimisation    what is trained and how
- * @param checkpointEvery learner steps between checkpoints (default 10)
+ * @param checkpointEvery learner steps between checkpoints (default 5)
  * @param seed            seeds sampling, LoRA initialisation and the learner (default 1)
  * @param limits          when a job that no longer moves is ended, and how often a rollout may go out again
  *                        (default {@link Limits#defaults()})
@@ -68,7 +69,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
 
     /**
      * @param groupSize      rollouts per query (G) (default 8)
-     * @param groupsPerStep  query groups per learner step (default 4)
+     * @param groupsPerStep  query groups per learner step (default 8)
      * @param maxPolicyLag   versions a group's rollouts may lag the policy it is trained into; 0 is the
      *                       synchronous mode (roll out a batch, train, broadcast, repeat) (default 1)
      * @param rolloutTimeout a rollout not back by then is dispatched again (default 2 minutes)
@@ -93,7 +94,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
 
     /**
      * @param lora               the adapter trained on the frozen base (default r=16, alpha 32, no dropout, every projection)
-     * @param learningRate       AdamW's learning rate (constant) (default 2e-3)
+     * @param learningRate       AdamW's learning rate (constant) (default 1e-3)
      * @param klBeta             weight of the k3 KL penalty to the adapter-free reference (GRPO), 0 for none (default 0)
      * @param entropyBonus       weight of the policy's entropy per generated token subtracted from GRPO's loss, 0 for
      *                           none (default 0)
@@ -150,19 +151,19 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
     public static final class Builder {
         private Algorithm algorithm = Algorithm.GRPO;
         private int groupSize = 8;
-        private int groupsPerStep = 4;
+        private int groupsPerStep = 8;
         private int maxPolicyLag = 1;
         private Duration rolloutTimeout = Duration.ofMinutes(2);
         private int oversampling = 1;
         private int athletes = 16;
         private RolloutSettings rollouts = new RolloutSettings(1.0, 96, 4, 1024);
         private LoraConfig lora = new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS));
-        private double learningRate = 2e-3;
+        private double learningRate = 1e-3;
         private double klBeta = 0;
         private double entropyBonus = 0;
         private double sftRewardThreshold = 0.9;
         private int microBatchRows = LearnerConfig.defaults(learningRate).microBatchRows();
-        private int checkpointEvery = 10;
+        private int checkpointEvery = 5;
         private long seed = 1;
         private Limits limits = Limits.defaults();
 

@@ -13,10 +13,11 @@ import dev.toolcoach.brain.eval.TaskEvaluation;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.run.SyncGrpo;
 import dev.toolcoach.brain.run.TrainingRun;
-import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.learn.core.GrpoMetrics;
 import dev.toolcoach.rewards.Reward;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
+import dev.toolcoach.brain.taskjob.TrainingMode;
 import dev.toolcoach.brain.taskjob.CallShapedReward;
 import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
@@ -131,10 +132,9 @@ public final class FinanceRecipeBench {
     private static void grpo(ScratchRecipe recipe, Task task, Split split, ScratchModel base, LocalPolicy policy, Path work, long seed) {
         Phase phase = Phase.start("GRPO");
         ScratchRecipe.Rollouts r = recipe.rollouts();
-        TrainingConfig config = TrainingConfig.builder().groupSize(recipe.grpo().groupSize()).groupsPerStep(recipe.grpo().groupsPerStep())
-                .maxPolicyLag(0).athletes(r.engineBatch())
-                .rollouts(new RolloutSettings(recipe.grpo().temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                .lora(recipe.grpo().lora()).learningRate(recipe.grpo().lr()).seed(seed).build();
+        // the job spec's mapping, in sync mode; this loop does not sample dynamically
+        TrainingConfig config = TrainingJobSpec.builder().task(task.name()).runDir(work).recipe(recipe).mode(TrainingMode.SYNC)
+                .athletes(r.engineBatch()).seed(seed).build().trainingConfig().toBuilder().oversampling(1).build();
         List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
         TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(base.dir()).actionFormat(r.actionFormat())
                 .suites(task.toolSuites()).dataset(pool).steps(recipe.grpo().steps())

@@ -2,6 +2,7 @@ package dev.toolcoach.bench.learning;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.bench.PreparedRun;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
@@ -43,7 +44,7 @@ public final class GrpoPhaseBench {
         PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
         int group = recipe.grpo().groupSize();
-        TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task("finance").dataDir(dataDir).runDir(run)
+        TrainingJobSpec options = TrainingJobSpec.builder().task("finance").dataDir(dataDir).runDir(run)
                 .recipe(recipe).seed(seed).build();
         TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase));
         double elapsed = 0;

@@ -1,6 +1,7 @@
 package dev.toolcoach.bench.learning;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.bench.PreparedRun;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.brain.taskjob.TrainingMode;
@@ -67,7 +68,7 @@ public final class TrainingModesBench {
         Path run = work.resolve(mode.label());
         PreparedRun.copy(source, run);
         ScratchRecipe recipe = ScratchRecipe.defaults().withGrpoSteps(steps);
-        TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task("finance").dataDir(dataDir).runDir(run)
+        TrainingJobSpec options = TrainingJobSpec.builder().task("finance").dataDir(dataDir).runDir(run)
                 .mode(mode).recipe(recipe).seed(seed).build();
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(options, Optional.empty(), phase -> System.err.println("phase " + phase)); // steps are read back from the run folder
         List<StepLine> lines = RunRecorder.read(run);

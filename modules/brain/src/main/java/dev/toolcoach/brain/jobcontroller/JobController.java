@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.taskjob.EvalRecord;
 import dev.toolcoach.brain.taskjob.JobListener;
-import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.brain.taskjob.TaskTrainingJob;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.node.NodeRole;
@@ -90,7 +90,7 @@ public final class JobController implements Extension {
      * @param resumes          resumes in a row without a new learner step (0 for a job as submitted)
      * @param stepAtResume     the run's last recorded step when it was last resumed
      */
-    record JobRecord(JobRequest request, String state, String error, int resumes, @JsonProperty("step_at_resume") long stepAtResume) {
+    record JobRecord(TrainingJobSpec request, String state, String error, int resumes, @JsonProperty("step_at_resume") long stepAtResume) {
     }
 
     /** A job could not be accepted; the message says why (a bad request, or a job already running). */
@@ -123,7 +123,7 @@ public final class JobController implements Extension {
     /** What running a job is: a task training job on this node's cluster; tests give a job body of their own. */
     @FunctionalInterface
     interface JobWork {
-        void run(TaskTrainingJob.Options options, JobListener listener, RunFolderLock lock);
+        void run(TrainingJobSpec spec, JobListener listener, RunFolderLock lock);
     }
 
     JobController(ExtendedActorSystem classic) {
@@ -156,44 +156,42 @@ public final class JobController implements Extension {
      *
      * @throws Rejected when the request is invalid or a job is already running
      */
-    public synchronized JobStatus submit(JobRequest request) {
-        return submit(request, 0, 0);
+    public synchronized JobStatus submit(TrainingJobSpec spec) {
+        return submit(spec, 0, 0);
     }
 
-    private synchronized JobStatus submit(JobRequest request, int resumes, long stepAtResume) {
+    private synchronized JobStatus submit(TrainingJobSpec requested, int resumes, long stepAtResume) {
         if (!runsJobs) {
             throw new Rejected("this node does not run jobs: it needs the coach and learner roles and toolcoach.jobs.controller = on", false);
         }
         if (current != null && current.state.equals("running")) {
             throw new Rejected("job " + current.name + " is running; one job at a time", true);
         }
-        JobRequest located = request.runsDir() != null ? request : request.toBuilder().runsDir(runsDir.toString()).build();
-        String name = located.runName();
-        TaskTrainingJob.Options options = checked(located, name);
+        TrainingJobSpec spec = checked(requested);
+        String name = spec.name();
         RunFolderLock lock;
         try {
-            lock = RunFolderLock.acquire(options.runDir());
+            lock = RunFolderLock.acquire(spec.runDir());
         } catch (RunFolderLock.InUse e) {
             throw new Rejected(e.getMessage(), true);
         } catch (UncheckedIOException e) {
             throw new Rejected(e.getMessage(), false);
         }
-        Tracker tracker = new Tracker(name, options.taskLabel(), options.recipe().grpo().steps(), options.runDir());
-        JobRequest named = located.toBuilder().name(name).build();
-        write(options.runDir(), new JobRecord(named, "running", null, resumes, stepAtResume));
+        Tracker tracker = new Tracker(name, spec.taskLabel(), spec.recipe().grpo().steps(), spec.runDir());
+        write(spec.runDir(), new JobRecord(spec, "running", null, resumes, stepAtResume));
         current = tracker;
         JobStatus accepted = tracker.status(); // before the job starts: it may end at once and show its final state
-        runner.execute(() -> run(options, named, tracker, lock));
-        LOG.info("job {} accepted: task {}, run folder {}", name, options.taskLabel(), options.runDir());
+        runner.execute(() -> run(spec, tracker, lock));
+        LOG.info("job {} accepted: task {}, run folder {}", name, spec.taskLabel(), spec.runDir());
         return accepted;
     }
 
-    /** The request's options on this node (its endpoints and limits), checked before anything runs. */
-    private TaskTrainingJob.Options checked(JobRequest request, String runName) {
+    /** The spec with this node's endpoints and limits, checked before anything runs. */
+    private TrainingJobSpec checked(TrainingJobSpec requested) {
         try {
-            TaskTrainingJob.Options options = request.options(runName).toBuilder().endpoints(endpoints).limits(limits).build();
-            TaskTrainingJob.validate(options);
-            return options;
+            TrainingJobSpec spec = requested.toBuilder().endpoints(endpoints).limits(limits).build();
+            TaskTrainingJob.validate(spec);
+            return spec;
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), false);
         }
@@ -232,20 +230,20 @@ public final class JobController implements Extension {
     }
 
     /** Runs on the controller's thread; whatever the job throws, it ends with a state, and the lock is released. */
-    private void run(TaskTrainingJob.Options options, JobRequest request, Tracker tracker, RunFolderLock lock) {
+    private void run(TrainingJobSpec spec, Tracker tracker, RunFolderLock lock) {
         tracker.worker = Thread.currentThread();
         try (lock) {
             if (tracker.cancelRequested) throw new CancellationException("cancelled before it started");
-            work.run(options, tracker, lock);
-            end(tracker, options, request, "finished", null);
+            work.run(spec, tracker, lock);
+            end(tracker, spec, "finished", null);
         } catch (Throwable e) { // an Error too: a job left "running" would refuse every later submit
             String why = e.getMessage() != null ? e.getMessage() : e.toString();
             if (tracker.cancelRequested) {
                 LOG.info("job {} cancelled ({})", tracker.name, why);
-                end(tracker, options, request, "cancelled", "cancelled by request");
+                end(tracker, spec, "cancelled", "cancelled by request");
             } else {
                 LOG.error("job {} failed: {}", tracker.name, why, e);
-                end(tracker, options, request, "failed", why);
+                end(tracker, spec, "failed", why);
             }
         } finally {
             tracker.worker = null;
@@ -253,8 +251,8 @@ public final class JobController implements Extension {
         }
     }
 
-    private static void end(Tracker tracker, TaskTrainingJob.Options options, JobRequest request, String state, String why) {
-        write(options.runDir(), new JobRecord(request, state, why, 0, 0));
+    private static void end(Tracker tracker, TrainingJobSpec spec, String state, String why) {
+        write(spec.runDir(), new JobRecord(spec, state, why, 0, 0));
         tracker.end(state, why);
     }
 
@@ -274,7 +272,8 @@ public final class JobController implements Extension {
                         continue;
                     }
                     LOG.info("resuming job {} (interrupted while running; resume {} since its last new step)", record.request().name(), resumes);
-                    submit(record.request(), resumes, step);
+                    // the run is the folder its job.json is in, wherever the node's runs folder has moved since
+                    submit(record.request().toBuilder().runDir(file.getParent()).build(), resumes, step);
                     return;
                 }
             }

@@ -20,7 +20,7 @@ import akka.management.javadsl.ManagementRouteProviderSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
-import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.trace.UntrustedJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * {@code POST /jobs} (a JSON {@link JobRequest}) starts a task training job on the coach node: 202 with the
+ * {@code POST /jobs} (a JSON {@link TrainingJobSpec}) starts a task training job on the coach node: 202 with the
  * job's status, 400 for a bad request, 409 while another job runs. {@code GET /jobs} shows the current or last
  * job (404 before any). {@code POST /jobs/{name}/cancel} cancels the running job of that name: 202 with its status,
  * 404 when no job of that name runs. Named in {@code akka.management.http.routes}; Akka Management asks it for its extension.
@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * Management's {@code route-providers-read-only} is on; the management server lets them through only with the
  * management token, or from this machine's own clients on loopback ({@code cluster.management.ManagementWrites}).
  * The body is limited in size ({@code toolcoach.jobs.max-request-body}, 413) and nesting, and is confined to the
- * node's runs and data folders ({@link JobRequest#confinedTo}).
+ * node's runs and data folders ({@link TrainingJobSpec#fromNetwork}).
  *
  * <p>{@code GET /skills} lists the skills of the cluster's skill folder ({@code toolcoach.tools.skills.dir}) with their
  * provenance; {@code POST /skills/{name}/approve} approves a pending one, which the tool nodes then register. Approving
@@ -143,7 +143,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
         /** Any failure, {@code Error}s included, is answered: one left to Akka's dispatcher would end the node. */
         private Route submit(String body) {
             try {
-                return json(StatusCodes.ACCEPTED, withoutNodePaths(controller.submit(JobRequest.fromNetwork(body, runsRoot, dataRoot, modelsRoot))));
+                return json(StatusCodes.ACCEPTED, withoutNodePaths(controller.submit(TrainingJobSpec.fromNetwork(body, runsRoot, dataRoot, modelsRoot))));
             } catch (JsonProcessingException e) {
                 return error(StatusCodes.BAD_REQUEST, "the body is not a job request: " + UntrustedJson.reason(e));
             } catch (JobController.Rejected e) {

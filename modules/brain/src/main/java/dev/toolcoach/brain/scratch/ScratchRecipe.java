@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
+import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.distill.LearnerSft;
 import dev.toolcoach.brain.distill.OracleTeacher;
 import dev.toolcoach.lm.SamplingParams;
@@ -27,7 +28,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * How to train a task-sized model from scratch: a distillation warm-up (SFT of every weight on oracle
@@ -206,11 +206,20 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         }
     }
 
+    /**
+     * The measured recipe. Its training settings are {@link TrainingConfig#defaults()}'s (the one set of them), except
+     * what is this recipe's own: its steps, the oracle-call weight, dynamic sampling (3: the Brain's synchronous loop
+     * cannot sample dynamically, so the Brain's default stays 1) and rollouts sized to a 512-token scratch model.
+     */
     public static ScratchRecipe defaults() {
+        TrainingConfig training = TrainingConfig.defaults();
+        TrainingConfig.Batching batching = training.batching();
+        TrainingConfig.Optimisation optimisation = training.optimisation();
         return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
                 new Warmup(800, 24, 16, 3e-3, 100, 0, 0.04, 0),
-                new Grpo(8, 8, 60, 1.0f, 1e-3, 0.5, new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS)), 3, 0),
-                new Rollouts(4, 512, 64, 64), Evaluation.defaults());
+                new Grpo(batching.groupSize(), batching.groupsPerStep(), 60, (float) training.rollouts().temperature(),
+                        optimisation.learningRate(), 0.5, optimisation.lora(), 3, optimisation.entropyBonus()),
+                new Rollouts(training.rollouts().maxTurns(), 512, 64, 64), Evaluation.defaults());
     }
 
     /**

@@ -118,7 +118,7 @@ public record RewardChoice(String name) {
         return providers().get(name).reward();
     }
 
-    /** The reward training optimises when it is not the task's own (which {@link TaskTrainingJob.Options} shapes). */
+    /** The reward training optimises when it is not the task's own (which {@link TrainingJobSpec} shapes). */
     Reward training(Task task, ActionFormat format, OutboundEndpoints endpoints) {
         return isUrl(name) ? Reward.ofGroup(name, server(endpoints)) : Reward.perTrace(name, evaluation(task, format, endpoints));
     }

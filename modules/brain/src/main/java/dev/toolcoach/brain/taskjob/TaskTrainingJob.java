@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.toolcoach.agent.ActionFormat;
-import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.agent.adapt.AdaptSettings;
 import dev.toolcoach.brain.AgentTools;
 import dev.toolcoach.brain.Brain;
@@ -26,7 +25,6 @@ import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
-import dev.toolcoach.learn.core.Algorithm;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.ModelLoadException;
@@ -34,8 +32,6 @@ import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
 import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.policy.NativeActionFormat;
-import dev.toolcoach.rewards.Reward;
-import dev.toolcoach.rewards.ToolUseReward;
 import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.brain.scratch.TaskTexts;
@@ -96,302 +92,6 @@ public final class TaskTrainingJob {
     static final String SELECTOR_URL = "tool_retrieval.model.url";
 
     /**
-     * What one run of the job does, each value already of its type (a request's text is read into it once, by
-     * {@link JobRequest#options}). Built with {@link #builder()}; the defaults are given here once.
-     *
-     * @param task      a registered task name (null: the dataset is the task; one of the two is required)
-     * @param dataDir   the shared data folder, for tasks built from files, e.g. email (default {@code ../shared/data})
-     * @param runDir    the run folder (required)
-     * @param algorithm what trains after the warm-up (default GRPO)
-     * @param mode      synchronous (roll out a batch, train, broadcast) or asynchronous (default asynchronous)
-     * @param recipe    model shape, warm-up and training settings (default {@link ScratchRecipe#defaults()})
-     * @param athletes  athlete actors of the embedded node, ignored on a cluster: athlete nodes bring their own
-     *                  (default all of a step's rollouts at once: the recipe's group size × groups per step)
-     * @param seed      seeds the task, the split, the model and training (default 1)
-     * @param checkpointEvery steps between checkpoints (default 5)
-     * @param dataset   a file of examples ({@link JobDataset}'s layouts): with a task, ToolCoach JSON Lines the job trains on
-     *                  instead of the task's training split; without one, the task itself, its test split held out as a
-     *                  task's is (default none: null)
-     * @param limits    when the training run is ended (timeouts) and how often a rollout may go out again (default
-     *                  {@link TrainingConfig.Limits#defaults()})
-     * @param adapt     TILE's ADAPT settings file (equivalent tools), turning ADAPT on for training and evaluation
-     *                  (default off: null)
-     * @param toolReward TILE's composite reward weights to train on (outcome: the task reward) instead of the task reward
-     *                  shaped by oracle calls (default null: the shaped task reward)
-     * @param tools     the agent's catalogue beyond its suite and tool retrieval over it (default {@link ToolChoice#none()})
-     * @param judge     an LLM judge as the training reward (default null: the task's reward)
-     * @param toolSuite the cluster's suite (e.g. an MCP server a tool node hosts) that serves the task's tools instead of its
-     *                  built-in suite; its tools must take the task's oracle calls. On a cluster, or embedded when
-     *                  {@code toolsConfig} defines it (default null: the task's built-in suite)
-     * @param endpoints the endpoints the judge and the tool selector may be at, each with its key (default none: neither
-     *                  may be a URL)
-     * @param model     a Hugging Face model folder of a supported family to train a LoRA adapter over, instead of a
-     *                  task-sized model built from scratch (default null: from scratch). Absolute; checked before anything
-     *                  runs. A folder with its own chat template acts in its family's native tool-call format, one without
-     *                  (a model ToolCoach built, a bare checkpoint) in the recipe's
-     * @param reward    the reward trained and evaluated on (default {@link RewardChoice#task()}: the task's own, shaped by
-     *                  the oracle's calls in training)
-     * @param adapter   a PEFT adapter over {@code model} that training continues (its LoRA settings replace the recipe's)
-     *                  and the first evaluation scores; absolute (default null: a fresh LoRA)
-     * @param toolsConfig a HOCON file whose {@code toolcoach.tools} section (as a tool node's: {@code classes},
-     *                  {@code mcp.servers}) defines {@code toolSuite} for an embedded job, which then hosts it in this
-     *                  process. From the command line only: a request cannot make a node start processes (default null)
-     */
-    public record Options(String task, Path dataDir, Path runDir, Algorithm algorithm, TrainingMode mode, ScratchRecipe recipe,
-                          int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
-                          ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
-                          OutboundEndpoints endpoints, Path model, RewardChoice reward, Path adapter, Path toolsConfig) {
-        public Options {
-            if (task == null && dataset == null) {
-                throw new IllegalArgumentException("no task given: name a registered task (--task NAME) or a dataset (--dataset FILE)");
-            }
-            Objects.requireNonNull(dataDir, "dataDir");
-            Objects.requireNonNull(runDir, "runDir");
-            Objects.requireNonNull(algorithm, "algorithm");
-            Objects.requireNonNull(mode, "mode");
-            Objects.requireNonNull(recipe, "recipe");
-            Objects.requireNonNull(limits, "limits");
-            if (athletes < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + athletes);
-            if (checkpointEvery < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + checkpointEvery);
-            tools = tools == null ? ToolChoice.none() : tools;
-            if (toolSuite != null && toolSuite.isBlank()) throw new IllegalArgumentException("tool_suite must name a suite");
-            endpoints = endpoints == null ? OutboundEndpoints.none() : endpoints;
-            model = model == null ? null : model.toAbsolutePath().normalize();
-            reward = reward == null ? RewardChoice.task() : reward;
-            adapter = adapter == null ? null : adapter.toAbsolutePath().normalize();
-            if (adapter != null && model == null) {
-                throw new IllegalArgumentException("an adapter continues over the model it was trained on: name that model too");
-            }
-            if (toolsConfig != null && toolSuite == null) {
-                throw new IllegalArgumentException("a tools config hosts a tool_suite the job names: name it (--tool-suite NAME)");
-            }
-            if (adapter != null && recipe.warmup().traces() > 0) {
-                throw new IllegalArgumentException("an adapter continues over the model as given: no warm-up (warm-up traces 0)");
-            }
-            if (!reward.isTask() && (judge != null || toolReward != null)) {
-                throw new IllegalArgumentException("reward " + reward.name() + " and " + (judge != null ? "a judge" : "tool_reward")
-                        + " both name what training optimises: choose one");
-            }
-        }
-
-        /** What status and progress lines call the job's task: the registered task, else the dataset file's name. */
-        public String taskLabel() {
-            return task != null ? task : dataset.getFileName().toString();
-        }
-
-        /** A builder at the defaults; a task or a dataset, and the run folder, must be set. */
-        public static Builder builder() {
-            return new Builder();
-        }
-
-        /** A builder holding these options. */
-        public Builder toBuilder() {
-            Builder b = new Builder();
-            b.task = task;
-            b.dataDir = dataDir;
-            b.runDir = runDir;
-            b.algorithm = algorithm;
-            b.mode = mode;
-            b.recipe = recipe;
-            b.athletes = athletes;
-            b.seed = seed;
-            b.checkpointEvery = checkpointEvery;
-            b.dataset = dataset;
-            b.limits = limits;
-            b.adapt = adapt;
-            b.toolReward = toolReward;
-            b.tools = tools;
-            b.judge = judge;
-            b.toolSuite = toolSuite;
-            b.endpoints = endpoints;
-            b.model = model;
-            b.reward = reward;
-            b.adapter = adapter;
-            b.toolsConfig = toolsConfig;
-            return b;
-        }
-
-        /** One setter per option; the defaults are those documented on {@link Options}. */
-        public static final class Builder {
-            private String task;
-            private Path dataDir = Path.of("../shared/data");
-            private Path runDir;
-            private Algorithm algorithm = Algorithm.GRPO;
-            private TrainingMode mode = TrainingMode.ASYNC;
-            private ScratchRecipe recipe = ScratchRecipe.defaults();
-            /** Null: the recipe's rollouts of one step. */
-            private Integer athletes;
-            private long seed = 1;
-            private int checkpointEvery = 5;
-            private Path dataset;
-            private TrainingConfig.Limits limits = TrainingConfig.Limits.defaults();
-            private Path adapt;
-            private ToolUseReward.Weights toolReward;
-            private ToolChoice tools = ToolChoice.none();
-            private JudgeChoice judge;
-            private String toolSuite;
-            private OutboundEndpoints endpoints = OutboundEndpoints.none();
-            private Path model;
-            private RewardChoice reward = RewardChoice.task();
-            private Path adapter;
-            private Path toolsConfig;
-
-            private Builder() {
-            }
-
-            public Builder task(String name) {
-                this.task = name;
-                return this;
-            }
-
-            public Builder dataDir(Path dir) {
-                this.dataDir = dir;
-                return this;
-            }
-
-            public Builder runDir(Path dir) {
-                this.runDir = dir;
-                return this;
-            }
-
-            public Builder algorithm(Algorithm a) {
-                this.algorithm = a;
-                return this;
-            }
-
-            public Builder mode(TrainingMode m) {
-                this.mode = m;
-                return this;
-            }
-
-            public Builder recipe(ScratchRecipe r) {
-                this.recipe = r;
-                return this;
-            }
-
-            public Builder athletes(int count) {
-                this.athletes = count;
-                return this;
-            }
-
-            public Builder seed(long s) {
-                this.seed = s;
-                return this;
-            }
-
-            public Builder checkpointEvery(int steps) {
-                this.checkpointEvery = steps;
-                return this;
-            }
-
-            public Builder dataset(Path file) {
-                this.dataset = file;
-                return this;
-            }
-
-            public Builder limits(TrainingConfig.Limits l) {
-                this.limits = l;
-                return this;
-            }
-
-            public Builder adapt(Path settings) {
-                this.adapt = settings;
-                return this;
-            }
-
-            public Builder toolReward(ToolUseReward.Weights weights) {
-                this.toolReward = weights;
-                return this;
-            }
-
-            public Builder tools(ToolChoice choice) {
-                this.tools = choice;
-                return this;
-            }
-
-            public Builder judge(JudgeChoice choice) {
-                this.judge = choice;
-                return this;
-            }
-
-            public Builder toolSuite(String suite) {
-                this.toolSuite = suite;
-                return this;
-            }
-
-            public Builder endpoints(OutboundEndpoints allowed) {
-                this.endpoints = allowed;
-                return this;
-            }
-
-            public Builder model(Path folder) {
-                this.model = folder;
-                return this;
-            }
-
-            public Builder reward(RewardChoice choice) {
-                this.reward = choice;
-                return this;
-            }
-
-            public Builder adapter(Path folder) {
-                this.adapter = folder;
-                return this;
-            }
-
-            public Builder toolsConfig(Path file) {
-                this.toolsConfig = file;
-                return this;
-            }
-
-            /** @throws IllegalArgumentException or NullPointerException naming the option that is out of range or missing */
-            public Options build() {
-                Objects.requireNonNull(recipe, "recipe");
-                int actors;
-                try {
-                    actors = athletes != null ? athletes : Math.multiplyExact(recipe.grpo().groupSize(), recipe.grpo().groupsPerStep());
-                } catch (ArithmeticException e) {
-                    throw new IllegalArgumentException("groupSize x groupsPerStep is too large: " + recipe.grpo().groupSize() + " x "
-                            + recipe.grpo().groupsPerStep());
-                }
-                return new Options(task, dataDir, runDir, algorithm, mode, recipe, actors, seed, checkpointEvery, dataset, limits,
-                        adapt, toolReward, tools, judge, toolSuite, endpoints, model, reward, adapter, toolsConfig);
-            }
-        }
-
-        /**
-         * The reward training optimises: the one named, else the task reward (of rollouts acting in {@code format}) with
-         * credit for oracle calls, or TILE's composite.
-         */
-        Reward trainingReward(Task task, ActionFormat format) {
-            if (!reward.isTask()) return reward.training(task, format, endpoints);
-            return Reward.perTrace(task.name(), toolReward == null ? new CallShapedReward(task.reward(format), recipe.grpo().callWeight())
-                    : new ToolUseReward(toolReward, task.reward(format)));
-        }
-
-        /** The reward evaluations count accuracy by: the one named, else the task's own. */
-        public TraceReward evaluationReward(Task task, ActionFormat format) {
-            return reward.evaluation(task, format, endpoints);
-        }
-
-        /** The Brain's settings, the only place the recipe becomes them; the mode sets the policy lag. */
-        public TrainingConfig trainingConfig() {
-            ScratchRecipe.Grpo g = recipe.grpo();
-            ScratchRecipe.Rollouts r = recipe.rollouts();
-            return TrainingConfig.builder().algorithm(algorithm)
-                    .groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep()).maxPolicyLag(mode.maxPolicyLag())
-                    .oversampling(g.oversampling())
-                    .athletes(athletes)
-                    .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
-                    .lora(g.lora()).learningRate(g.lr()).klBeta(0).entropyBonus(g.entropyBonus())
-                    .checkpointEvery(checkpointEvery)
-                    .seed(seed)
-                    .limits(limits)
-                    .build();
-        }
-    }
-
-    /**
      * What the job reached: the evaluations by phase, the training run's outcome (null when no training step was asked:
      * the warm-up alone) and, in plain words, whether training
      * helped and if not what the run's figures say about why ({@link TrainingVerdict}); where this session's wall time
@@ -410,7 +110,7 @@ public final class TaskTrainingJob {
      *
      * @throws IllegalArgumentException naming the problem
      */
-    public static Task validate(Options options) {
+    public static Task validate(TrainingJobSpec options) {
         return check(options).task();
     }
 
@@ -422,7 +122,7 @@ public final class TaskTrainingJob {
                            Optional<Config> hostedTools) {
     }
 
-    private static Checked check(Options options) {
+    private static Checked check(TrainingJobSpec options) {
         options.trainingConfig();
         options.tools().retrieval();
         if (options.judge() != null) options.judge().judgeMode();
@@ -483,7 +183,7 @@ public final class TaskTrainingJob {
      *
      * @throws IllegalArgumentException when the file cannot be read as HOCON or does not define the suite
      */
-    private static Config hostedTools(Path file, Options options) {
+    private static Config hostedTools(Path file, TrainingJobSpec options) {
         Config tools;
         try {
             tools = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
@@ -506,7 +206,7 @@ public final class TaskTrainingJob {
      *             a coach node whose cluster's athlete and tool nodes do the rollouts
      * @throws RunFolderLock.InUse when another job runs in the same run folder
      */
-    public static Summary run(Options options, Optional<JobNode> node, JobListener listener) {
+    public static Summary run(TrainingJobSpec options, Optional<JobNode> node, JobListener listener) {
         try (RunFolderLock lock = RunFolderLock.acquire(options.runDir())) {
             return run(options, node, listener, lock);
         }
@@ -518,7 +218,7 @@ public final class TaskTrainingJob {
      *
      * @throws RunFolderLock.InUse never here: the caller holds the lock
      */
-    public static Summary run(Options options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
+    public static Summary run(TrainingJobSpec options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
         Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
         Checked checked = check(options);
@@ -536,7 +236,7 @@ public final class TaskTrainingJob {
         return run(options, checked, node, listener, start);
     }
 
-    private static Summary run(Options options, Checked checked, Optional<JobNode> node, JobListener listener, long start) {
+    private static Summary run(TrainingJobSpec options, Checked checked, Optional<JobNode> node, JobListener listener, long start) {
         PhaseTimes times = new PhaseTimes();
         Task task = checked.task();
         checked.dataset().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
@@ -784,7 +484,7 @@ public final class TaskTrainingJob {
         }
     }
 
-    private static Optional<JobDataset> dataset(Options options) {
+    private static Optional<JobDataset> dataset(TrainingJobSpec options) {
         return Optional.ofNullable(options.dataset()).map(JobDataset::read);
     }
 

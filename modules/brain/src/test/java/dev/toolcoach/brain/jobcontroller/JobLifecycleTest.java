@@ -6,7 +6,7 @@ import akka.actor.typed.javadsl.Adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.run.RunFolderLock;
-import dev.toolcoach.brain.taskjob.JobRequest;
+import dev.toolcoach.brain.taskjob.TrainingJobSpec;
 import dev.toolcoach.cluster.management.ManagementServer;
 import dev.toolcoach.cluster.node.NodeProgram;
 import org.junit.jupiter.api.AfterEach;
@@ -127,7 +127,7 @@ class JobLifecycleTest {
      */
     @Test
     void aJobThatTakesItsNodeDownOnEveryStartEndsFailedInsteadOfLoopingForever() throws Exception {
-        JobRequest poison = request("poison");
+        TrainingJobSpec poison = request("poison");
         Files.createDirectories(runs.resolve("poison"));
         List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
         JobController.JobWork crashes = (options, listener, lock) -> started.add(options.runDir().getFileName().toString());
@@ -152,9 +152,9 @@ class JobLifecycleTest {
         return new JobController((ExtendedActorSystem) Adapter.toClassic(coach), work);
     }
 
-    private JobRequest request(String name) {
-        return JobRequest.builder().task("finance").name(name).steps(1).warmupTraces(0).athletes(1).seed(1L).checkpointEvery(1)
-                .runsDir(runs.toString()).dataDir("../shared/data").build();
+    private TrainingJobSpec request(String name) {
+        return TrainingJobSpec.builder().task("finance").name(name).steps(1).warmupTraces(0).athletes(1).seed(1L).checkpointEvery(1)
+                .runsDir(runs).dataDir(Path.of("../shared/data")).build();
     }
 
     private static JobStatus awaitEnd(JobController controller) throws InterruptedException {

@@ -54,7 +54,7 @@ class TaskTrainingJobTest {
     @Test
     void aRunFolderGetsEveryOutputAndASecondRunResumesIt(@TempDir Path dir) throws Exception {
         Path run = dir.resolve("finance-tiny");
-        TaskTrainingJob.Options options = tinyFinance(run).build();
+        TrainingJobSpec options = tinyFinance(run).build();
         List<String> phases = new ArrayList<>();
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         TerminalListener shown = new TerminalListener("finance", new PrintStream(console, true, StandardCharsets.UTF_8), false);
@@ -123,9 +123,8 @@ class TaskTrainingJobTest {
 
         Path user = dir.resolve("user");
         phases.clear();
-        TaskTrainingJob.Options options = JobRequest.builder().task("finance").steps(2).seed(5L).checkpointEvery(1)
-                .runsDir(dir.toString()).model(base.resolve("distilled").toString()).build().options("user").toBuilder()
-                .recipe(TinyRecipe.get().withWarmupTraces(0)).athletes(8).build();
+        TrainingJobSpec options = TrainingJobSpec.builder().task("finance").recipe(TinyRecipe.get()).steps(2).seed(5L)
+                .checkpointEvery(1).runDir(user).model(base.resolve("distilled")).athletes(8).build();
         TaskTrainingJob.Summary trained = TaskTrainingJob.run(options, Optional.empty(), recording(phases));
 
         assertEquals(List.of("evaluate", "train", "save", "evaluate"), phases, "no model built, no warm-up");
@@ -268,19 +267,19 @@ class TaskTrainingJobTest {
     }
 
     @Test
-    void anUnknownTaskOrAlgorithmIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+    void anUnknownTaskOrAlgorithmIsRefusedBeforeAnythingRuns(@TempDir Path dir) throws Exception {
         IllegalArgumentException task = assertThrows(IllegalArgumentException.class,
                 () -> TaskTrainingJob.validate(tinyFinance(dir).task("stocks").build()));
         assertTrue(task.getMessage().startsWith("no task named 'stocks'; known tasks: [arithmetic, finance, email"), task.getMessage());
         // the algorithm becomes its enum where a request enters, naming the valid ones when it is none of them
         IllegalArgumentException algorithm = assertThrows(IllegalArgumentException.class,
-                () -> JobRequest.builder().task("finance").algorithm("ppo").build().options("r"));
+                () -> TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"algorithm\": \"ppo\"}", dir, dir, dir));
         assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
         IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
-                () -> JobRequest.builder().task("finance").mode("fast").build().options("r"));
+                () -> TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"mode\": \"fast\"}", dir, dir, dir));
         assertEquals("unknown mode 'fast'; valid: async, sync", mode.getMessage());
-        assertEquals(Algorithm.DPO, JobRequest.builder().task("finance").algorithm(" DPO ").build().options("r").algorithm());
-        assertEquals(TrainingMode.SYNC, JobRequest.builder().task("finance").mode("Sync").build().options("r").mode());
+        assertEquals(Algorithm.DPO, TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"algorithm\": \" DPO \"}", dir, dir, dir).algorithm());
+        assertEquals(TrainingMode.SYNC, TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"mode\": \"Sync\"}", dir, dir, dir).mode());
         assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");
     }
 
@@ -294,7 +293,7 @@ class TaskTrainingJobTest {
                 .maxPolicyLag(0).oversampling(g.oversampling()).athletes(3)
                 .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))
                 .lora(g.lora()).learningRate(g.lr()).entropyBonus(0.01).checkpointEvery(5).seed(7).build();
-        assertEquals(expected, TaskTrainingJob.Options.builder().task("arithmetic").dataDir(dir).runDir(dir).algorithm(Algorithm.DPO)
+        assertEquals(expected, TrainingJobSpec.builder().task("arithmetic").dataDir(dir).runDir(dir).algorithm(Algorithm.DPO)
                 .mode(TrainingMode.SYNC).recipe(recipe).athletes(3).seed(7).checkpointEvery(5).build().trainingConfig());
     }
 
@@ -355,8 +354,8 @@ class TaskTrainingJobTest {
     }
 
     /** The tiny finance job these tests run, asynchronous unless a test says otherwise. */
-    private static TaskTrainingJob.Options.Builder tinyFinance(Path run) {
-        return TaskTrainingJob.Options.builder().task("finance").runDir(run).recipe(TinyRecipe.get()).athletes(8).seed(5).checkpointEvery(1);
+    private static TrainingJobSpec.Builder tinyFinance(Path run) {
+        return TrainingJobSpec.builder().task("finance").runDir(run).recipe(TinyRecipe.get()).athletes(8).seed(5).checkpointEvery(1);
     }
 
     private static JobListener recording(List<String> phases) {

@@ -17,14 +17,15 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The job's options: built once with their defaults, checked on build, and copied whole by {@code toBuilder}. */
-class TaskTrainingJobOptionsTest {
+class TrainingJobSpecTest {
 
     @Test
     void theDefaultsAreDocumentedOnesAndTheAthletesRunOneStepsRollouts() {
         ScratchRecipe recipe = ScratchRecipe.defaults();
-        TaskTrainingJob.Options options = TaskTrainingJob.Options.builder().task("finance").runDir(Path.of("runs/r")).build();
+        TrainingJobSpec options = TrainingJobSpec.builder().task("finance").runDir(Path.of("runs/r")).build();
         assertEquals(Path.of("../shared/data"), options.dataDir());
         assertEquals(Algorithm.GRPO, options.algorithm());
         assertEquals(TrainingMode.ASYNC, options.mode());
@@ -41,45 +42,63 @@ class TaskTrainingJobOptionsTest {
 
     @Test
     void toBuilderCarriesEveryOption() {
-        TaskTrainingJob.Options changed = TaskTrainingJob.Options.builder().task("email").dataDir(Path.of("data")).runDir(Path.of("r"))
+        TrainingJobSpec changed = TrainingJobSpec.builder().task("email").dataDir(Path.of("data")).runDir(Path.of("r"))
                 .algorithm(Algorithm.SFT).mode(TrainingMode.SYNC).recipe(ScratchRecipe.defaults().withGrpoSteps(2)).athletes(3).seed(9)
                 .checkpointEvery(2).dataset(Path.of("d.jsonl")).limits(new TrainingConfig.Limits(Duration.ofHours(1), Duration.ofMinutes(1), 0))
                 .adapt(Path.of("adapt.json")).toolReward(ToolUseReward.Weights.parse("0.2,0.1,1,0.05"))
                 .tools(new ToolChoice("lexical", 2, List.of("sql"), List.of(), null)).judge(new JudgeChoice("relative", new ModelEndpoint("http://127.0.0.1:9/v1", "j")))
                 .toolSuite("mail").endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9/v1"), "k")).model(Path.of("my-model")).build();
         assertEquals(changed, changed.toBuilder().build());
-        TaskTrainingJob.Options rewarded = changed.toBuilder().judge(null).toolReward(null).reward(new RewardChoice("exact"))
+        TrainingJobSpec rewarded = changed.toBuilder().judge(null).toolReward(null).reward(new RewardChoice("exact"))
                 .recipe(ScratchRecipe.defaults().withWarmupTraces(0)).adapter(Path.of("my-adapter")).toolsConfig(Path.of("tools.conf")).build();
         assertEquals(rewarded, rewarded.toBuilder().build());
     }
 
-    /** job.json keeps a request as the user sent it, for a resume: the wire fields only, read back the same. */
+    /** job.json keeps the spec for a resume: its JSON form names the fields a request has, and reads back the same spec. */
     @Test
-    void aRequestIsWrittenAsItsWireFieldsAndReadBack() throws Exception {
+    void theSpecIsWrittenAsARequestsFieldsAndReadBack() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        JobRequest request = JobRequest.builder().task("finance").name("r").algorithm("dpo").mode("sync").steps(2).warmupTraces(0)
-                .checkpointEvery(3).runsDir("runs").toolSuite("mail").build();
-        String written = json.writeValueAsString(request);
+        TrainingJobSpec spec = TrainingJobSpec.fromNetwork("""
+                {"task": "finance", "name": "r", "algorithm": "dpo", "mode": "sync", "steps": 2, "warmup_traces": 0,
+                 "checkpoint_every": 3, "tool_suite": "mail", "recipe": {"groupSize": 4}}""", Path.of("runs"), Path.of("data"), Path.of("models"));
+        assertEquals(Algorithm.DPO, spec.algorithm());
+        assertEquals(TrainingMode.SYNC, spec.mode());
+        assertEquals(Path.of("runs", "r"), spec.runDir());
+        assertEquals(2, spec.recipe().grpo().steps());
+        assertEquals(4, spec.recipe().grpo().groupSize());
+        assertEquals(32, spec.athletes(), "a step's rollouts: 4 x 8");
+        String written = json.writeValueAsString(spec);
         Set<String> fields = new HashSet<>();
         json.readTree(written).fieldNames().forEachRemaining(fields::add);
         assertEquals(Set.of("task", "name", "algorithm", "mode", "steps", "warmup_traces", "athletes", "seed", "checkpoint_every",
-                "recipe", "runs_dir", "data_dir", "dataset", "tool_retrieval", "judge", "tool_suite", "model", "reward", "adapter"), fields);
-        assertEquals(request, json.readValue(written, JobRequest.class));
-        assertEquals(request, request.toBuilder().build());
-        TaskTrainingJob.Options options = request.options("r");
-        assertEquals(Algorithm.DPO, options.algorithm());
-        assertEquals(TrainingMode.SYNC, options.mode());
-        assertEquals(Path.of("runs", "r"), options.runDir());
+                "recipe", "runs_dir", "data_dir", "tool_suite"), fields);
+        TrainingJobSpec read = json.readValue(written, TrainingJobSpec.class);
+        assertEquals(spec.toBuilder().runDir(spec.runDir().toAbsolutePath().normalize()).build(), read);
+        assertEquals(spec, spec.toBuilder().build());
+    }
+
+    /** A user's model trains as given unless a warm-up is asked for; a count asked for survives every rebuild of the spec. */
+    @Test
+    void aModelTurnsTheWarmupOffUnlessOneIsAskedFor() {
+        TrainingJobSpec given = TrainingJobSpec.builder().task("finance").runDir(Path.of("r")).model(Path.of("m")).build();
+        assertEquals(0, given.recipe().warmup().traces());
+        TrainingJobSpec asked = TrainingJobSpec.builder().task("finance").runDir(Path.of("r")).model(Path.of("m")).warmupTraces(16).build();
+        assertEquals(16, asked.recipe().warmup().traces());
+        assertEquals(16, asked.toBuilder().seed(2).build().recipe().warmup().traces());
+        TrainingJobSpec scratch = TrainingJobSpec.builder().task("finance").runDir(Path.of("r")).build();
+        assertEquals(ScratchRecipe.defaults().warmup().traces(), scratch.recipe().warmup().traces());
+        assertEquals(0, scratch.toBuilder().model(Path.of("m")).build().recipe().warmup().traces());
     }
 
     @Test
     void aBadOptionIsRefusedByName() {
-        TaskTrainingJob.Options.Builder job = TaskTrainingJob.Options.builder().task("finance").runDir(Path.of("r"));
+        TrainingJobSpec.Builder job = TrainingJobSpec.builder().task("finance").runDir(Path.of("r"));
         assertEquals("athletes must be at least 1, was 0",
                 assertThrows(IllegalArgumentException.class, () -> job.athletes(0).build()).getMessage());
         assertEquals("checkpoint interval must be at least 1 step, was 0",
                 assertThrows(IllegalArgumentException.class, () -> job.athletes(1).checkpointEvery(0).build()).getMessage());
-        assertEquals("runDir", assertThrows(NullPointerException.class,
-                () -> TaskTrainingJob.Options.builder().task("finance").build()).getMessage());
+        assertTrue(TrainingJobSpec.builder().task("finance").build().name().startsWith("finance-"), "named by the task and the time");
+        assertEquals("run name must be a plain folder name (letters, digits, . _ -; at most 100)", assertThrows(
+                IllegalArgumentException.class, () -> TrainingJobSpec.builder().task("finance").name("../x").build()).getMessage());
     }
 }

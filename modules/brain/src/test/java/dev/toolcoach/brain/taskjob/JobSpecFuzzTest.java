@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a job whose run folder is inside the runs folder and whose dataset is inside the data folder; nothing else
  * escapes. Tries: {@code jqwik.tries.default}.
  */
-class JobRequestFuzzTest {
+class JobSpecFuzzTest {
 
     private static final String SEED = "20261124";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,10 +29,9 @@ class JobRequestFuzzTest {
 
     @Property(seed = SEED)
     void everyBodyIsRefusedOrConfinedToTheNodesFolders(@ForAll("bodies") String body) {
-        TaskTrainingJob.Options options;
+        TrainingJobSpec options;
         try {
-            JobRequest request = JobRequest.fromNetwork(body, RUNS, DATA, Path.of("models"));
-            options = request.options(request.runName());
+            options = TrainingJobSpec.fromNetwork(body, RUNS, DATA, Path.of("models"));
         } catch (JsonProcessingException | IllegalArgumentException refused) {
             String why = refused instanceof JsonProcessingException j ? j.getOriginalMessage() : refused.getMessage();
             assertFalse(why == null || why.isBlank(), "a reason");

@@ -15,43 +15,42 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tool_retrieval, judge and tool_suite fields of POST /jobs: read, confined to the node's data folder, checked before a run. */
-class JobRequestToolsTest {
+class JobSpecToolsTest {
 
     @Test
     void retrievalAndJudgeFromTheNetworkStayInsideTheDataFolderAndNameEndpointsByUrl(@TempDir Path dir) throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.createDirectories(data.resolve("bfcl"));
         Files.writeString(data.resolve("bfcl/q.json"), "{}\n");
-        JobRequest request = JobRequest.fromNetwork("""
+        TrainingJobSpec options = TrainingJobSpec.fromNetwork("""
                 {"task": "finance", "tool_retrieval": {"mode": "hybrid", "k": 2, "distractor_suites": ["sql"],
                  "distractor_schemas": ["bfcl/q.json"], "model": {"url": "http://127.0.0.1:9/v1", "model": "picker"}},
                  "judge": {"mode": "relative", "endpoint": {"url": "http://127.0.0.1:9/v1", "model": "judge"}}}""", dir.resolve("runs"), data, Path.of("models"));
-        TaskTrainingJob.Options options = request.options("r1");
         assertEquals(data.resolve("bfcl/q.json").toAbsolutePath().normalize().toString(), options.tools().distractorSchemas().get(0));
         assertEquals(2, options.tools().retrieval().orElseThrow().k());
         assertEquals("relative", options.judge().mode());
 
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork("""
                 {"task": "finance", "tool_retrieval": {"distractor_schemas": ["../secret.json"]}}""", dir.resolve("runs"), data, Path.of("models")))
                 .getMessage().startsWith("tool_retrieval.distractor_schemas must name a file inside the data folder"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork("""
                 {"task": "finance", "judge": {"endpoint": {"model": "/models/big"}}}""", dir.resolve("runs"), data, Path.of("models")))
                 .getMessage().contains("judge.endpoint must name a url"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork("""
-                {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data, Path.of("models")).options("r2")))
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(TrainingJobSpec.fromNetwork("""
+                {"task": "finance", "tool_retrieval": {"mode": "llm"}}""", dir.resolve("runs"), data, Path.of("models"))))
                 .getMessage().contains("asks a model"));
-        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).options("r3").judge());
+        assertNull(TrainingJobSpec.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).judge());
     }
 
     @Test
     void aHostedToolSuiteIsReadFromTheRequestAndNeedsACluster(@TempDir Path dir) throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
-        TaskTrainingJob.Options options = JobRequest.fromNetwork("""
-                {"task": "finance", "tool_suite": " finance-mcp ", "steps": 1}""", dir.resolve("runs"), data, Path.of("models")).options("r1");
+        TrainingJobSpec options = TrainingJobSpec.fromNetwork("""
+                {"task": "finance", "tool_suite": " finance-mcp ", "steps": 1}""", dir.resolve("runs"), data, Path.of("models"));
         assertEquals("finance-mcp", options.toolSuite());
-        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).options("r2").toolSuite());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("""
-                {"task": "finance", "tool_suite": " "}""", dir.resolve("runs"), data, Path.of("models")).options("r3"))
+        assertNull(TrainingJobSpec.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, Path.of("models")).toolSuite());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork("""
+                {"task": "finance", "tool_suite": " "}""", dir.resolve("runs"), data, Path.of("models")))
                 .getMessage().contains("tool_suite must name a suite"));
         IllegalArgumentException embedded = assertThrows(IllegalArgumentException.class,
                 () -> TaskTrainingJob.run(options, java.util.Optional.empty(), phase -> { }));
@@ -70,19 +69,19 @@ class JobRequestToolsTest {
         Path models = Files.createDirectories(dir.resolve("models"));
         Files.createDirectories(models.resolve("qwen"));
         Files.createSymbolicLink(models.resolve("escape"), Files.createDirectories(dir.resolve("elsewhere")));
-        TaskTrainingJob.Options options = JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\"}", dir.resolve("runs"),
-                data, models).options("r1");
+        TrainingJobSpec options = TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\"}", dir.resolve("runs"),
+                data, models);
         assertEquals(models.resolve("qwen").toAbsolutePath().normalize(), options.model());
         assertEquals(0, options.recipe().warmup().traces(), "a user's model is trained as given");
-        assertEquals(16, JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\", \"warmup_traces\": 16}",
-                dir.resolve("runs"), data, models).options("r2").recipe().warmup().traces());
+        assertEquals(16, TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"model\": \"qwen\", \"warmup_traces\": 16}",
+                dir.resolve("runs"), data, models).recipe().warmup().traces());
         for (String outside : new String[] {dir.resolve("models/qwen").toAbsolutePath().toString(), "../data", "qwen/../../runs", "escape"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork(
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork(
                     "{\"task\": \"finance\", \"model\": \"" + outside + "\"}", dir.resolve("runs"), data, models));
             assertTrue(e.getMessage().startsWith("model must name a folder inside the models folder")
                     || e.getMessage().startsWith("model must be a path relative to the models folder"), outside + ": " + e.getMessage());
         }
-        assertNull(JobRequest.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, models).options("r3").model());
+        assertNull(TrainingJobSpec.fromNetwork("{\"task\": \"finance\"}", dir.resolve("runs"), data, models).model());
     }
 
     /**
@@ -93,36 +92,35 @@ class JobRequestToolsTest {
     void aDatasetIsTheTaskAndTheRewardIsNamedOrAServerTheNodeMayCall(@TempDir Path dir) throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         Files.copy(SharedData.require("toolcall/toolalpaca_xlam_format.json"), data.resolve("mine.json"));
-        JobRequest request = JobRequest.fromNetwork("{\"dataset\": \"mine.json\", \"reward\": \"call-match\", \"model\": \"m\"}",
+        TrainingJobSpec options = TrainingJobSpec.fromNetwork("{\"dataset\": \"mine.json\", \"reward\": \"call-match\", \"model\": \"m\"}",
                 dir.resolve("runs"), data, dir.resolve("models"));
-        TaskTrainingJob.Options options = request.options("r1");
         assertNull(options.task());
         assertEquals("call-match", options.reward().name());
         assertEquals("mine.json", options.taskLabel());
-        assertTrue(request.runName().startsWith("mine-"), request.runName());
+        assertTrue(options.name().startsWith("mine-"), options.name());
 
-        TaskTrainingJob.Options served = JobRequest.fromNetwork("{\"task\": \"finance\", \"reward\": \"http://127.0.0.1:9/score\"}",
-                dir.resolve("runs"), data, dir.resolve("models")).options("r2");
+        TrainingJobSpec served = TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"reward\": \"http://127.0.0.1:9/score\"}",
+                dir.resolve("runs"), data, dir.resolve("models"));
         assertEquals("reward is not an endpoint this node may call (its toolcoach.jobs.endpoints lists those it may)",
                 assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(served)).getMessage());
         TaskTrainingJob.validate(served.toBuilder().endpoints(OutboundEndpoints.named(List.of("http://127.0.0.1:9"), "k")).build());
 
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork("{\"task\": \"finance\", \"reward\": \"f1\"}",
-                dir.resolve("runs"), data, dir.resolve("models")).options("r3")).getMessage().startsWith("unknown reward 'f1': use task, "));
-        TaskTrainingJob.Options continued = JobRequest.fromNetwork("{\"task\": \"finance\", \"model\": \"m\", \"adapter\": \"m-lora\"}",
-                dir.resolve("runs"), data, dir.resolve("models")).options("r6");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"reward\": \"f1\"}",
+                dir.resolve("runs"), data, dir.resolve("models"))).getMessage().startsWith("unknown reward 'f1': use task, "));
+        TrainingJobSpec continued = TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"model\": \"m\", \"adapter\": \"m-lora\"}",
+                dir.resolve("runs"), data, dir.resolve("models"));
         assertEquals(dir.resolve("models/m-lora").toAbsolutePath().normalize(), continued.adapter());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobRequest.fromNetwork(
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork(
                 "{\"task\": \"finance\", \"model\": \"m\", \"adapter\": \"../runs/r1/adapter\"}", dir.resolve("runs"), data,
                 dir.resolve("models"))).getMessage().startsWith("adapter must name a folder inside the models folder"));
         assertEquals("an adapter continues over the model it was trained on: name that model too", assertThrows(
-                IllegalArgumentException.class, () -> JobRequest.fromNetwork("{\"task\": \"finance\", \"adapter\": \"m-lora\"}",
-                        dir.resolve("runs"), data, dir.resolve("models")).options("r7")).getMessage());
-        assertEquals("no task given: name a registered task or a dataset", assertThrows(IllegalArgumentException.class,
-                () -> JobRequest.fromNetwork("{\"steps\": 1}", dir.resolve("runs"), data, dir.resolve("models")).options("r4")).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(JobRequest.fromNetwork(
+                IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"adapter\": \"m-lora\"}",
+                        dir.resolve("runs"), data, dir.resolve("models"))).getMessage());
+        assertEquals("no task given: name a registered task (task, --task) or a dataset (dataset, --dataset)", assertThrows(IllegalArgumentException.class,
+                () -> TrainingJobSpec.fromNetwork("{\"steps\": 1}", dir.resolve("runs"), data, dir.resolve("models"))).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(TrainingJobSpec.fromNetwork(
                 "{\"task\": \"finance\", \"reward\": \"exact\", \"judge\": {\"endpoint\": {\"url\": \"http://127.0.0.1:9/v1\"}}}",
-                dir.resolve("runs"), data, dir.resolve("models")).options("r5"))).getMessage()
+                dir.resolve("runs"), data, dir.resolve("models")))).getMessage()
                 .equals("reward exact and a judge both name what training optimises: choose one"));
     }
 }

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code POST /jobs} bodies an attacker sends: each refused where it enters, naming the field; and what a job's helper
  * models are sent. A loopback listener stands in for the attacker's server and records what reaches it.
  */
-class JobRequestAdversarialTest {
+class JobSpecAdversarialTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -82,7 +82,7 @@ class JobRequestAdversarialTest {
             assertTrue(refusal(selector, data, allowed).startsWith("tool_retrieval.model.url is not an endpoint"));
         }
         OutboundEndpoints listed = OutboundEndpoints.named(List.of(listenerUrl()), "");
-        TaskTrainingJob.validate(JobRequest.fromNetwork(judge, dir.resolve("runs"), data, Path.of("models")).options("ok").toBuilder().endpoints(listed).build());
+        TaskTrainingJob.validate(TrainingJobSpec.fromNetwork(judge, dir.resolve("runs"), data, Path.of("models")).toBuilder().endpoints(listed).build());
         for (String smuggled : List.of("http://user:pw@127.0.0.1:" + listener.getAddress().getPort() + "/v1",
                 listenerUrl() + "?next=http://evil.example", listenerUrl() + "/../../admin", "file:///etc/passwd", "not a url")) {
             String body = "{\"task\": \"finance\", \"judge\": {\"endpoint\": {\"url\": \"" + smuggled + "\"}}}";
@@ -92,7 +92,7 @@ class JobRequestAdversarialTest {
     }
 
     private String refusal(String body, Path data, OutboundEndpoints allowed) throws Exception {
-        TaskTrainingJob.Options options = JobRequest.fromNetwork(body, dir.resolve("runs"), data, Path.of("models")).options("r").toBuilder()
+        TrainingJobSpec options = TrainingJobSpec.fromNetwork(body, dir.resolve("runs"), data, Path.of("models")).toBuilder()
                 .endpoints(allowed).build();
         return assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(options)).getMessage();
     }
@@ -123,7 +123,7 @@ class JobRequestAdversarialTest {
             recipe.set("temperature", JSON.readTree(bad));
             ObjectNode body = JSON.createObjectNode().put("task", "finance").set("recipe", recipe);
             JsonProcessingException e = assertThrows(JsonProcessingException.class,
-                    () -> JobRequest.fromNetwork(JSON.writeValueAsString(body), dir.resolve("runs"), dir.resolve("data"), Path.of("models")), bad);
+                    () -> TrainingJobSpec.fromNetwork(JSON.writeValueAsString(body), dir.resolve("runs"), dir.resolve("data"), Path.of("models")), bad);
             assertTrue(UntrustedJson.reason(e).startsWith("recipe: recipe field temperature must be a finite number >= 0, was "),
                     bad + ": " + UntrustedJson.reason(e));
         }
@@ -140,14 +140,14 @@ class JobRequestAdversarialTest {
         for (Map.Entry<String, String> c : refused.entrySet()) {
             String body = JSON.writeValueAsString(JSON.createObjectNode().put("task", "finance").set("recipe", JSON.readTree(c.getKey())));
             JsonProcessingException e = assertThrows(JsonProcessingException.class,
-                    () -> JobRequest.fromNetwork(body, dir.resolve("runs"), dir.resolve("data"), Path.of("models")), c.getKey());
+                    () -> TrainingJobSpec.fromNetwork(body, dir.resolve("runs"), dir.resolve("data"), Path.of("models")), c.getKey());
             assertEquals("recipe: " + c.getValue(), UntrustedJson.reason(e));
         }
-        JsonProcessingException wrongType = assertThrows(JsonProcessingException.class, () -> JobRequest.fromNetwork(
+        JsonProcessingException wrongType = assertThrows(JsonProcessingException.class, () -> TrainingJobSpec.fromNetwork(
                 "{\"task\": \"finance\", \"recipe\": {\"groupSize\": \"many\"}}", dir.resolve("runs"), dir.resolve("data"), Path.of("models")));
         assertEquals("field recipe.groupSize is missing or has the wrong type", UntrustedJson.reason(wrongType));
         // what a partial recipe leaves out is the default recipe's
-        JobRequest partial = JobRequest.fromNetwork("{\"task\": \"finance\", \"recipe\": {\"groupSize\": 4}}", dir.resolve("runs"),
+        TrainingJobSpec partial = TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"recipe\": {\"groupSize\": 4}}", dir.resolve("runs"),
                 dir.resolve("data"), Path.of("models"));
         assertEquals(ScratchRecipe.defaults().grpo().groupsPerStep(), partial.recipe().grpo().groupsPerStep());
         assertEquals(4, partial.recipe().grpo().groupSize());

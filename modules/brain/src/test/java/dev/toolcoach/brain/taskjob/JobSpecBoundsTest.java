@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that are not numbers, a rank larger than the matrices it adapts, a model shape no model has or this machine cannot
  * train, counts whose product overflows, rollouts longer than the model's context.
  */
-class JobRequestBoundsTest {
+class JobSpecBoundsTest {
 
     @Test
     void valuesNoJobCanRunWithAreOneLineNamingThem(@TempDir Path dir) throws Exception {
@@ -38,7 +38,7 @@ class JobRequestBoundsTest {
     private static void assertRefused(Path dir, Path data, String recipe, String reason) {
         String body = "{\"task\": \"finance\", \"recipe\": " + recipe + "}";
         Exception e = assertThrows(Exception.class, () -> TaskTrainingJob.validate(
-                JobRequest.fromNetwork(body, dir.resolve("runs"), data, dir.resolve("models")).options("r")));
+                TrainingJobSpec.fromNetwork(body, dir.resolve("runs"), data, dir.resolve("models"))));
         String message = e instanceof JsonMappingException j ? j.getOriginalMessage() : e.getMessage();
         assertTrue(e instanceof IllegalArgumentException || e instanceof JsonMappingException, e.toString());
         assertTrue(message.contains(reason) && !message.contains("\n"), recipe + ": " + message);
