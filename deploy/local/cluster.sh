@@ -13,7 +13,8 @@
 #   cluster.sh scale --athletes K              add or remove athlete nodes while the cluster runs
 #   cluster.sh train --task T [...] [--detach]  run a training job on the cluster: the coach node runs it
 #                                              (POST /jobs), athletes roll out; options as coach-node train
-#                                              (--model DIR: a folder inside the coach's models folder)
+#                                              (--model DIR: a folder inside the coach's models folder;
+#                                              --spec FILE: the job as the POST /jobs body, flags replace its values)
 #   cluster.sh signal NAME SIGNAL              send KILL, STOP, CONT or TERM to one node this script started
 #   cluster.sh restart NAME                    stop an athlete or tool node gracefully and start it again
 #   cluster.sh down                            leave gracefully and stop every node this script started
@@ -328,6 +329,10 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         key="$(realpath "$2")"
         [[ "$key" == "$MODELS_DIR"/* ]] || die "train: $1 must be a folder inside the coach's models folder $MODELS_DIR (TOOLCOACH_MODELS_DIR)"
         body="$(jq -c --arg k "${1#--}" --arg v "${key#"$MODELS_DIR"/}" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
+      --spec) # the whole job as the POST /jobs body; the flags given replace its values
+        [[ -r "${2:-}" ]] || die "train: --spec needs a readable JSON file"
+        body="$(jq -c --slurpfile s "$2" 'if ($s[0] | type) == "object" then $s[0] + . else error("not an object") end' <<< "$body" 2> /dev/null)" \
+          || die "train: $2 is not a JSON object (a job spec)"; shift 2 ;;
       --recipe)
         [[ -r "${2:-}" ]] || die "train: --recipe needs a readable JSON file"
         body="$(jq -c --slurpfile r "$2" '. + {recipe: $r[0]}' <<< "$body")" || die "train: $2 is not JSON"; shift 2 ;;
@@ -363,7 +368,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
         else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
         shift 2 ;;
-      *) die "train: unknown option '$1' (use --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--adapter DIR] [--reward NAME|URL] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
+      *) die "train: unknown option '$1' (use [--spec FILE] --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--adapter DIR] [--reward NAME|URL] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()

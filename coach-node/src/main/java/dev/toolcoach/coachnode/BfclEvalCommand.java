@@ -118,7 +118,7 @@ public final class BfclEvalCommand implements Callable<Integer> {
         ObjectNode perCategory = JSON.createObjectNode();
         int total = 0;
         int correct = 0;
-        try (LocalPolicy policy = generate ? LocalPolicy.load(model, null, adapter, batch) : null) {
+        try (LocalPolicy policy = generate ? LocalPolicy.load(model, null, adapter, batch, device.value()) : null) {
             for (int i = 0; i < categories.size(); i++) {
                 Category c = categories.get(i);
                 LoadResult<CallingExample> loaded = loads.get(i);

@@ -1,5 +1,6 @@
 package dev.toolcoach.coachnode;
 
+import ai.djl.Device;
 import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.Precision;
 import picocli.CommandLine.Model.CommandSpec;
@@ -9,8 +10,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code --device} and {@code --precision}: where and in which type a command's models compute (a mixin of every command
- * that loads a model). Both are chosen while the command line is parsed, so an unknown or missing device, or a precision
- * the JNI cannot train in, is a usage error (one line, exit 2) before any model is read.
+ * that loads a model), as a {@link ComputeDevice} value the command hands to what loads them. Both are checked while the
+ * command line is parsed, so an unknown or missing device, or a precision the JNI cannot train in, is a usage error (one
+ * line, exit 2) before any model is read.
  */
 public final class DeviceOption {
 
@@ -20,12 +22,15 @@ public final class DeviceOption {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    private Device device = Device.cpu();
+    private String precision = Precision.AUTO;
+
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "${sys:toolcoach.device:-${env:TOOLCOACH_DEVICE:-cpu}}",
             description = "where models compute: cpu, cuda or cuda:N (cuda needs the -Pcuda build and a GPU; default: "
                     + "system property toolcoach.device, else env TOOLCOACH_DEVICE, else cpu)")
-    void select(String name) {
+    void device(String name) {
         try {
-            ComputeDevice.select(name);
+            device = ComputeDevice.available(name);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--device: " + e.getMessage());
         }
@@ -37,9 +42,15 @@ public final class DeviceOption {
                     + "property toolcoach.precision, else env TOOLCOACH_PRECISION, else auto)")
     void precision(String name) {
         try {
-            Precision.select(name);
+            ComputeDevice.precision(Device.cpu(), name); // auto's choice waits for the device; a named type is checked now
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--precision: " + e.getMessage());
         }
+        precision = name;
+    }
+
+    /** The device and precision given. */
+    ComputeDevice value() {
+        return new ComputeDevice(device, ComputeDevice.precision(device, precision));
     }
 }

@@ -140,7 +140,7 @@ public final class DistillCommand implements Callable<Integer> {
             if (actionFormat != null) builder.actionFormat(namedFormat(actionFormat));
             Brain brain = builder.model(student).tool(source.suite()).toolOptions(TaskTrainingJob.toolOptions(taskOptions.dataDir))
                     .reward(Reward.perTrace(source.data().id(), source.data().reward()))
-                    .config(TrainingConfig.builder().rollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
+                    .config(TrainingConfig.builder().device(device.value()).rollouts(new RolloutSettings(0, maxNewTokens, maxTurns, AgentConfig.defaults().maxTotalTokens()))
                             .seed(taskOptions.seedOr(1)).build())
                     .progress(new ConsoleProgress(source.data().id(), System.err, ConsoleProgress.onTerminal()))
                     .workDir(workDir).build();
@@ -183,7 +183,7 @@ public final class DistillCommand implements Callable<Integer> {
     private TeacherFactory factory(TeacherChoice choice, DistillDataset data) {
         return switch (choice) {
             case ENDPOINT -> TeacherFactory.endpoint(endpoint.config());
-            case LOCAL_MODEL -> TeacherFactory.localModel(teacherModel);
+            case LOCAL_MODEL -> TeacherFactory.localModel(teacherModel, device.value());
             case ORACLE -> TeacherFactory.oracle(data.id());
         };
     }

@@ -95,7 +95,7 @@ public final class EvalCommand implements Callable<Integer> {
             TrainingJobSpec options = TrainingJobSpec.builder().task(task)
                     .dataset(datasetTask && runDataset != null ? Path.of(runDataset.asText()) : null)
                     .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
-                    .model(base).reward(reward).endpoints(EndpointOptions.rewardServer(reward.url().orElse(null))).build();
+                    .model(base).reward(reward).endpoints(EndpointOptions.rewardServer(reward.url().orElse(null))).device(device.value()).build();
             Task t = TaskTrainingJob.validate(options);
             TraceReward scored = options.evaluationReward(t, format);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
@@ -115,7 +115,7 @@ public final class EvalCommand implements Callable<Integer> {
             Brain brain = builder.build();
             brain.loadAdapter(adapter);
             try (ModelEndpoint.Open selector = tools.model() == null ? null
-                    : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url")) {
+                    : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url", device.value())) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
                 EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
                         scored);

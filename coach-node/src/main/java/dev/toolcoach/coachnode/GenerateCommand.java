@@ -1,7 +1,6 @@
 package dev.toolcoach.coachnode;
 
 import ai.djl.ndarray.NDManager;
-import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.OpThreads;
 import dev.toolcoach.model.PolicyModel;
@@ -80,7 +79,7 @@ public final class GenerateCommand implements Callable<Integer> {
             err.println("generate: " + e.getMessage());
             return USAGE_ERROR;
         }
-        try (NDManager root = ComputeDevice.newBaseManager(); PolicyModel m = ModelLoader.load(model, tokenizer, root)) {
+        try (NDManager root = device.value().newManager(); PolicyModel m = ModelLoader.load(model, tokenizer, root)) {
             OpThreads.setIntraOp(threads);
             if (m.tokenizer() instanceof Llama2cTokenizer tok) {
                 out.print(Llama2cRun.generate(m.transformer(), tok, prompt, sampling.temperature(), sampling.topP(), steps, rngSeed));

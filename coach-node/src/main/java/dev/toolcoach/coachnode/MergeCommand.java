@@ -45,7 +45,8 @@ public final class MergeCommand implements Callable<Integer> {
         try {
             if (Files.exists(out)) throw new UsageException(out + " already exists");
             AdapterWeights weights = PeftAdapterIo.load(adapter);
-            try (NDManager root = ComputeDevice.newBaseManager(); PolicyModel base = ModelLoader.load(model, null, root)) {
+            // a merge adds one product per matrix to the weights: the CPU does it, whatever device trained the adapter
+            try (NDManager root = ComputeDevice.cpu().newManager(); PolicyModel base = ModelLoader.load(model, null, root)) {
                 ModelFolders.withWeights(model, out, base.config(),
                         AdapterMerge.merge(base.config(), base.transformer().weights().toHf(base.config()), weights));
             }

@@ -92,7 +92,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         LocalPolicy policy;
         try {
-            policy = LocalPolicy.load(model, tokenizer, adapter, maxBatch);
+            policy = LocalPolicy.load(model, tokenizer, adapter, maxBatch, device.value());
         } catch (ModelLoadException | IllegalArgumentException e) {
             return fail(INPUT_ERROR, e.getMessage());
         }

@@ -162,7 +162,7 @@ public final class TrainCommand implements Callable<Integer> {
             if (reward != null) job.reward(new RewardChoice(reward));
             if (toolSuite != null) job.toolSuite(toolSuite);
             job.endpoints(EndpointOptions.named(toolOptions.url, judgeOptions.url).and(EndpointOptions.rewardServer(rewardUrl())))
-                    .adapt(adapt).toolsConfig(toolsConf);
+                    .adapt(adapt).toolsConfig(toolsConf).device(device.value());
             if (toolReward != null) job.toolReward(ToolUseReward.Weights.parse(toolReward));
             TrainingJobSpec options = job.build();
             Task task = TaskTrainingJob.validate(options);

@@ -3,10 +3,8 @@ package dev.toolcoach.coachnode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.toolcoach.model.Precision;
 import dev.toolcoach.model.TorchRuntime;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -16,11 +14,6 @@ import org.junit.jupiter.api.Test;
  * error. (On an installed torch with ToolCoach's JNI: InstalledTorchIT in the deploy module.)
  */
 class DoctorCommandTest {
-
-    @AfterEach
-    void backToAuto() {
-        Precision.select(Precision.AUTO);
-    }
 
     private static String lastLine(CliRun run) {
         List<String> lines = run.out.toString().lines().filter(l -> !l.isBlank()).toList();

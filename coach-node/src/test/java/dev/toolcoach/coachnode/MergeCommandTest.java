@@ -42,7 +42,7 @@ class MergeCommandTest {
         assertEquals(0, code, run.err.toString());
         assertTrue(run.out.toString().contains("(version 5)"), run.out.toString());
         assertEquals(Files.readString(base.resolve("tokenizer.json")), Files.readString(dir.resolve("merged/tokenizer.json")));
-        try (NDManager root = ComputeDevice.newBaseManager();
+        try (NDManager root = ComputeDevice.cpu().newManager();
              PolicyModel adapted = ModelLoader.load(base, null, root);
              PolicyModel merged = ModelLoader.load(dir.resolve("merged"), null, root)) {
             adapted.setAdapter(LoraAdapter.fromWeights(adapter, adapted.config(), root));

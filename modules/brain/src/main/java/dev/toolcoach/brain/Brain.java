@@ -195,7 +195,7 @@ public final class Brain {
             ToolEnvironment agentTools = preferences.map(p -> p.route(open)).orElse(open);
             return EvalSession.open(modelDir, Optional.ofNullable(adapter), rollouts, open, agentTools,
                     config.rollouts().samplingAgent(actionFormat(), config.seed()), this::offeredTools, progress,
-                    () -> preferences.ifPresent(EvalPreferences::save));
+                    () -> preferences.ifPresent(EvalPreferences::save), config.device());
         } catch (RuntimeException e) {
             open.close();
             throw e;
@@ -289,7 +289,7 @@ public final class Brain {
         DistillReport report;
         try (AgentTools.Open open = tools.open()) {
             report = new StudentDistillation(modelDir, distilled, workDir.resolve("teacher-cache"),
-                    config.rollouts().greedyAgent(actionFormat()), config.seed(), progress)
+                    config.rollouts().greedyAgent(actionFormat()), config.seed(), progress, config.device())
                     .run(open, dataset, teacher, threshold, epochs, batch, learner, validation);
         }
         modelDir = distilled;

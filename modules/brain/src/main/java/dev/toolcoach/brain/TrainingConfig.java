@@ -1,5 +1,6 @@
 package dev.toolcoach.brain;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.learn.core.LearnerConfig;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.toolcoach.agent.RolloutSettings;
@@ -28,9 +29,12 @@ import java.util.Set;
  * @param seed            seeds sampling, LoRA initialisation and the learner (default 1)
  * @param limits          when a job that no longer moves is ended, and how often a rollout may go out again
  *                        (default {@link Limits#defaults()})
+ * @param device          where this process's models compute (the learner's, an embedded node's, evaluations'), in
+ *                        which type a frozen base does; a cluster's athlete nodes compute where their own config says
+ *                        (default {@link ComputeDevice#cpu()})
  */
 public record TrainingConfig(Algorithm algorithm, Batching batching, int athletes, RolloutSettings rollouts,
-                             Optimisation optimisation, int checkpointEvery, long seed, Limits limits) {
+                             Optimisation optimisation, int checkpointEvery, long seed, Limits limits, ComputeDevice device) {
 
     public TrainingConfig {
         Objects.requireNonNull(algorithm, "algorithm");
@@ -40,6 +44,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         positive("athletes", athletes);
         positive("checkpoint interval", checkpointEvery);
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(device, "device");
     }
 
     /**
@@ -144,6 +149,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         b.checkpointEvery = checkpointEvery;
         b.seed = seed;
         b.limits = limits;
+        b.device = device;
         return b;
     }
 
@@ -166,6 +172,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         private int checkpointEvery = 5;
         private long seed = 1;
         private Limits limits = Limits.defaults();
+        private ComputeDevice device = ComputeDevice.cpu();
 
         private Builder() {
         }
@@ -255,11 +262,16 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
             return this;
         }
 
+        public Builder device(ComputeDevice d) {
+            this.device = d;
+            return this;
+        }
+
         /** @throws IllegalArgumentException or NullPointerException naming the setting that is out of range or missing */
         public TrainingConfig build() {
             return new TrainingConfig(algorithm, new Batching(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, oversampling),
                     athletes, rollouts, new Optimisation(lora, learningRate, klBeta, entropyBonus, sftRewardThreshold, microBatchRows),
-                    checkpointEvery, seed, limits);
+                    checkpointEvery, seed, limits, device);
         }
     }
 

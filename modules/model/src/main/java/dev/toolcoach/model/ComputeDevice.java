@@ -3,31 +3,45 @@ package dev.toolcoach.model;
 import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.util.cuda.CudaUtils;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The device this process computes on: {@code cpu} (the default), {@code cuda} or {@code cuda:N}. A JVM runs
- * its models on one device, chosen once at start ({@code --device}, config key {@value #CONFIG_KEY}); every
- * model and learner manager is made by {@link #newBaseManager()}, so its tensors live there. The choice is
- * explicit even for the CPU: DJL's own default would move to the first GPU on a CUDA build.
+ * Where a model computes and in which type its frozen base does: {@code cpu} (the default), {@code cuda} or
+ * {@code cuda:N}, with a {@link Precision}. A value, handed to whatever loads a model (the Brain, a job's spec, a node's
+ * settings, a command's {@code --device}/{@code --precision}), never a process-wide setting: every model and learner
+ * manager is made by {@link #newManager()}, so its tensors live on the device named. The choice is explicit even for
+ * the CPU: DJL's own default would move to the first GPU on a CUDA build.
+ *
+ * @param device    DJL's device
+ * @param precision the type a frozen base computes in (a base trained whole is f32 whatever this says)
  */
-public final class ComputeDevice {
+public record ComputeDevice(Device device, Precision precision) {
 
     /** The configuration key of nodes and commands (system property or HOCON). */
     public static final String CONFIG_KEY = "toolcoach.device";
 
     private static final Pattern NAME = Pattern.compile("(cpu|cuda)(?::(\\d{1,3}))?");
-    private static volatile Device selected = Device.cpu();
 
-    private ComputeDevice() {
+    public ComputeDevice {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(precision, "precision");
+    }
+
+    /** The CPU in f32: the default everywhere, and all this machine has. */
+    public static ComputeDevice cpu() {
+        return new ComputeDevice(Device.cpu(), Precision.F32);
     }
 
     /**
@@ -45,11 +59,35 @@ public final class ComputeDevice {
     }
 
     /**
-     * Parses {@code name}, checks that the engine can compute there, and makes it this process's device.
+     * The device and precision named, checked: the engine can compute on the device, and this process's JNI can train
+     * under the precision ({@value Precision#AUTO}: the device's default, {@link Precision#defaultFor}).
+     *
+     * @throws IllegalArgumentException in one line, naming what is unknown or not available
+     */
+    public static ComputeDevice choose(String deviceName, String precisionName) {
+        Device device = available(deviceName);
+        return new ComputeDevice(device, precision(device, precisionName));
+    }
+
+    /**
+     * The precision named on {@code device}, once this process's JNI can train under it; {@value Precision#AUTO}: the
+     * device's default.
+     *
+     * @throws IllegalArgumentException in one line, naming what is unknown or not supported
+     */
+    public static Precision precision(Device device, String precisionName) {
+        Optional<Precision> precision = Precision.parse(precisionName);
+        Set<String> features = TorchRuntime.current().features();
+        precision.ifPresent(p -> p.requireSupport(features));
+        return precision.orElseGet(() -> Precision.defaultFor(device, features));
+    }
+
+    /**
+     * The device named, once the engine says it exists.
      *
      * @throws IllegalArgumentException in one line, when the name is unknown or the device is not available
      */
-    public static Device select(String name) {
+    public static Device available(String name) {
         Device device = parse(name);
         useBuildFlavor();
         TorchRuntime.current().prepareCudaRuntime();
@@ -62,7 +100,6 @@ public final class ComputeDevice {
                         + " deploy/gpu/install-torch-jni.sh for an installed CUDA PyTorch; `coach-node doctor` tells more)" : ""));
             }
         }
-        selected = device;
         return device;
     }
 
@@ -95,14 +132,23 @@ public final class ComputeDevice {
         return device.isGpu() ? "cuda:" + device.getDeviceId() : "cpu";
     }
 
-    /** The device chosen for this process (the CPU unless {@link #select} chose another). */
-    public static Device selected() {
-        return selected;
+    /** This device's name, as {@link #parse} reads it. */
+    public String name() {
+        return name(device);
     }
 
-    /** A root manager on this process's device: models, adapters and learner state are made under one. */
-    public static NDManager newBaseManager() {
-        return NDManager.newBaseManager(selected);
+    /** The type the frozen base's weights are loaded in. */
+    public DataType dataType() {
+        return precision.dataType();
     }
 
+    /** A root manager on this device: models, adapters and learner state are made under one. */
+    public NDManager newManager() {
+        return NDManager.newBaseManager(device);
+    }
+
+    @Override
+    public String toString() {
+        return name() + " " + precision;
+    }
 }

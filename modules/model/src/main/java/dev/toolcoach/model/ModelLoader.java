@@ -44,19 +44,16 @@ public final class ModelLoader {
     }
 
     /**
-     * As {@link #load}, on this JVM's {@link ComputeDevice} in its {@link Precision}, with the base transformer shared by
-     * every holder of the same checkpoint in this JVM (see {@link SharedBases}): an embedded run's learner and its engine
-     * hold one copy of the weights. The model's own adapter goes on top; closing the model releases its hold on the base.
-     * A shared base stays frozen: {@link PolicyModel#trainAllParameters} refuses it.
+     * As {@link #load}, on {@code device} in its {@link Precision}, with the base transformer shared by every holder of
+     * the same checkpoint on the same device in the same type in this JVM (see {@link SharedBases}): an embedded run's
+     * learner and its engine hold one copy of the weights. The model's own adapter goes on top; closing the model
+     * releases its hold on the base. A shared base stays frozen: {@link PolicyModel#trainAllParameters} refuses it.
      */
-    public static PolicyModel shared(Path model, Path tokenizer) {
-        return shared(model, tokenizer, ComputeDevice.selected(), Precision.selected().dataType());
+    public static PolicyModel shared(Path model, Path tokenizer, ComputeDevice device) {
+        return shared(model, tokenizer, device.device(), device.dataType());
     }
 
-    /**
-     * As {@link #shared(Path, Path)}, with the base on {@code device} in {@code dtype}; holders share a base only when
-     * both agree.
-     */
+    /** As {@link #shared(Path, Path, ComputeDevice)}, with the base on {@code device} in {@code dtype}. */
     public static PolicyModel shared(Path model, Path tokenizer, Device device, DataType dtype) {
         Checkpoint ck = Checkpoint.open(model, tokenizer);
         Transformer base;

@@ -29,8 +29,6 @@ public enum Precision {
     /** The name that leaves the choice to the device. */
     public static final String AUTO = "auto";
 
-    private static volatile Precision chosen; // null: the device's default
-
     private final String label;
     private final DataType dataType;
 
@@ -63,25 +61,6 @@ public enum Precision {
             }
         }
         throw new IllegalArgumentException("unknown precision '" + name + "' (use auto, f32, f16 or bf16)");
-    }
-
-    /**
-     * Parses {@code name}, checks that this process's JNI can train under it, and makes it this process's precision.
-     *
-     * @throws IllegalArgumentException in one line, when the name is unknown or the JNI cannot compute in that type
-     */
-    public static void select(String name) {
-        Optional<Precision> p = parse(name);
-        if (p.isPresent()) {
-            p.get().requireSupport(TorchRuntime.current().features());
-        }
-        chosen = p.orElse(null);
-    }
-
-    /** This process's precision: the one {@link #select}ed, else the default of {@link ComputeDevice#selected()}. */
-    public static Precision selected() {
-        Precision p = chosen;
-        return p != null ? p : defaultFor(ComputeDevice.selected(), TorchRuntime.current().features());
     }
 
     /** {@value #AUTO}'s choice on {@code device} with a JNI of these {@link TorchRuntime#features()}. */

@@ -64,7 +64,7 @@ public final class TorchDoctor {
                 + (System.getProperty("jna.library.path") == null ? "" : " jna.library.path=" + System.getProperty("jna.library.path")));
         Device device;
         try {
-            device = ComputeDevice.select(deviceName);
+            device = ComputeDevice.available(deviceName);
         } catch (IllegalArgumentException e) {
             engineLines(runtime);
             return verdict(List.of(e.getMessage()), null, null);
@@ -74,8 +74,7 @@ public final class TorchDoctor {
         engineLines(runtime);
         Precision precision;
         try {
-            Precision.select(precisionName);
-            precision = Precision.selected();
+            precision = ComputeDevice.precision(device, precisionName);
         } catch (IllegalArgumentException e) {
             return verdict(List.of(e.getMessage()), device, null);
         }

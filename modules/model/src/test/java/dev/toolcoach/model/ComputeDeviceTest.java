@@ -2,7 +2,6 @@ package dev.toolcoach.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDManager;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,11 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The device setting: its names, its one-line refusals, and a model loaded where it says (the CPU here). */
 class ComputeDeviceTest {
-
-    @AfterEach
-    void backToCpu() {
-        ComputeDevice.select("cpu");
-    }
 
     @Test
     void namesMapToDjlDevices() {
@@ -39,21 +33,29 @@ class ComputeDeviceTest {
     }
 
     @Test
-    void aGpuThisMachineDoesNotHaveIsRefusedAndTheCpuStaysSelected() {
+    void aGpuThisMachineDoesNotHaveIsRefusedInOneLine() {
         int gpus = ai.djl.engine.Engine.getEngine("PyTorch").getGpuCount();
         String missing = "cuda:" + gpus;
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ComputeDevice.select(missing));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ComputeDevice.choose(missing, "auto"));
         assertTrue(e.getMessage().startsWith("device '" + missing + "' is not available: PyTorch sees " + gpus + " CUDA device(s)"),
                 e.getMessage());
         assertTrue(!e.getMessage().contains("\n"));
-        assertEquals(Device.cpu(), ComputeDevice.selected());
+    }
+
+    /** auto is the device's default: f32 on the CPU, where 16-bit matmuls are slower. */
+    @Test
+    void theCpuChosenByNameComputesInF32UnlessToldOtherwise() {
+        assertEquals(ComputeDevice.cpu(), ComputeDevice.choose("cpu", "auto"));
+        assertEquals(ComputeDevice.cpu(), ComputeDevice.choose(" CPU ", "F32"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ComputeDevice.choose("cpu", "f8"));
+        assertEquals("unknown precision 'f8' (use auto, f32, f16 or bf16)", e.getMessage());
+        assertEquals("cpu f32", ComputeDevice.cpu().toString());
     }
 
     @Test
-    void aModelLoadedUnderTheSelectedDeviceLivesThere(@TempDir Path dir) throws Exception {
-        assertEquals(Device.cpu(), ComputeDevice.select("cpu"));
+    void aModelLoadedUnderADeviceLivesThere(@TempDir Path dir) throws Exception {
         Path folder = TinyHfFolder.write(dir.resolve("tiny"), TestModels.tinyQwen2(), 7);
-        try (NDManager root = ComputeDevice.newBaseManager();
+        try (NDManager root = ComputeDevice.choose("cpu", "auto").newManager();
              PolicyModel model = ModelLoader.load(folder, null, root)) {
             assertEquals(Device.cpu(), root.getDevice());
             assertEquals(Device.cpu(), model.transformer().device());

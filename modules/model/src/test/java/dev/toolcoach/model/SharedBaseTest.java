@@ -26,9 +26,9 @@ class SharedBaseTest {
     void holdersOfOneCheckpointShareTheBaseUntilTheLastReleasesIt(@TempDir Path dir) throws Exception {
         OpThreads.setIntraOp(1);
         Path folder = TinyHfFolder.write(dir.resolve("m"), TestModels.tinyQwen2(), 4L);
-        PolicyModel learner = ModelLoader.shared(folder, null);
+        PolicyModel learner = ModelLoader.shared(folder, null, ComputeDevice.cpu());
         learner.addLora(new LoraConfig(4, 8, 0, Set.of("q_proj", "v_proj")), 1L);
-        PolicyModel served = ModelLoader.shared(folder, null);
+        PolicyModel served = ModelLoader.shared(folder, null, ComputeDevice.cpu());
         InferenceEngine engine = new InferenceEngine(served.transformer(), served.tokenizer(), 2);
         try {
             assertEquals(1, SharedBases.held());
@@ -48,7 +48,7 @@ class SharedBaseTest {
             learner.close();
         }
         assertEquals(0, SharedBases.held());
-        try (PolicyModel again = ModelLoader.shared(folder, null)) {
+        try (PolicyModel again = ModelLoader.shared(folder, null, ComputeDevice.cpu())) {
             assertNotSame(learner.transformer(), again.transformer(), "a released base is loaded anew");
             assertEquals(1, SharedBases.held());
         }
@@ -58,12 +58,12 @@ class SharedBaseTest {
     @Test
     void aCheckpointRewrittenInPlaceIsNotServedStale(@TempDir Path dir) throws Exception {
         Path folder = TinyHfFolder.write(dir.resolve("m"), TestModels.tinyQwen2(), 4L);
-        try (PolicyModel first = ModelLoader.shared(folder, null)) {
+        try (PolicyModel first = ModelLoader.shared(folder, null, ComputeDevice.cpu())) {
             float[] old = logits(first);
             TinyHfFolder.write(folder, TestModels.tinyQwen2(), 5L);
             java.nio.file.Files.setLastModifiedTime(folder.resolve("model.safetensors"),
                     java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 10_000));
-            try (PolicyModel second = ModelLoader.shared(folder, null)) {
+            try (PolicyModel second = ModelLoader.shared(folder, null, ComputeDevice.cpu())) {
                 assertNotSame(first.transformer(), second.transformer());
                 assertEquals(2, SharedBases.held());
                 assertFalse(Arrays.equals(old, logits(second)), "the rewritten weights must be the ones served");

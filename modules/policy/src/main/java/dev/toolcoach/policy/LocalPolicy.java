@@ -50,13 +50,14 @@ public final class LocalPolicy implements AutoCloseable {
      * when {@code adapterDirOrNull} is given, its PEFT LoRA adapter. The base weights are shared with every other holder
      * of the same checkpoint in this JVM ({@code ModelLoader.shared}: an embedded run's learner and engine).
      *
+     * @param device where it computes, in which type its base does
      * @throws dev.toolcoach.model.io.ModelLoadException naming the file that is missing or unusable
      */
-    public static LocalPolicy load(Path model, Path tokenizerOrNull, Path adapterDirOrNull, int maxBatch) {
-        NDManager root = ComputeDevice.newBaseManager();
+    public static LocalPolicy load(Path model, Path tokenizerOrNull, Path adapterDirOrNull, int maxBatch, ComputeDevice device) {
+        NDManager root = device.newManager();
         PolicyModel loaded = null;
         try {
-            loaded = ModelLoader.shared(model, tokenizerOrNull);
+            loaded = ModelLoader.shared(model, tokenizerOrNull, device);
             AdapterWeights adapter = adapterDirOrNull == null ? null : checkedAdapter(adapterDirOrNull, loaded, root);
             LocalPolicy policy = of(loaded, maxBatch, root);
             if (adapter != null) policy.engine.setAdapter(adapter);

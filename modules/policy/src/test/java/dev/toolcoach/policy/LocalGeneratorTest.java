@@ -1,5 +1,7 @@
 package dev.toolcoach.policy;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import dev.toolcoach.lm.FinishReason;
 import dev.toolcoach.model.generate.DecodedSequence;
 import dev.toolcoach.lm.Generation;
@@ -36,7 +38,7 @@ class LocalGeneratorTest {
 
     @BeforeAll
     static void load() throws Exception {
-        policy = LocalPolicy.load(TinyChatModel.write(dir.resolve("model"), 3), null, null, 8);
+        policy = LocalPolicy.load(TinyChatModel.write(dir.resolve("model"), 3), null, null, 8, ComputeDevice.cpu());
         context = policy.tokenizer().encode("<|im_start|>user\nWhat is 2+3?<|im_end|>\n<|im_start|>assistant\n");
     }
 

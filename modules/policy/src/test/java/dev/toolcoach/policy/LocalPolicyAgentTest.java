@@ -1,5 +1,7 @@
 package dev.toolcoach.policy;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.lm.Generation;
@@ -65,7 +67,7 @@ class LocalPolicyAgentTest {
 
     @Test
     void sampledRunRecordsExactlyTheEnginesTokensWithCorrectLossMask() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4)) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4, ComputeDevice.cpu())) {
             RecordingGenerator generator = new RecordingGenerator(policy.generator(), () -> { });
             Trace trace = run(policy, generator, new SamplingParams(1f, 0, 1f, 32, 7L));
 
@@ -83,7 +85,7 @@ class LocalPolicyAgentTest {
 
     @Test
     void greedyRunsAreReproducible() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4)) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4, ComputeDevice.cpu())) {
             TokenRecord first = run(policy, new RecordingGenerator(policy.generator(), () -> { }), SamplingParams.greedy(24)).tokens();
             TokenRecord second = run(policy, new RecordingGenerator(policy.generator(), () -> { }), SamplingParams.greedy(24)).tokens();
             assertEquals(first, second);
@@ -95,7 +97,7 @@ class LocalPolicyAgentTest {
 
     @Test
     void anAdapterPublishedMidRunShowsInPolicyVersions() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4)) {
+        try (LocalPolicy policy = LocalPolicy.load(modelDir, null, null, 4, ComputeDevice.cpu())) {
             policy.model().addLora(LoraConfig.defaults(), 5);
             AdapterWeights snapshot = policy.model().snapshotAdapter();
             AdapterWeights version1 = new AdapterWeights(snapshot.config(), 1, snapshot.tensors());

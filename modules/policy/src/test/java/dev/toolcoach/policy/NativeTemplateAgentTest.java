@@ -1,5 +1,7 @@
 package dev.toolcoach.policy;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
@@ -108,7 +110,7 @@ class NativeTemplateAgentTest {
     @Test
     void qwenTemplateOffersTheToolsAndCarriesTheResultsInItsToolRoleAsOneContext() throws Exception {
         Path template = SharedData.require("chat_templates").resolve("templates/qwen2.5-instruct.jinja");
-        try (LocalPolicy policy = LocalPolicy.load(folder("qwen25", Files.readString(template)), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(folder("qwen25", Files.readString(template)), null, null, 1, ComputeDevice.cpu())) {
             ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END,
                     List.of(CALL, "17 times 23 is 391."), 0, 5L);
             Trace trace = run(policy, generator);
@@ -136,7 +138,7 @@ class NativeTemplateAgentTest {
 
     @Test
     void aTemplateThatDropsEarlierThinkingStartsANewContextHoldingItsRendering() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(folder("thinking", StyleTemplates.QWEN_DROPPING_EARLIER_THINKING), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(folder("thinking", StyleTemplates.QWEN_DROPPING_EARLIER_THINKING), null, null, 1, ComputeDevice.cpu())) {
             ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END,
                     List.of("<think>I multiply.</think>\n" + CALL, "<think>Done.</think>\n391"), 0, 5L);
             Trace trace = run(policy, generator);
@@ -161,7 +163,7 @@ class NativeTemplateAgentTest {
     @Test
     void qwen3TemplateDropsThinkingBeforeALaterUserTurnSoTheRunGoesOnInANewContext() throws Exception {
         Path template = SharedData.require("chat_templates").resolve("templates/qwen3.jinja");
-        try (LocalPolicy policy = LocalPolicy.load(folder("qwen3", Files.readString(template)), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(folder("qwen3", Files.readString(template)), null, null, 1, ComputeDevice.cpu())) {
             ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), TinyChatModel.IM_END, List.of(
                     "<think>\nI should call it.\n</think>\n\n<tool_call>\n{\"name\": \"multiply\"\n</tool_call>",
                     "<think>\nRetry.\n</think>\n\n" + CALL,
@@ -199,7 +201,7 @@ class NativeTemplateAgentTest {
                 {%- else %}{{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}{%- endif %}
                 {%- endfor %}
                 {%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %}""";
-        try (LocalPolicy policy = LocalPolicy.load(folder("rewrites", rewrites), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(folder("rewrites", rewrites), null, null, 1, ComputeDevice.cpu())) {
             assertFalse(policy.chatFormat().appendsTurns());
             assertEquals(Set.of(TinyChatModel.IM_END), policy.chatFormat().stopTokenIds());
             AgentConfig toolN1 = new AgentConfig(ActionFormat.TOOL_N1, SamplingParams.greedy(8), 2, 4096, Duration.ofSeconds(10), 2000);
@@ -219,7 +221,7 @@ class NativeTemplateAgentTest {
 
     @Test
     void llamaJsonCallsRoundTripWithTheirResultsUnderIpython() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(llamaFolder("llama", StyleTemplates.LLAMA3), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(llamaFolder("llama", StyleTemplates.LLAMA3), null, null, 1, ComputeDevice.cpu())) {
             String call = "{\"name\": \"multiply\", \"parameters\": {\"a\": 17, \"b\": 23}}";
             ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), EOT_ID, List.of(call, "It is 391."), 0, 5L);
             Trace trace = run(policy, generator, ActionFormat.LLAMA3_JSON);
@@ -246,7 +248,7 @@ class NativeTemplateAgentTest {
         List<String> specials = List.of("<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|tool|>", "<|/tool|>");
         int end = ByteLevelTokenizerJson.firstSpecialId(List.of()) + 3;
         Path template = SharedData.require("chat_templates").resolve("templates/phi-4-mini-instruct.jinja");
-        try (LocalPolicy policy = LocalPolicy.load(specialsFolder("phi", specials, end, Files.readString(template)), null, null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(specialsFolder("phi", specials, end, Files.readString(template)), null, null, 1, ComputeDevice.cpu())) {
             String call = "functools[{\"name\": \"multiply\", \"arguments\": {\"a\": 17, \"b\": 23}}]";
             ReplayGenerator generator = new ReplayGenerator(policy.tokenizer(), end, List.of(call, "It is 391."), 0, 5L);
             Trace trace = run(policy, generator, ActionFormat.PHI);

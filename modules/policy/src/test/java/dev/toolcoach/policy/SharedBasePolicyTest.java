@@ -1,5 +1,7 @@
 package dev.toolcoach.policy;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,8 +27,8 @@ class SharedBasePolicyTest {
     @Test
     void theLearnersAndTheEnginesBaseAreTheSameArrays(@TempDir Path dir) throws Exception {
         Path model = TinyChatModel.write(dir.resolve("model"), 9);
-        try (PolicyModel learner = ModelLoader.shared(model, null);
-             LocalPolicy athletes = LocalPolicy.load(model, null, null, 2)) {
+        try (PolicyModel learner = ModelLoader.shared(model, null, ComputeDevice.cpu());
+             LocalPolicy athletes = LocalPolicy.load(model, null, null, 2, ComputeDevice.cpu())) {
             learner.addLora(new LoraConfig(4, 8, 0, Set.of("q_proj", "v_proj")), 1L);
             assertSame(learner.transformer(), athletes.model().transformer());
             List<NDArray> a = learner.transformer().weights().all();

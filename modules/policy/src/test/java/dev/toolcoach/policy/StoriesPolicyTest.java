@@ -1,5 +1,7 @@
 package dev.toolcoach.policy;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
@@ -23,7 +25,7 @@ class StoriesPolicyTest {
         Path models = root == null ? null : Path.of(root, "models");
         assumeTrue(models != null && Files.isRegularFile(models.resolve("stories260K.bin")),
                 "shared data absent (toolcoach.shared.data=" + root + "): stories260K policy test skipped");
-        try (LocalPolicy policy = LocalPolicy.load(models.resolve("stories260K.bin"), models.resolve("tok512.bin"), null, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(models.resolve("stories260K.bin"), models.resolve("tok512.bin"), null, 1, ComputeDevice.cpu())) {
             assertEquals(Map.of(), policy.tokenizer().specialTokens());
             assertEquals(Set.of(1, 2), policy.chatFormat().stopTokenIds(),
                     "no chat end-of-turn token: the model's EOS and llama2.c's BOS-as-end stop a reply");

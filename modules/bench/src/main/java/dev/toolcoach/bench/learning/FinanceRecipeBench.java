@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.learning;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.brain.distill.DistillDataset;
 import dev.toolcoach.brain.distill.DistillReport;
 import dev.toolcoach.brain.distill.DistillSettings;
@@ -93,12 +94,12 @@ public final class FinanceRecipeBench {
             build.end();
 
             ScratchModel base = scratch;
-            try (LocalPolicy policy = LocalPolicy.load(scratch.dir(), null, null, recipe.rollouts().engineBatch())) {
+            try (LocalPolicy policy = LocalPolicy.load(scratch.dir(), null, null, recipe.rollouts().engineBatch(), ComputeDevice.cpu())) {
                 printTokens(policy, texts);
                 evaluate("before training", policy, tools, recipe, task, split.test());
                 if (warmup) base = warmUp(recipe, task, split, tools, policy, scratch, work, seed);
             }
-            try (LocalPolicy policy = LocalPolicy.load(base.dir(), null, null, recipe.rollouts().engineBatch())) {
+            try (LocalPolicy policy = LocalPolicy.load(base.dir(), null, null, recipe.rollouts().engineBatch(), ComputeDevice.cpu())) {
                 if (warmup) evaluate("after warm-up", policy, tools, recipe, task, split.test());
                 grpo(recipe, task, split, base, policy, work, seed);
                 evaluate("after GRPO", policy, tools, recipe, task, split.test());

@@ -1,5 +1,6 @@
 package dev.toolcoach.bench.tile;
 
+import dev.toolcoach.model.ComputeDevice;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.AgentConfig;
@@ -61,7 +62,7 @@ public final class AdaptBench {
         AgentConfig agent = recipe.greedyAgent();
         System.out.printf(Locale.ROOT, "ADAPT bench: run %s, %d test queries, failure %.2f, seed %d, rounds of %d%n",
                 run.getFileName(), test.size(), failure, seed, round);
-        try (LocalPolicy policy = LocalPolicy.load(run.resolve("distilled"), null, run.resolve("adapter"), round);
+        try (LocalPolicy policy = LocalPolicy.load(run.resolve("distilled"), null, run.resolve("adapter"), round, ComputeDevice.cpu());
              ToolExecutor executor = new ToolExecutor(BuiltinSuites.open("finance", TaskTrainingJob.toolOptions(data)).suite(),
                      ExecutorSettings.defaults())) {
             UnreliableTools flakyOnly = new UnreliableTools(executor, failure, seed, false);

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.Generator;
 import dev.toolcoach.agent.ToolSpec;
@@ -40,10 +41,11 @@ public final class LocalModelTeacher implements Teacher, AutoCloseable {
     /**
      * @param folder a Hugging Face model folder (config.json, safetensors, tokenizer.json)
      * @param tools  the student's tools, offered to the teacher as OpenAI function definitions
+     * @param device where the teacher computes
      * @throws ModelLoadException when the folder has no config.json
      */
-    public LocalModelTeacher(Path folder, Student student, List<ToolSpec> tools) {
-        this.served = new ServedModel(folder);
+    public LocalModelTeacher(Path folder, Student student, List<ToolSpec> tools, ComputeDevice device) {
+        this.served = new ServedModel(folder, device);
         this.student = student;
         this.tools = List.copyOf(tools);
         this.id = "local:" + served.folder() + "#" + digest(served.folder());

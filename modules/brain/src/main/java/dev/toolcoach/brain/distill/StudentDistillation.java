@@ -29,8 +29,10 @@ import java.nio.file.Path;
  * @param teacherCache the folder the teacher's traces are cached in (a second run makes no teacher call)
  * @param agent        the agent the demonstrations are written for (the student's action format and limits, greedy)
  * @param seed         the SFT's shuffling seed
+ * @param device       where the student trains (a base trained whole is f32 whatever its precision says)
  */
-public record StudentDistillation(Path student, Path out, Path teacherCache, AgentConfig agent, long seed, Progress progress) {
+public record StudentDistillation(Path student, Path out, Path teacherCache, AgentConfig agent, long seed, Progress progress,
+                                  ComputeDevice device) {
 
     /**
      * A teacher that is {@link AutoCloseable} (a served local model) is closed when distillation ends.
@@ -40,8 +42,8 @@ public record StudentDistillation(Path student, Path out, Path teacherCache, Age
      */
     public DistillReport run(ToolEnvironment tools, DistillDataset dataset, TeacherFactory teacher, double threshold, int epochs,
                              int batch, LearnerConfig learner, LearnerSft.Validation validation) {
-        try (LocalPolicy policy = LocalPolicy.load(student, null, null, 1);
-             NDManager manager = ComputeDevice.newBaseManager();
+        try (LocalPolicy policy = LocalPolicy.load(student, null, null, 1, device);
+             NDManager manager = device.newManager();
              PolicyModel model = ModelLoader.load(student, null, manager);
              LearnerCore core = new LearnerCore(model.transformer(), new FullWeights(model.transformer()), learner)) {
             Student who = new Student(student.getFileName().toString(), policy.tokenizer(), policy.chatFormat(),

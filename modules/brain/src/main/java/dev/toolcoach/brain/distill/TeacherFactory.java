@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
@@ -32,7 +33,7 @@ public interface TeacherFactory {
     }
 
     /** A local Hugging Face model folder, served in-process while distillation runs ({@link LocalModelTeacher}). */
-    static TeacherFactory localModel(Path folder) {
-        return (student, tools) -> new LocalModelTeacher(folder, student, tools);
+    static TeacherFactory localModel(Path folder, ComputeDevice device) {
+        return (student, tools) -> new LocalModelTeacher(folder, student, tools, device);
     }
 }

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.endpoint;
 
+import dev.toolcoach.model.ComputeDevice;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.toolcoach.openai.OpenAiClient;
 import dev.toolcoach.openai.OpenAiConfig;
@@ -28,15 +29,16 @@ public record ModelEndpoint(String url, String model) {
      *
      * @param allowed the endpoints this process may call, each with its key: a URL is called with its endpoint's key only
      * @param field   the request field that named this endpoint, for a refusal (e.g. {@code judge.endpoint.url})
+     * @param device  where a local folder computes
      * @throws IllegalArgumentException naming {@code field} when the URL is not under an allowed endpoint
      */
-    public Open open(OutboundEndpoints allowed, String field) {
+    public Open open(OutboundEndpoints allowed, String field, ComputeDevice device) {
         if (url != null && !url.isBlank()) {
             OpenAiConfig config = allowed.config(field, url, model == null ? "" : model).withRequestTimeout(Duration.ofSeconds(600));
             OpenAiClient client = new OpenAiClient(config);
             return new Open(null, client);
         }
-        return new Open(new ServedModel(Path.of(model)), null);
+        return new Open(new ServedModel(Path.of(model), device), null);
     }
 
     /** An endpoint in use. */

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.endpoint;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.openai.GeneratorBackend;
 import dev.toolcoach.openai.OpenAiClient;
@@ -26,6 +27,7 @@ public final class ServedModel implements AutoCloseable {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(600);
 
     private final Path folder;
+    private final ComputeDevice device;
     private LocalPolicy policy;
     private GeneratorBackend backend;
     private OpenAiServer server;
@@ -34,10 +36,12 @@ public final class ServedModel implements AutoCloseable {
 
     /**
      * @param folder a Hugging Face model folder (config.json, safetensors, tokenizer.json)
+     * @param device where it computes
      * @throws ModelLoadException when the folder has no config.json
      */
-    public ServedModel(Path folder) {
+    public ServedModel(Path folder, ComputeDevice device) {
         this.folder = folder.toAbsolutePath().normalize();
+        this.device = device;
         if (!Files.isRegularFile(this.folder.resolve("config.json"))) {
             throw new ModelLoadException(this.folder.resolve("config.json"), "file not found");
         }
@@ -56,7 +60,7 @@ public final class ServedModel implements AutoCloseable {
     public synchronized OpenAiClient client() {
         if (closed) throw new IllegalStateException("the served model " + folder + " is closed");
         if (client == null) {
-            policy = LocalPolicy.load(folder, null, null, 1);
+            policy = LocalPolicy.load(folder, null, null, 1, device);
             backend = new GeneratorBackend(modelId(), policy.generator(), policy.tokenizer(), policy.chatFormat(),
                     NativeActionFormat.of(policy.model()));
             try {

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.eval;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.brain.run.Progress;
@@ -39,8 +40,8 @@ public final class EvalSession implements AutoCloseable {
      */
     public static EvalSession open(Path model, Optional<AdapterWeights> adapter, int rollouts, AutoCloseable tools,
                                    ToolEnvironment agentTools, AgentConfig agent, UnaryOperator<List<TaskExample>> offer,
-                                   Progress progress, Runnable afterEach) {
-        LocalPolicy policy = LocalPolicy.load(model, null, null, Math.max(1, Math.min(rollouts, MAX_BATCH)));
+                                   Progress progress, Runnable afterEach, ComputeDevice device) {
+        LocalPolicy policy = LocalPolicy.load(model, null, null, Math.max(1, Math.min(rollouts, MAX_BATCH)), device);
         try {
             adapter.ifPresent(a -> {
                 policy.engine().setAdapter(a);

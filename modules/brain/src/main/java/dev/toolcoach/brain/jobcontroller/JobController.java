@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.jobcontroller;
 
+import dev.toolcoach.cluster.node.NodeSettings;
+import dev.toolcoach.model.ComputeDevice;
 import akka.actor.AbstractExtensionId;
 import akka.actor.ExtendedActorSystem;
 import akka.actor.ExtensionIdProvider;
@@ -117,6 +119,8 @@ public final class JobController implements Extension {
     });
     private final TrainingConfig.Limits limits;
     private final OutboundEndpoints endpoints;
+    /** This node's: the learner and the evaluations of its jobs compute there. */
+    private final ComputeDevice device;
     private final JobWork work;
     private volatile Tracker current;
 
@@ -140,6 +144,7 @@ public final class JobController implements Extension {
         this.limits = new TrainingConfig.Limits(jobs.getDuration("job-timeout"), jobs.getDuration("stall-timeout"),
                 jobs.getInt("max-redispatches"));
         this.endpoints = OutboundEndpoints.fromConfig(jobs);
+        this.device = NodeSettings.computeDevice(classic.settings().config());
         Cluster cluster = Cluster.get(system);
         this.runsJobs = classic.settings().config().getBoolean("toolcoach.jobs.controller")
                 && cluster.selfMember().hasRole(NodeRole.COACH.roleName()) && cluster.selfMember().hasRole(NodeRole.LEARNER.roleName());
@@ -189,7 +194,7 @@ public final class JobController implements Extension {
     /** The spec with this node's endpoints and limits, checked before anything runs. */
     private TrainingJobSpec checked(TrainingJobSpec requested) {
         try {
-            TrainingJobSpec spec = requested.toBuilder().endpoints(endpoints).limits(limits).build();
+            TrainingJobSpec spec = requested.toBuilder().endpoints(endpoints).limits(limits).device(device).build();
             TaskTrainingJob.validate(spec);
             return spec;
         } catch (IllegalArgumentException e) {

@@ -98,8 +98,8 @@ public final class SyncGrpo implements AutoCloseable {
         PolicyModel base = null;
         try {
             opened = new AgentTools(spec.suites().get(0), false, spec.toolOptions(), null).open();
-            loaded = LocalPolicy.load(spec.modelDir(), null, null, config.athletes());
-            base = ModelLoader.shared(spec.modelDir(), null);
+            loaded = LocalPolicy.load(spec.modelDir(), null, null, config.athletes(), config.device());
+            base = ModelLoader.shared(spec.modelDir(), null, config.device());
             this.learner = new LearnerCore(base.transformer(), new LoraWeights(base.addLora(config.optimisation().lora(), config.seed())),
                     TrainingRun.learnerConfig(config));
         } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.run;
 
+import dev.toolcoach.model.Precision;
+import dev.toolcoach.model.ComputeDevice;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -255,7 +257,7 @@ public final class TrainingRun {
         TrainingConfig config = spec.config();
         ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
         // shared: the athletes this node hosts serve the same base through their engine (JobResources, LocalPolicy.load)
-        try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null)) {
+        try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null, config.device())) {
             LoraConfig lora = spec.startAdapter().map(AdapterWeights::config).orElse(config.optimisation().lora());
             LearnerCore core = new LearnerCore(learnerModel.transformer(), new LoraWeights(learnerModel.addLora(lora, config.seed())),
                     learnerConfig(config));
@@ -299,7 +301,10 @@ public final class TrainingRun {
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
                 "toolcoach.tools.skills.dir", spec.toolOptions().skills() == null ? "" : spec.toolOptions().skills().toAbsolutePath().toString(),
-                "toolcoach.athlete.actors-per-node", spec.config().athletes()));
+                "toolcoach.athlete.actors-per-node", spec.config().athletes(),
+                // the embedded athletes compute where the learner does, so they share its base
+                ComputeDevice.CONFIG_KEY, spec.config().device().name(),
+                Precision.CONFIG_KEY, spec.config().device().precision().label()));
     }
 
     /** The job's actors the run ends itself (the coach and learner singletons stay, idle, on a long-lived node). */

@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.model.Precision;
+import dev.toolcoach.model.ComputeDevice;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -196,7 +198,8 @@ public final class TaskTrainingJob {
                     + "' (toolcoach.tools.classes or toolcoach.tools.mcp.servers)");
         }
         return ConfigFactory.parseMap(Map.of("toolcoach.jobs.controller", "off", "toolcoach.tools.suites", List.of(),
-                "toolcoach.athlete.actors-per-node", options.athletes())).withFallback(tools);
+                "toolcoach.athlete.actors-per-node", options.athletes(), ComputeDevice.CONFIG_KEY, options.device().name(),
+                Precision.CONFIG_KEY, options.device().precision().label())).withFallback(tools);
     }
 
     /**
@@ -247,7 +250,7 @@ public final class TaskTrainingJob {
         Path run = options.runDir();
         Split split = split(task, options.seed(), recipe.evaluation().testExamples());
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
-        try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints())) {
+        try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints(), options.device())) {
             Files.createDirectories(run);
             Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm().lowerName(),
                     "mode", options.mode().label(), "seed", options.seed(), "recipe", recipe, "training", config,
@@ -461,9 +464,9 @@ public final class TaskTrainingJob {
         private final ModelEndpoint.Open judge;
         private final ModelEndpoint.Open selector;
 
-        HelperModels(JudgeChoice judge, ModelEndpoint selector, OutboundEndpoints allowed) {
-            this.judge = judge == null ? null : judge.endpoint().open(allowed, JUDGE_URL);
-            this.selector = selector == null ? null : selector.open(allowed, SELECTOR_URL);
+        HelperModels(JudgeChoice judge, ModelEndpoint selector, OutboundEndpoints allowed, ComputeDevice device) {
+            this.judge = judge == null ? null : judge.endpoint().open(allowed, JUDGE_URL, device);
+            this.selector = selector == null ? null : selector.open(allowed, SELECTOR_URL, device);
         }
 
         OpenAiClient judge() {

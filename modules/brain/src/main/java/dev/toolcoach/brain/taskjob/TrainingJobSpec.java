@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.model.ComputeDevice;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -43,7 +44,7 @@ import java.util.regex.Pattern;
  * {@code mode}, {@code steps}, {@code warmup_traces}, {@code athletes}, {@code seed}, {@code checkpoint_every},
  * {@code recipe}, {@code runs_dir}, {@code data_dir}, {@code dataset}, {@code tool_retrieval}, {@code judge},
  * {@code tool_suite}, {@code model}, {@code reward}, {@code adapter}. What a node or a command adds ({@code limits},
- * {@code endpoints}) and what only a command may name ({@code adapt}, {@code tool_reward}, {@code tools_config}) is
+ * {@code endpoints}, {@code device}) and what only a command may name ({@code adapt}, {@code tool_reward}, {@code tools_config}) is
  * not in it.
  *
  * @param task      a registered task name (null: the dataset is the task; one of the two is required)
@@ -86,12 +87,16 @@ import java.util.regex.Pattern;
  * @param toolsConfig a HOCON file whose {@code toolcoach.tools} section (as a tool node's: {@code classes},
  *                  {@code mcp.servers}) defines {@code toolSuite} for an embedded job, which then hosts it in this
  *                  process. From the command line only: a request cannot make a node start processes (default null)
+ * @param device    where the job's models compute in this process (the command's {@code --device}/{@code --precision},
+ *                  a coach node's own config; default {@link ComputeDevice#cpu()}); a cluster's athlete nodes compute
+ *                  where their config says
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm algorithm, TrainingMode mode, ScratchRecipe recipe,
                               int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
                               ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
-                              OutboundEndpoints endpoints, Path model, RewardChoice reward, Path adapter, Path toolsConfig) {
+                              OutboundEndpoints endpoints, Path model, RewardChoice reward, Path adapter, Path toolsConfig,
+                              ComputeDevice device) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -106,6 +111,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(recipe, "recipe");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(device, "device");
         if (athletes < 1) throw new IllegalArgumentException("athletes must be at least 1, was " + athletes);
         if (checkpointEvery < 1) throw new IllegalArgumentException("checkpoint interval must be at least 1 step, was " + checkpointEvery);
         tools = tools == null ? ToolChoice.none() : tools;
@@ -169,6 +175,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         b.reward = reward;
         b.adapter = adapter;
         b.toolsConfig = toolsConfig;
+        b.device = device;
         return b;
     }
 
@@ -200,6 +207,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         private RewardChoice reward = RewardChoice.task();
         private Path adapter;
         private Path toolsConfig;
+        private ComputeDevice device = ComputeDevice.cpu();
 
         private Builder() {
         }
@@ -334,6 +342,11 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
             return this;
         }
 
+        public Builder device(ComputeDevice d) {
+            this.device = d;
+            return this;
+        }
+
         /** @throws IllegalArgumentException or NullPointerException naming the setting that is out of range or missing */
         public TrainingJobSpec build() {
             Objects.requireNonNull(recipe, "recipe");
@@ -359,7 +372,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
             Path folder = runDir != null ? runDir : runsDir.resolve(runName(trimmedTask));
             return new TrainingJobSpec(trimmedTask, folder, dataDir, algorithm, mode, chosen, actors, seed, checkpointEvery,
                     dataset, limits, adapt, toolReward, tools, judge, toolSuite == null ? null : toolSuite.trim(), endpoints,
-                    model, reward, adapter, toolsConfig);
+                    model, reward, adapter, toolsConfig, device);
         }
 
         /** The name given, checked, or one made from the task (else the dataset file's name) and the time. */
@@ -553,6 +566,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
                 .checkpointEvery(checkpointEvery)
                 .seed(seed)
                 .limits(limits)
+                .device(device)
                 .build();
     }
 }

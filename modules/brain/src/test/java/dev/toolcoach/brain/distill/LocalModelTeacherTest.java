@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.distill;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.agent.RolloutSettings;
@@ -47,7 +48,7 @@ class LocalModelTeacherTest {
         DistillDataset dataset = new DistillDataset("tiny-arithmetic", ARITHMETIC.examples(), ANY_ANSWER);
         List<LocalModelTeacher> teachers = new ArrayList<>();
         TeacherFactory local = (student, tools) -> {
-            LocalModelTeacher t = new LocalModelTeacher(teacherDir, student, tools);
+            LocalModelTeacher t = new LocalModelTeacher(teacherDir, student, tools, ComputeDevice.cpu());
             teachers.add(t);
             return t;
         };
@@ -86,15 +87,15 @@ class LocalModelTeacherTest {
     void theIdFollowsTheFolderAndItsModel(@TempDir Path dir) throws Exception {
         Student student = DistillTest.STUDENT;
         Path a = TinyChatModel.write(dir.resolve("a"), 1);
-        String before = new LocalModelTeacher(a, student, List.of()).id();
-        assertEquals(before, new LocalModelTeacher(a, student, List.of()).id());
+        String before = new LocalModelTeacher(a, student, List.of(), ComputeDevice.cpu()).id();
+        assertEquals(before, new LocalModelTeacher(a, student, List.of(), ComputeDevice.cpu()).id());
         assertTrue(before.startsWith("local:" + a.toAbsolutePath()), before);
 
         Files.writeString(a.resolve("generation_config.json"), "{\"eos_token_id\": [258]}");
 
-        assertNotEquals(before, new LocalModelTeacher(a, student, List.of()).id());
+        assertNotEquals(before, new LocalModelTeacher(a, student, List.of(), ComputeDevice.cpu()).id());
         ModelLoadException missing = assertThrows(ModelLoadException.class,
-                () -> new LocalModelTeacher(dir.resolve("none"), student, List.of()));
+                () -> new LocalModelTeacher(dir.resolve("none"), student, List.of(), ComputeDevice.cpu()));
         assertTrue(missing.getMessage().contains("config.json"), missing.getMessage());
     }
 }

@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.run;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import ai.djl.ndarray.NDManager;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
@@ -72,7 +74,7 @@ class MultiContextTrainingTest {
         FunctionTools tools = new FunctionTools(pool).add(ToolSpec.of("mul", "Multiply.",
                         "{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"b\": {\"type\": \"integer\"}}}"),
                 args -> String.valueOf(((Number) args.get("a")).longValue() * ((Number) args.get("b")).longValue()));
-        try (LocalPolicy policy = LocalPolicy.load(folder, null, null, 1);
+        try (LocalPolicy policy = LocalPolicy.load(folder, null, null, 1, ComputeDevice.cpu());
              NDManager scope = NDManager.newBaseManager()) {
             LoraAdapter adapter = policy.model().addLora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 3);
             AdapterWeights fresh = policy.model().snapshotAdapter();

@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.scratch;
 
+import dev.toolcoach.model.ComputeDevice;
+
 import dev.toolcoach.lm.Generation;
 import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.lm.SamplingParams;
@@ -63,7 +65,7 @@ class ScratchModelTest {
 
     @Test
     void folderLoadsAsALocalPolicyAndGenerates() throws Exception {
-        try (LocalPolicy policy = LocalPolicy.load(model.dir(), null, null, 2)) {
+        try (LocalPolicy policy = LocalPolicy.load(model.dir(), null, null, 2, ComputeDevice.cpu())) {
             assertEquals(Set.of(model.vocabulary().imEndId()), policy.chatFormat().stopTokenIds());
             String prompt = policy.chatFormat().renderPrompt(List.of(Message.user(texts.get(0).substring(0, 20))));
             Generation reply = policy.generator().generate(new GenerationRequest("t", policy.tokenizer().encode(prompt),

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.model.ComputeDevice;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,7 +112,7 @@ class JobSpecAdversarialTest {
     }
 
     private static void ask(ModelEndpoint endpoint, OutboundEndpoints allowed) {
-        try (ModelEndpoint.Open open = endpoint.open(allowed, "judge.endpoint.url")) {
+        try (ModelEndpoint.Open open = endpoint.open(allowed, "judge.endpoint.url", ComputeDevice.cpu())) {
             open.client().chat(ChatRequest.of(List.of(ChatMessage.user("score these"))));
         }
     }

@@ -6,6 +6,8 @@ import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.learn.core.Algorithm;
+import dev.toolcoach.model.ComputeDevice;
+import dev.toolcoach.model.Precision;
 import dev.toolcoach.rewards.ToolUseReward;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +77,17 @@ class TrainingJobSpecTest {
         TrainingJobSpec read = json.readValue(written, TrainingJobSpec.class);
         assertEquals(spec.toBuilder().runDir(spec.runDir().toAbsolutePath().normalize()).build(), read);
         assertEquals(spec, spec.toBuilder().build());
+    }
+
+    /** The device is a value the spec hands to what loads models, never written with the job: a node uses its own. */
+    @Test
+    void theDeviceTravelsToTheTrainingSettingsAndStaysOutOfTheJson() throws Exception {
+        ComputeDevice half = new ComputeDevice(ai.djl.Device.cpu(), Precision.F16);
+        TrainingJobSpec spec = TrainingJobSpec.builder().task("finance").runDir(Path.of("r")).device(half).build();
+        assertEquals(half, spec.trainingConfig().device());
+        assertEquals(ComputeDevice.cpu(), TrainingJobSpec.builder().task("finance").runDir(Path.of("r")).build().trainingConfig().device());
+        String written = new ObjectMapper().writeValueAsString(spec);
+        assertEquals(ComputeDevice.cpu(), new ObjectMapper().readValue(written, TrainingJobSpec.class).device(), written);
     }
 
     /** A user's model trains as given unless a warm-up is asked for; a count asked for survives every rebuild of the spec. */

@@ -1,5 +1,6 @@
 package dev.toolcoach.cluster.job;
 
+import dev.toolcoach.cluster.node.NodeSettings;
 import akka.actor.typed.ActorSystem;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
 import dev.toolcoach.model.io.ModelDigest;
@@ -28,7 +29,7 @@ record JobResources(LocalPolicy policy, ClusterToolEnvironment tools, ExecutorSe
                                 + "the job's (digest " + local.substring(0, 12) + ", the job's " + abbreviated(spec.modelDigest())
                                 + "): every node must see the same models folder");
                     }
-                    return LocalPolicy.load(spec.modelDir(), null, null, athletes);
+                    return LocalPolicy.load(spec.modelDir(), null, null, athletes, NodeSettings.computeDevice(system.settings().config()));
                 })
                 .thenCompose(policy -> ClusterToolEnvironment.connect(system, spec.suites(), toolSettings)
                         .toCompletableFuture()

@@ -49,7 +49,7 @@ public class NodeRunCommand implements Callable<Integer> {
         try {
             Config config = NodeConfigLoader.load(program, options.overrides(), env);
             NodeSettings settings = NodeSettings.fromConfig(config);
-            selectDevice(settings.device(), settings.precision());
+            checkDevice(settings.device(), settings.precision());
             system = NodeLauncher.start(config, settings);
         } catch (NodeConfigException e) {
             spec.commandLine().getErr().println(program.name() + ": " + e.getMessage());
@@ -62,15 +62,18 @@ public class NodeRunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Every model this node loads (an athlete's engine, the learner) is made on the configured device, in its precision. */
-    private static void selectDevice(String device, String precision) {
+    /**
+     * Every model this node loads (an athlete's engine, the learner) is made on the configured device, in its precision:
+     * checked before the node starts, so an unknown or missing device is a configuration error.
+     */
+    private static void checkDevice(String device, String precision) {
         try {
-            ComputeDevice.select(device);
+            ComputeDevice.available(device);
         } catch (IllegalArgumentException e) {
             throw new NodeConfigException(ComputeDevice.CONFIG_KEY + ": " + e.getMessage());
         }
         try {
-            Precision.select(precision);
+            ComputeDevice.precision(ComputeDevice.parse(device), precision);
         } catch (IllegalArgumentException e) {
             throw new NodeConfigException(Precision.CONFIG_KEY + ": " + e.getMessage());
         }

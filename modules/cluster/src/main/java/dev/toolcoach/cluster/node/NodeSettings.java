@@ -103,4 +103,14 @@ public record NodeSettings(Set<NodeRole> roles, String host, int port, List<Addr
         }
         return port;
     }
+
+    /**
+     * Where a node whose config is {@code config} computes: its {@code toolcoach.device} in its {@code toolcoach.precision},
+     * checked against the engine (as when the node started). What loads a model on the node asks here.
+     *
+     * @throws IllegalArgumentException in one line, naming what is unknown or not available
+     */
+    public static ComputeDevice computeDevice(Config config) {
+        return ComputeDevice.choose(config.getString(ComputeDevice.CONFIG_KEY), config.getString(Precision.CONFIG_KEY));
+    }
 }
