@@ -181,6 +181,19 @@ class TrainModelCommandTest {
         assertEquals(0, eval.execute("eval", "--adapter", dir.resolve("runs/x1/adapter").toString(), "--device", "cpu"), eval.err.toString());
         assertEquals(1.0, JSON.readTree(eval.out.toString()).get("accuracy").asDouble(), eval.out.toString());
 
+        // an SFT warm-up on the file's gold calls before RL: the user's folder trained on them whole, then evaluated
+        Path warmRecipe = Files.writeString(dir.resolve("warm.json"), RECIPE.replace("\"maxTurns\": 2", "\"maxTurns\": 1")
+                .replace("\"maxNewTokens\": 24", "\"maxNewTokens\": 512").replace("}", ", \"warmupEpochs\": 2, \"warmupBatch\": 4, \"warmupHeldOut\": 0, \"warmupTargetLoss\": 0}"));
+        CliRun warm = new CliRun();
+        assertEquals(0, warm.execute("train", "--model", model.toString(), "--dataset", file.toString(), "--reward", "call-match",
+                "--recipe", warmRecipe.toString(), "--warmup-traces", "8", "--steps", "0", "--runs", dir.resolve("runs").toString(),
+                "--name", "w1", "--device", "cpu"), warm.err.toString());
+        JsonNode warmup = JSON.readTree(dir.resolve("runs/w1/warmup.json").toFile());
+        assertEquals(2, warmup.get("passes").size(), warmup.toString());
+        assertEquals(1.0, warmup.get("teacher_accuracy").asDouble(), "the gold calls are the demonstrations");
+        assertTrue(Files.isRegularFile(dir.resolve("runs/w1/distilled/config.json")));
+        assertTrue(JSON.readTree(dir.resolve("runs/w1/eval.json").toFile()).has("after_warmup"));
+
         // the adapter continued: the first evaluation scores the folder with it, training goes on from it; the job given
         // as a spec file, the body POST /jobs takes, and a flag replacing one of its values
         com.fasterxml.jackson.databind.node.ObjectNode spec = JSON.createObjectNode().put("model", model.toString())

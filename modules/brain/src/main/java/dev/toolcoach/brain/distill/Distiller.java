@@ -72,6 +72,14 @@ public final class Distiller {
                 double reward = reward(t, byId.get(t.queryId()), dataset);
                 if (reward > settings.rewardThreshold()) kept.add(new ScoredTrace(t, reward));
                 else skip = Optional.of(SkipReason.BELOW_THRESHOLD);
+            } else if (t.termination() == Termination.MAX_TURNS) {
+                // its replies are whole: one the reward credits is a demonstration (a function-calling example's is
+                // its call, the last turn allowed), else it is one that never answered
+                double reward = reward(t, byId.get(t.queryId()), dataset);
+                if (reward > 0 && reward > settings.rewardThreshold()) {
+                    kept.add(new ScoredTrace(t, reward));
+                    skip = Optional.empty();
+                }
             }
             skip.ifPresent(reason -> skipped.merge(reason, 1, Integer::sum));
         }

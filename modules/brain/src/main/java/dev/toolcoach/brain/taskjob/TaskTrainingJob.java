@@ -304,7 +304,8 @@ public final class TaskTrainingJob {
                 listener.phase("warm-up");
                 List<TaskExample> warmupQueries = warmupQueries(split, recipe);
                 long warmupStart = System.nanoTime();
-                DistillReport warmup = brain.distill(DistillDataset.of(task, warmupQueries), teacher(task, recipe, options.seed()),
+                // demonstrations are kept by the reward the job counts, in the format the model acts in
+                DistillReport warmup = brain.distill(new DistillDataset(task.name(), warmupQueries, taskReward), teacher(task, recipe, options.seed()),
                         recipe.warmup().demonstrationThreshold(), recipe.warmup().epochs(), recipe.warmup().batch(),
                         recipe.warmupLearner(options.seed()), recipe.warmup().validation());
                 times.add(PhaseTimes.WARMUP, warmupStart);
