@@ -29,7 +29,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * The HTTP face of {@link ChatCompletions}: {@code GET /v1/models} and {@code POST /v1/chat/completions}
@@ -61,12 +60,12 @@ final class ChatRoutes extends AllDirectives {
         return busyRejections.get();
     }
 
+    /** The API's routes; {@link #authorised} checks their callers, on the request head (see {@code GuardedServer}). */
     Route route() {
         return concat(
-                path(PathMatchers.segment("v1").slash("models"), () -> get(() -> authorised(() ->
-                        complete(json(200, completions.models()))))),
-                path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() -> authorised(() ->
-                        entity(Unmarshaller.entityToString(), body -> completeWithFuture(chat(body)))))));
+                path(PathMatchers.segment("v1").slash("models"), () -> get(() -> complete(json(200, completions.models())))),
+                path(PathMatchers.segment("v1").slash("chat").slash("completions"), () -> post(() ->
+                        entity(Unmarshaller.entityToString(), body -> completeWithFuture(chat(body))))));
     }
 
     /** The port the server is bound to, which a request's Host must name when there is no key ({@link LoopbackOrigin}). */
@@ -74,17 +73,18 @@ final class ChatRoutes extends AllDirectives {
         boundPort = port;
     }
 
-    private Route authorised(Supplier<Route> inner) {
+    /** {@code inner} for a caller with the key (or, without a key, a client of this machine); 401 or 403 for others. */
+    Route authorised(Route inner) {
         if (settings.apiKey().isEmpty()) {
             // no key means loopback only (ServerSettings.checkExposure): this machine's own clients, no browser page
             return optionalHeaderValueByName("Host", host -> optionalHeaderValueByName("Origin", origin ->
                     LoopbackOrigin.refusal(host, origin, boundPort)
                             .map(why -> (Route) complete(error(403, "invalid_request_error", why)))
-                            .orElseGet(inner)));
+                            .orElse(inner)));
         }
         return optionalHeaderValueByName("Authorization", header -> {
             if (header.map(this::rightKey).orElse(false)) {
-                return inner.get();
+                return inner;
             }
             String why = header.isEmpty() ? "no API key given (Authorization: Bearer ...)" : "invalid API key";
             return complete(error(401, "invalid_request_error", why));

@@ -65,7 +65,7 @@ public final class OpenAiServer implements AutoCloseable {
                 Materializer.matFromSystem(system));
         try {
             ServerBinding binding = GuardedServer.bind(system, settings.host(), settings.port(), routes.route(),
-                    ConnectionLimits.fromConfig(config)).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    ConnectionLimits.fromConfig(config), routes::authorised).toCompletableFuture().get(30, TimeUnit.SECONDS);
             routes.bound(binding.localAddress().getPort());
             return new OpenAiServer(system, binding, generators, routes);
         } catch (Exception e) {

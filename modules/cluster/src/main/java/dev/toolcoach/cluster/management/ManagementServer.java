@@ -67,11 +67,10 @@ public final class ManagementServer implements Extension {
         String bindHost = http.getString("bind-hostname").isBlank() ? http.getString("hostname") : http.getString("bind-hostname");
         String bindPort = http.getString("bind-port").isBlank() ? http.getString("port") : http.getString("bind-port");
         ManagementWrites writes = ManagementWrites.fromConfig(system.settings().config(), bindHost);
-        Route route = guarded(AkkaManagement.get(system).getRoutes(), writes);
         ServerBinding binding;
         try {
-            binding = GuardedServer.bind(system, bindHost, Integer.parseInt(bindPort), route,
-                            ConnectionLimits.fromConfig(system.settings().config()))
+            binding = GuardedServer.bind(system, bindHost, Integer.parseInt(bindPort), AkkaManagement.get(system).getRoutes(),
+                            ConnectionLimits.fromConfig(system.settings().config()), routes -> guarded(routes, writes))
                     .toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();

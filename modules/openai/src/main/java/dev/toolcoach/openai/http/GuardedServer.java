@@ -21,27 +21,38 @@ import scala.concurrent.duration.FiniteDuration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * Binds a route the way every ToolCoach HTTP server is bound ({@code serve}, a node's management port): each accepted
  * connection passes the {@link ConnectionGate} (limits in all and per client address, the oldest idle connection making
  * room) and a {@link HeadWatchdog} (a whole request head within {@code head-timeout} whenever none is in progress), and
- * each request's body must arrive within {@code body-timeout} (408). Akka's own settings ({@code akka.http.server}:
- * request and idle timeouts, body size) still apply.
+ * each request's body must arrive within {@code body-timeout} (408). A server's credentials are checked on the request's
+ * head, before its body is read: a client without them cannot hold a connection (and the server's patience) by sending
+ * a body slowly. Akka's own settings ({@code akka.http.server}: request and idle timeouts, body size) still apply.
  */
 public final class GuardedServer {
 
     private GuardedServer() {
     }
 
-    /** Binds {@code route} on {@code host:port} (0: any free port). */
+    /** Binds {@code route} on {@code host:port} (0: any free port), with no credentials to check. */
     public static CompletionStage<ServerBinding> bind(ClassicActorSystemProvider system, String host, int port, Route route,
                                                       ConnectionLimits limits) {
+        return bind(system, host, port, route, limits, UnaryOperator.identity());
+    }
+
+    /**
+     * Binds {@code route} on {@code host:port} (0: any free port) behind {@code credentials}: a route over the request's
+     * head that answers a request without them (401, 403) and passes the others to {@code route}, before any body is read.
+     */
+    public static CompletionStage<ServerBinding> bind(ClassicActorSystemProvider system, String host, int port, Route route,
+                                                      ConnectionLimits limits, UnaryOperator<Route> credentials) {
         Materializer materializer = Materializer.matFromSystem(system);
         ConnectionGate gate = new ConnectionGate(limits);
         long maxBody = system.classicSystem().settings().config().getBytes("akka.http.server.parsing.max-content-length");
         Flow<akka.http.javadsl.model.HttpRequest, akka.http.javadsl.model.HttpResponse, akka.NotUsed> handler =
-                withBodyDeadline(route, limits, maxBody).flow(system);
+                credentials.apply(withBodyDeadline(route, limits, maxBody)).flow(system);
         Source<IncomingConnection, CompletionStage<ServerBinding>> connections = Http.get(system).newServerAt(host, port).connectionSource();
         return connections.to(Sink.foreach(connection -> gate.admit(connection.remoteAddress().getAddress()).ifPresentOrElse(
                         ticket -> connection.handleWith(HeadWatchdog.watching(ticket, limits.headTimeout(), handler), materializer),

@@ -65,6 +65,43 @@ class GuardedServerTest {
         return untilClosed(socket);
     }
 
+    /** Credentials are checked on the head: a keyless client sending a body slowly is answered at once, never waited for. */
+    @Test
+    void aRequestWithoutCredentialsIsAnsweredBeforeItsBodyIsRead() throws Exception {
+        ActorSystem keyed = ActorSystem.create("keyed", ConfigFactory.parseString("akka.loglevel = WARNING\nakka.stdout-loglevel = OFF")
+                .withFallback(ConfigFactory.load()));
+        try {
+            Route echo = Directives.path("echo", () -> Directives.post(() -> Directives.entity(Unmarshaller.entityToString(),
+                    Directives::complete)));
+            ServerBinding server = GuardedServer.bind(keyed, "127.0.0.1", 0, echo, LIMITS, inner -> Directives.headerValueByName(
+                    "Authorization", key -> key.equals("Bearer k") ? inner : Directives.complete(akka.http.javadsl.model.StatusCodes.UNAUTHORIZED, "no"))
+            ).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.localAddress().getPort()), 5_000);
+                socket.setSoTimeout(10_000);
+                long start = System.nanoTime();
+                // a body of 10 bytes announced and never sent: the body timeout (1 s) would answer 408
+                socket.getOutputStream().write(("POST /echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n"
+                        + "Content-Length: 10\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                byte[] head = new byte[12];
+                int read = socket.getInputStream().readNBytes(head, 0, head.length);
+                assertEquals("HTTP/1.1 401", new String(head, 0, read, StandardCharsets.US_ASCII));
+                assertTrue(System.nanoTime() - start < LIMITS.bodyTimeout().toNanos(), "answered before the body deadline");
+            }
+            try (Socket socket = new Socket()) { // with the key, the body is read and the route answers
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.localAddress().getPort()), 5_000);
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("POST /echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\nConnection: close\r\n"
+                        + "Content-Length: 5\r\n\r\nhello").getBytes(StandardCharsets.US_ASCII));
+                String answer = untilClosed(socket);
+                assertTrue(answer.startsWith("HTTP/1.1 200") && answer.endsWith("hello"), answer);
+            }
+        } finally {
+            keyed.terminate();
+            keyed.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void aHeadDribbledAByteAtATimeIsCutAtTheHeadTimeout() throws Exception {
         try (Socket slow = connect()) {
