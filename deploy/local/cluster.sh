@@ -319,11 +319,11 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         [[ $# -ge 2 ]] || die "train: $1 needs a value"
         key="${1#--}"; key="${key//-/_}"
         body="$(jq -c --arg k "$key" --arg v "$2" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
-      --dataset) # the coach node reads it from its data folder only: sent as a path relative to it
-        [[ -r "${2:-}" ]] || die "train: --dataset needs a readable file (JSON Lines, xLAM or ShareGPT)"
+      --dataset|--test-dataset) # the coach node reads them from its data folder only: sent as paths relative to it
+        [[ -r "${2:-}" ]] || die "train: $1 needs a readable file (JSON Lines, xLAM or ShareGPT)"
         key="$(realpath "$2")"
-        [[ "$key" == "$DATA_DIR"/* ]] || die "train: --dataset must be a file inside the coach's data folder $DATA_DIR"
-        body="$(jq -c --arg v "${key#"$DATA_DIR"/}" '. + {dataset: $v}' <<< "$body")"; shift 2 ;;
+        [[ "$key" == "$DATA_DIR"/* ]] || die "train: $1 must be a file inside the coach's data folder $DATA_DIR"
+        body="$(jq -c --arg k "$(tr - _ <<< "${1#--}")" --arg v "${key#"$DATA_DIR"/}" '. + {($k): $v}' <<< "$body")"; shift 2 ;;
       --model|--adapter) # a folder inside the coach's models folder: sent as a path relative to it
         [[ -d "${2:-}" ]] || die "train: $1 needs a folder"
         key="$(realpath "$2")"
@@ -368,7 +368,7 @@ cmd_train() { # submits a job to the coach (POST /jobs), then follows it (GET /j
         if [[ "$key" == mode ]]; then body="$(jq -c --arg v "$2" '.judge.mode = $v' <<< "$body")"
         else body="$(jq -c --arg k "$key" --arg v "$2" '.judge.endpoint[$k] = $v' <<< "$body")"; fi
         shift 2 ;;
-      *) die "train: unknown option '$1' (use [--spec FILE] --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--model DIR] [--adapter DIR] [--reward NAME|URL] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
+      *) die "train: unknown option '$1' (use [--spec FILE] --task T [--name N] [--algorithm A] [--mode async|sync] [--steps S] [--warmup-traces W] [--seed X] [--checkpoint-every K] [--recipe FILE] [--dataset FILE] [--test-dataset FILE] [--model DIR] [--adapter DIR] [--reward NAME|URL] [--tool-suite S] [--tool-retrieval M] [--retrieval-k K] [--retrieval-url U --retrieval-model ID] [--distractor-suites S,..] [--distractor-schemas F,..] [--judge-url U --judge-model ID] [--judge-mode ranking|relative] [--detach])" ;;
     esac
   done
   local url answer code auth=()

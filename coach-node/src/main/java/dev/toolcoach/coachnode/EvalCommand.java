@@ -86,6 +86,7 @@ public final class EvalCommand implements Callable<Integer> {
             ActionFormat format = runFormat != null ? ActionFormat.named(runFormat.asText()) : recipe.greedyAgent().actionFormat();
             ToolChoice tools = toolOptions.choice();
             JsonNode runDataset = config == null ? null : config.path("dataset").get("file");
+            JsonNode runTest = config == null ? null : config.path("test_dataset").get("file");
             boolean datasetTask = taskOptions.task == null && config != null && config.path("task_source").asText().equals("dataset");
             String task = taskOptions.task != null || datasetTask || config == null || !config.hasNonNull("task") ? taskOptions.task
                     : config.get("task").asText();
@@ -94,9 +95,11 @@ public final class EvalCommand implements Callable<Integer> {
             RewardChoice reward = runReward == null ? RewardChoice.task() : new RewardChoice(runReward.asText());
             TrainingJobSpec options = TrainingJobSpec.builder().task(task)
                     .dataset(datasetTask && runDataset != null ? Path.of(runDataset.asText()) : null)
+                    .testDataset(datasetTask && runTest != null ? Path.of(runTest.asText()) : null)
                     .dataDir(taskOptions.dataDir).runDir(run).recipe(recipe).athletes(1).seed(splitSeed).checkpointEvery(1).tools(tools)
                     .model(base).reward(reward).endpoints(EndpointOptions.rewardServer(reward.url().orElse(null))).device(device.value()).build();
-            Task t = TaskTrainingJob.validate(options);
+            TaskTrainingJob.TaskSplit taskSplit = TaskTrainingJob.taskSplit(options);
+            Task t = taskSplit.task();
             TraceReward scored = options.evaluationReward(t, format);
             BuiltinSuites.Options suiteOptions = TaskTrainingJob.toolOptions(taskOptions.dataDir);
             BrainBuilder builder = Brain.builder().model(base).actionFormat(format).toolOptions(suiteOptions)
@@ -117,8 +120,7 @@ public final class EvalCommand implements Callable<Integer> {
             try (ModelEndpoint.Open selector = tools.model() == null ? null
                     : tools.model().open(EndpointOptions.named(toolOptions.url), "--retrieval-url", device.value())) {
                 tools.retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), selector == null ? null : selector.client()));
-                EvaluationReport report = brain.evaluate(TaskTrainingJob.split(t, splitSeed, recipe.evaluation().testExamples()).test(),
-                        scored);
+                EvaluationReport report = brain.evaluate(taskSplit.split().test(), scored);
                 if (toolUse != null) ToolUse.append(toolUse, report.toolUse(TaskTrainingJob.evalRunId(run, "eval"), t.name()));
                 EvalRecord record = EvalRecord.of(report);
                 return CommandOutput.summary(spec, record);

@@ -102,6 +102,10 @@ public final class TrainCommand implements Callable<Integer> {
             + "for its test). Bad records are skipped and counted")
     Path dataset;
 
+    @Option(names = "--test-dataset", description = "a file of test examples (any --dataset layout) for a --dataset that is the "
+            + "task: they are its test split, and every example of --dataset is trained on (default: a fifth of --dataset held out)")
+    Path testDataset;
+
     @Option(names = "--reward", description = "what training optimises and evaluation counts: task (the task's own), call-match "
             + "(Tool-N1: well-formed calls matching the gold ones), exact, mentions, numeric[:TOLERANCE] (the final answer), "
             + "the http(s) URL of a reward server (a group's rollouts in, one score each out; see docs/RECIPE.md), or a "
@@ -155,6 +159,7 @@ public final class TrainCommand implements Callable<Integer> {
             if (athletes != null) job.athletes(athletes);
             if (checkpointEvery != null) job.checkpointEvery(checkpointEvery);
             if (dataset != null) job.dataset(dataset);
+            if (testDataset != null) job.testDataset(testDataset);
             if (model != null) job.model(model);
             if (adapter != null) job.adapter(adapter);
             if (!toolOptions.choice().equals(ToolChoice.none())) job.tools(toolOptions.choice());

@@ -200,11 +200,23 @@ class TrainModelCommandTest {
                 .put("adapter", dir.resolve("runs/x1/adapter").toString()).put("dataset", file.toString()).put("reward", "call-match")
                 .put("steps", 1).put("name", "x3").put("runs_dir", dir.resolve("runs").toString()).put("seed", 4);
         spec.set("recipe", JSON.readTree(recipe.toFile()));
+        com.fasterxml.jackson.databind.node.ArrayNode held = JSON.createArrayNode();
+        for (int i = 0; i < 3; i++) held.add(item.deepCopy());
+        Path heldFile = dir.resolve("held.json");
+        JSON.writeValue(heldFile.toFile(), held);
+        spec.put("test_dataset", heldFile.toString()); // its test split: all 10 of mine.json trained on
         Path specFile = dir.resolve("job.json");
         JSON.writeValue(specFile.toFile(), spec);
         CliRun continued = new CliRun();
         assertEquals(0, continued.execute("train", "--spec", specFile.toString(), "--seed", "5", "--device", "cpu"), continued.err.toString());
-        assertEquals(5, JSON.readTree(dir.resolve("runs/x3/config.json").toFile()).get("seed").asInt(), "the flag over the file");
+        JsonNode x3 = JSON.readTree(dir.resolve("runs/x3/config.json").toFile());
+        assertEquals(5, x3.get("seed").asInt(), "the flag over the file");
+        assertEquals(10, x3.get("train_examples").asInt());
+        assertEquals(3, x3.get("test_examples").asInt());
+        CliRun heldEval = new CliRun();
+        assertEquals(0, heldEval.execute("eval", "--adapter", dir.resolve("runs/x3/adapter").toString(), "--device", "cpu"),
+                heldEval.err.toString());
+        assertEquals(3, JSON.readTree(heldEval.out.toString()).get("examples").asInt(), "eval scores the run's given test split");
         CliRun badSpec = new CliRun();
         Files.writeString(dir.resolve("bad.json"), "{\"task\": \"finance\", \"algorithm\": \"ppo\"}");
         assertEquals(2, badSpec.execute("train", "--spec", dir.resolve("bad.json").toString()));

@@ -79,6 +79,14 @@ public record JobDataset(Path file, Layout layout, List<TaskExample> examples, O
      * @throws IllegalArgumentException when it cannot be read, is in no known layout, or holds no usable example
      */
     public static JobDataset read(Path file) {
+        return read(file, "");
+    }
+
+    /**
+     * As {@link #read(Path)}, the calling layouts' examples numbered under {@code idPrefix} (e.g. {@code test_xlam_3}), so
+     * a second file's examples (a given test split) keep ids of their own.
+     */
+    static JobDataset read(Path file, String idPrefix) {
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new IllegalArgumentException("cannot read the dataset " + file + ": no such readable file");
         }
@@ -86,8 +94,8 @@ public record JobDataset(Path file, Layout layout, List<TaskExample> examples, O
         try {
             dataset = switch (layout(file)) {
                 case TOOLCOACH -> jsonLines(file);
-                case XLAM -> calling(file, Layout.XLAM, new XlamLoader().load(file, "xlam"));
-                case SHAREGPT -> calling(file, Layout.SHAREGPT, new GlaiveLoader().load(file, "sharegpt"));
+                case XLAM -> calling(file, Layout.XLAM, new XlamLoader().load(file, idPrefix + "xlam"));
+                case SHAREGPT -> calling(file, Layout.SHAREGPT, new GlaiveLoader().load(file, idPrefix + "sharegpt"));
             };
         } catch (DatasetException e) {
             throw new IllegalArgumentException("the dataset " + file + ": " + e.getMessage(), e);
@@ -157,6 +165,28 @@ public record JobDataset(Path file, Layout layout, List<TaskExample> examples, O
         String name = taskName(file);
         return calling.<Task>map(calls -> new FunctionCallingTask(name, calls, metadata(examples)))
                 .orElseGet(() -> new SimpleTask(name, List.of(), examples, AnswerReward.exact()));
+    }
+
+    /**
+     * This dataset and {@code test} as one task's examples (a reward finds either's by id), named after this file;
+     * {@code test}'s examples are then the task's test split, this file's its training examples.
+     *
+     * @throws IllegalArgumentException when the two are not of one kind (gold calls, or answers) or share an id
+     */
+    JobDataset withTest(JobDataset test) {
+        if (calling.isPresent() != test.calling.isPresent()) {
+            throw new IllegalArgumentException("the test dataset " + test.file + (test.calling.isPresent() ? " names gold calls and "
+                    : " has answers only and ") + file + (calling.isPresent() ? " names gold calls" : " has answers only")
+                    + ": the two must be of one kind");
+        }
+        Set<String> ids = examples.stream().map(TaskExample::id).collect(Collectors.toSet());
+        test.examples.stream().map(TaskExample::id).filter(ids::contains).findFirst().ifPresent(id -> {
+            throw new IllegalArgumentException("the test dataset " + test.file + " has an example with id '" + id
+                    + "', as the training dataset does: a test example must not be a training one");
+        });
+        Optional<LoadResult<CallingExample>> both = calling.map(c -> new LoadResult<>(c.source(),
+                Stream.concat(c.items().stream(), test.calling.orElseThrow().items().stream()).toList(), c.malformed(), c.filtered()));
+        return new JobDataset(file, layout, Stream.concat(examples.stream(), test.examples.stream()).toList(), both, skipped);
     }
 
     /** The task's name: the file's name without its extension, as a run name may spell it. */

@@ -116,12 +116,33 @@ public final class TaskTrainingJob {
         return check(options).task();
     }
 
+    /** A job's task and the split it trains and is evaluated on: what {@code eval} scores a run's adapter on again. */
+    public record TaskSplit(Task task, Split split) {
+    }
+
+    /**
+     * The job's task, checked as {@link #validate} does, and its split: the given test dataset's examples as the test split,
+     * else the task's held-out share.
+     *
+     * @throws IllegalArgumentException naming the problem
+     */
+    public static TaskSplit taskSplit(TrainingJobSpec options) {
+        Checked checked = check(options);
+        return new TaskSplit(checked.task(), split(checked, options));
+    }
+
     /**
      * The task and the dataset read while validating, so the job reads neither twice; {@code extraQueries} is the
      * dataset when it replaces a named task's training split, empty when there is none or it is the task.
      */
-    private record Checked(Task task, Optional<JobDataset> dataset, Optional<JobDataset> extraQueries, Optional<AdaptSettings> adapt,
-                           Optional<Config> hostedTools) {
+    private record Checked(Task task, Optional<JobDataset> dataset, Optional<JobDataset> extraQueries, Optional<JobDataset> test,
+                           Optional<AdaptSettings> adapt, Optional<Config> hostedTools) {
+    }
+
+    /** The given test dataset's examples as the test split, the dataset's as the training ones; else the task's held-out share. */
+    private static Split split(Checked checked, TrainingJobSpec options) {
+        return checked.test().map(test -> new Split(checked.dataset().orElseThrow().examples(), test.examples()))
+                .orElseGet(() -> split(checked.task(), options.seed(), options.recipe().evaluation().testExamples()));
     }
 
     private static Checked check(TrainingJobSpec options) {
@@ -158,7 +179,9 @@ public final class TaskTrainingJob {
                     + " positions: ask for at most that many");
         }
         Optional<JobDataset> dataset = dataset(options);
-        Task task = options.task() == null ? dataset.orElseThrow().asTask() : TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
+        Optional<JobDataset> test = Optional.ofNullable(options.testDataset()).map(f -> JobDataset.read(f, "test_"));
+        Task task = options.task() == null ? dataset.map(d -> test.map(d::withTest).orElse(d)).orElseThrow().asTask()
+                : TaskRegistry.standard(options.dataDir(), options.seed()).get(options.task());
         if (options.task() != null && dataset.isPresent() && dataset.get().layout() != JobDataset.Layout.TOOLCOACH) {
             throw new IllegalArgumentException("the dataset " + dataset.get().file() + " is in the " + dataset.get().layout().label()
                     + " layout, a task of its own with its gold calls: leave out the task");
@@ -175,7 +198,7 @@ public final class TaskTrainingJob {
             throw new IllegalArgumentException("task '" + task.name() + "' needs " + task.toolSuites().size()
                     + " tool suites; the train command runs tasks on one built-in suite");
         }
-        return new Checked(task, dataset, options.task() == null ? Optional.empty() : dataset,
+        return new Checked(task, dataset, options.task() == null ? Optional.empty() : dataset, test,
                 Optional.ofNullable(options.adapt()).map(AdaptSettings::read), Optional.ofNullable(options.toolsConfig()).map(f -> hostedTools(f, options)));
     }
 
@@ -248,7 +271,8 @@ public final class TaskTrainingJob {
         ScratchRecipe recipe = options.recipe();
         TrainingConfig config = options.trainingConfig();
         Path run = options.runDir();
-        Split split = split(task, options.seed(), recipe.evaluation().testExamples());
+        Split split = split(checked, options);
+        checked.test().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
         BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints(), options.device())) {
             Files.createDirectories(run);
@@ -258,6 +282,7 @@ public final class TaskTrainingJob {
             if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
             if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
             checked.dataset().ifPresent(d -> settings.put("dataset", d.record()));
+            checked.test().ifPresent(d -> settings.put("test_dataset", d.record()));
             if (options.task() == null) settings.put("task_source", "dataset");
             if (!options.reward().isTask()) settings.put("reward", options.reward().name());
             if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());

@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  *
  * <p>Its JSON form ({@link #json()}, read by {@link #fromJson}) names: {@code task}, {@code name}, {@code algorithm},
  * {@code mode}, {@code steps}, {@code warmup_traces}, {@code athletes}, {@code seed}, {@code checkpoint_every},
- * {@code recipe}, {@code runs_dir}, {@code data_dir}, {@code dataset}, {@code tool_retrieval}, {@code judge},
+ * {@code recipe}, {@code runs_dir}, {@code data_dir}, {@code dataset}, {@code test_dataset}, {@code tool_retrieval}, {@code judge},
  * {@code tool_suite}, {@code model}, {@code reward}, {@code adapter}. What a node or a command adds ({@code limits},
  * {@code endpoints}, {@code device}) and what only a command may name ({@code adapt}, {@code tool_reward}, {@code tools_config}) is
  * not in it.
@@ -87,6 +87,8 @@ import java.util.regex.Pattern;
  * @param toolsConfig a HOCON file whose {@code toolcoach.tools} section (as a tool node's: {@code classes},
  *                  {@code mcp.servers}) defines {@code toolSuite} for an embedded job, which then hosts it in this
  *                  process. From the command line only: a request cannot make a node start processes (default null)
+ * @param testDataset a file of test examples (a layout {@link JobDataset} reads) for a dataset that is the task: they are
+ *                  its test split, the dataset's examples all trained on (default null: a fifth of the dataset held out)
  * @param device    where the job's models compute in this process (the command's {@code --device}/{@code --precision},
  *                  a coach node's own config; default {@link ComputeDevice#cpu()}); a cluster's athlete nodes compute
  *                  where their config says
@@ -96,7 +98,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
                               int athletes, long seed, int checkpointEvery, Path dataset, TrainingConfig.Limits limits, Path adapt,
                               ToolUseReward.Weights toolReward, ToolChoice tools, JudgeChoice judge, String toolSuite,
                               OutboundEndpoints endpoints, Path model, RewardChoice reward, Path adapter, Path toolsConfig,
-                              ComputeDevice device) {
+                              Path testDataset, ComputeDevice device) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -128,6 +130,10 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         }
         if (adapter != null && recipe.warmup().traces() > 0) {
             throw new IllegalArgumentException("an adapter continues over the model as given: no warm-up (warm-up traces 0)");
+        }
+        if (testDataset != null && (dataset == null || task != null)) {
+            throw new IllegalArgumentException("a test dataset is the test split of a dataset that is the task: name the dataset "
+                    + "and no task (a registered task's test split is its own)");
         }
         if (!reward.isTask() && (judge != null || toolReward != null)) {
             throw new IllegalArgumentException("reward " + reward.name() + " and " + (judge != null ? "a judge" : "tool_reward")
@@ -175,6 +181,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         b.reward = reward;
         b.adapter = adapter;
         b.toolsConfig = toolsConfig;
+        b.testDataset = testDataset;
         b.device = device;
         return b;
     }
@@ -207,6 +214,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         private RewardChoice reward = RewardChoice.task();
         private Path adapter;
         private Path toolsConfig;
+        private Path testDataset;
         private ComputeDevice device = ComputeDevice.cpu();
 
         private Builder() {
@@ -342,6 +350,11 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
             return this;
         }
 
+        public Builder testDataset(Path file) {
+            this.testDataset = file;
+            return this;
+        }
+
         public Builder device(ComputeDevice d) {
             this.device = d;
             return this;
@@ -372,7 +385,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
             Path folder = runDir != null ? runDir : runsDir.resolve(runName(trimmedTask));
             return new TrainingJobSpec(trimmedTask, folder, dataDir, algorithm, mode, chosen, actors, seed, checkpointEvery,
                     dataset, limits, adapt, toolReward, tools, judge, toolSuite == null ? null : toolSuite.trim(), endpoints,
-                    model, reward, adapter, toolsConfig, device);
+                    model, reward, adapter, toolsConfig, testDataset, device);
         }
 
         /** The name given, checked, or one made from the task (else the dataset file's name) and the time. */
@@ -403,7 +416,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
                                     @JsonProperty("dataset") String dataset, @JsonProperty("tool_retrieval") ToolChoice toolRetrieval,
                                     @JsonProperty("judge") JudgeChoice judge, @JsonProperty("tool_suite") String toolSuite,
                                     @JsonProperty("model") String model, @JsonProperty("reward") String reward,
-                                    @JsonProperty("adapter") String adapter) {
+                                    @JsonProperty("adapter") String adapter, @JsonProperty("test_dataset") String testDataset) {
         Builder spec = builder().task(task).name(name).steps(steps).warmupTraces(warmupTraces).athletes(athletes).tools(toolRetrieval)
                 .judge(judge).toolSuite(toolSuite);
         if (algorithm != null) spec.algorithm(Algorithm.parse(algorithm));
@@ -414,6 +427,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         if (runsDir != null) spec.runsDir(path("runs_dir", runsDir, "a folder"));
         if (dataDir != null) spec.dataDir(path("data_dir", dataDir, "a folder"));
         if (dataset != null) spec.dataset(path("dataset", dataset, "a file"));
+        if (testDataset != null) spec.testDataset(path("test_dataset", testDataset, "a file"));
         if (model != null) spec.model(path("model", model, "a folder"));
         if (adapter != null) spec.adapter(path("adapter", adapter, "a folder"));
         if (reward != null) {
@@ -449,6 +463,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         json.put("runs_dir", runDir.toAbsolutePath().normalize().getParent().toString());
         json.put("data_dir", dataDir.toString());
         if (dataset != null) json.put("dataset", dataset.toString());
+        if (testDataset != null) json.put("test_dataset", testDataset.toString());
         if (!tools.equals(ToolChoice.none())) json.put("tool_retrieval", tools);
         if (judge != null) json.put("judge", judge);
         if (toolSuite != null) json.put("tool_suite", toolSuite);
@@ -501,6 +516,8 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         String adapter = tree.path("adapter").asText(null);
         return spec.toBuilder().runDir(runsRoot.resolve(spec.name())).dataDir(dataRoot)
                 .dataset(spec.dataset == null ? null : inside("dataset", spec.dataset.toString(), dataRoot, "a file", "data folder"))
+                .testDataset(spec.testDataset == null ? null
+                        : inside("test_dataset", spec.testDataset.toString(), dataRoot, "a file", "data folder"))
                 .model(model == null ? null : inside("model", model, modelsRoot, "a folder", "models folder"))
                 .adapter(adapter == null ? null : inside("adapter", adapter, modelsRoot, "a folder", "models folder"))
                 .tools(tools).build();

@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.testkit.TinyChatModel;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
 import dev.toolcoach.testkit.SharedData;
 import org.junit.jupiter.api.Test;
@@ -122,5 +123,35 @@ class JobSpecToolsTest {
                 "{\"task\": \"finance\", \"reward\": \"exact\", \"judge\": {\"endpoint\": {\"url\": \"http://127.0.0.1:9/v1\"}}}",
                 dir.resolve("runs"), data, dir.resolve("models")))).getMessage()
                 .equals("reward exact and a judge both name what training optimises: choose one"));
+    }
+
+    /** A given test file is the dataset's test split: every dataset example is trained on, the file's examples keep own ids. */
+    @Test
+    void aGivenTestDatasetIsTheTestSplitOfTheDatasetThatIsTheTask(@TempDir Path dir) throws Exception {
+        Path data = Files.createDirectories(dir.resolve("data"));
+        Files.copy(SharedData.require("toolcall/toolalpaca_xlam_format.json"), data.resolve("mine.json"));
+        Files.copy(SharedData.require("toolcall/toolalpaca_xlam_format.json"), data.resolve("held.json"));
+        Path models = Files.createDirectories(dir.resolve("models"));
+        TinyChatModel.write(models.resolve("m"), 7);
+        TrainingJobSpec spec = TrainingJobSpec.fromNetwork("{\"dataset\": \"mine.json\", \"test_dataset\": \"held.json\", \"model\": \"m\"}",
+                dir.resolve("runs"), data, models);
+        assertEquals(data.resolve("held.json").toAbsolutePath().normalize(), spec.testDataset());
+        TaskTrainingJob.TaskSplit taskSplit = TaskTrainingJob.taskSplit(spec);
+        int items = JobDataset.read(data.resolve("mine.json")).examples().size();
+        assertEquals(items, taskSplit.split().train().size(), "every example of the dataset is trained on");
+        assertEquals(items, taskSplit.split().test().size());
+        assertTrue(taskSplit.split().test().stream().allMatch(e -> e.id().startsWith("test_xlam_")));
+        assertEquals(2 * items, taskSplit.task().examples().size(), "one task over both, so its reward finds either");
+
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork(
+                "{\"dataset\": \"mine.json\", \"test_dataset\": \"../held.json\"}", dir.resolve("runs"), data, models))
+                .getMessage().startsWith("test_dataset must name a file inside the data folder"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainingJobSpec.fromNetwork(
+                "{\"task\": \"finance\", \"dataset\": \"mine.json\", \"test_dataset\": \"held.json\"}", dir.resolve("runs"), data,
+                models)).getMessage().startsWith("a test dataset is the test split of a dataset that is the task"));
+        Files.writeString(data.resolve("answers.jsonl"), "{\"id\": \"a1\", \"query\": \"2+2?\", \"gold_answer\": \"4\"}\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TaskTrainingJob.validate(TrainingJobSpec.fromNetwork(
+                "{\"dataset\": \"mine.json\", \"test_dataset\": \"answers.jsonl\", \"model\": \"m\"}", dir.resolve("runs"), data, models)))
+                .getMessage().endsWith("the two must be of one kind"));
     }
 }
