@@ -62,10 +62,13 @@ final class McpHttpEndpoint implements AutoCloseable {
 
     /**
      * How many sessions are kept: at most {@code max} (the oldest without an open stream ends for a new one), and one
-     * with no request and no open stream through a whole {@code sweepInterval} ends (so after one to two of them).
+     * with no request and no open stream through a whole {@code sweepInterval} ends (so after one to two of them). Every
+     * {@code keepAlive} each session is pinged over its open event stream: a stream whose client went away fails on the
+     * write and ends, so it no longer counts as a request in progress (a stream nothing is written to would never learn
+     * its client left, and would hold its connection, and its address's share of them, for good).
      */
-    record Sessions(int max, Duration sweepInterval) {
-        static final Sessions DEFAULT = new Sessions(256, Duration.ofMinutes(5));
+    record Sessions(int max, Duration sweepInterval, Duration keepAlive) {
+        static final Sessions DEFAULT = new Sessions(256, Duration.ofMinutes(5), Duration.ofSeconds(30));
     }
 
     /** Serves {@code executors} at {@code host:port} (0: any free port), each connection under {@code limits}. */
@@ -85,6 +88,7 @@ final class McpHttpEndpoint implements AutoCloseable {
                 .maxRequestSize(MAX_REQUEST_BYTES)
                 .securityValidator(headers -> check(headers, token, boundPort[0]))
                 .sessionSweepInterval(sessions.sweepInterval())
+                .keepAliveInterval(sessions.keepAlive())
                 .build();
         McpSyncServer server = McpToolServer.serve(transport, executors, version, sessions.max());
         ServletContextHandler context = new ServletContextHandler();

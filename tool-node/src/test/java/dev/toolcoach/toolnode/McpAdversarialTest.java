@@ -51,7 +51,7 @@ class McpAdversarialTest {
         arithmetic = BuiltinSuites.open("arithmetic", BuiltinSuites.Options.defaults());
         executor = new ToolExecutor(arithmetic.suite(), ExecutorSettings.defaults());
         endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", LIMITS,
-                new McpHttpEndpoint.Sessions(MAX_SESSIONS, Duration.ofSeconds(1)));
+                new McpHttpEndpoint.Sessions(MAX_SESSIONS, Duration.ofSeconds(1), Duration.ofMinutes(5)));
     }
 
     @AfterAll
@@ -109,6 +109,45 @@ class McpAdversarialTest {
             }
             long millis = (System.nanoTime() - start) / 1_000_000;
             assertTrue(millis >= 900 && millis < 5_000, "cut at the head timeout, after " + millis + " ms");
+        }
+    }
+
+    /**
+     * Event streams whose clients went away end at the next keep-alive ping: they stop holding their connections, so the
+     * address they came from (all of loopback) is not locked out.
+     */
+    @Test
+    void abandonedEventStreamsEndAndDoNotLockOutTheirAddress() throws Exception {
+        ConnectionLimits tight = new ConnectionLimits(16, 3, Duration.ofSeconds(1), Duration.ofSeconds(30));
+        McpHttpEndpoint pinged = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", tight,
+                new McpHttpEndpoint.Sessions(MAX_SESSIONS, Duration.ofMinutes(5), Duration.ofMillis(300)));
+        try {
+            URI url = pinged.uri();
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> initialized = HTTP.send(HttpRequest.newBuilder(url).timeout(TIMEOUT)
+                        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)).build(), HttpResponse.BodyHandlers.ofString());
+                String session = initialized.headers().firstValue("mcp-session-id").orElseThrow();
+                try (Socket stream = connect(url)) {
+                    stream.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + url.getPort() + "\r\n"
+                            + "Accept: text/event-stream\r\nMcp-Session-Id: " + session + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    byte[] head = new byte[12];
+                    assertEquals("HTTP/1.1 200", new String(head, 0, stream.getInputStream().readNBytes(head, 0, 12),
+                            StandardCharsets.US_ASCII));
+                } // the client goes away with its stream open
+            }
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            int status = 0;
+            while (status != 200 && System.nanoTime() < deadline) {
+                try {
+                    status = RawHttp.send("POST", url, headers(url), INITIALIZE, Duration.ofSeconds(2)).status();
+                } catch (RuntimeException refused) {
+                    Thread.sleep(100); // polling with a deadline: the streams end at the next ping, on the server's clock
+                }
+            }
+            assertEquals(200, status, "a client of the same address is taken again");
+        } finally {
+            pinged.close();
         }
     }
 
