@@ -92,6 +92,7 @@ final class McpHttpEndpoint implements AutoCloseable {
                 .build();
         McpSyncServer server = McpToolServer.serve(transport, executors, version, sessions.max());
         ServletContextHandler context = new ServletContextHandler();
+        context.setErrorHandler(new JsonErrorHandler());
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");

@@ -74,6 +74,8 @@ class McpAdversarialTest {
         page.put("Origin", "http://evil.example");
         RawHttp.Response csrf = RawHttp.send("POST", url, page, INITIALIZE, TIMEOUT);
         assertEquals(403, csrf.status(), csrf.body());
+        assertEquals("{\"status\":403,\"error\":\"the request's Origin is another site: only this machine's own clients (no browser "
+                + "page) may call this endpoint without credentials\"}", csrf.body(), "JSON, its message not escaped for HTML");
         Map<String, String> rebound = headers(url);
         rebound.put("Host", "evil.example:" + url.getPort());
         assertEquals(403, RawHttp.send("POST", url, rebound, INITIALIZE, TIMEOUT).status());
