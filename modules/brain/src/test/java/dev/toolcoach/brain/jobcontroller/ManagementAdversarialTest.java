@@ -88,6 +88,9 @@ class ManagementAdversarialTest {
         sameSite.put("Origin", "http://127.0.0.1:" + port);
         assertEquals(404, RawHttp.send("POST", cancel, sameSite, "", TIMEOUT).status());
         assertEquals(200, RawHttp.send("GET", base.resolve("/cluster/members"), Map.of("Host", "evil.example"), "", TIMEOUT).status());
+        // Akka Management's endless event stream is nobody's without a token: a few hundred would lock out loopback
+        assertRefused(RawHttp.send("GET", base.resolve("/cluster/domain-events"), RawHttp.loopbackHeaders(base, "text/plain"), "",
+                TIMEOUT), 403, "/cluster/domain-events streams without end");
 
         // the port is bound as every ToolCoach server is: a request head not sent whole in time closes the connection
         try (Socket slow = new Socket()) {
@@ -111,6 +114,16 @@ class ManagementAdversarialTest {
         assertRefused(RawHttp.send("PUT", self, leave, "operation=Down", TIMEOUT), 401, "invalid token");
         assertRefused(RawHttp.send("DELETE", self, RawHttp.loopbackHeaders(self, "text/plain"), "", TIMEOUT), 401, "no token given");
         assertEquals(MemberStatus.up(), Cluster.get(coach).selfMember().status(), "the node did not leave");
+        assertRefused(RawHttp.send("GET", base.resolve("/cluster/domain-events"), RawHttp.loopbackHeaders(base, "text/plain"), "",
+                TIMEOUT), 401, "no token given");
+        try (Socket stream = new Socket()) { // the token's holder gets the stream
+            stream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), base.getPort()), 5_000);
+            stream.setSoTimeout(10_000);
+            stream.getOutputStream().write(("GET /cluster/domain-events HTTP/1.1\r\nHost: 127.0.0.1:" + base.getPort()
+                    + "\r\nAuthorization: Bearer s3cret\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] head = new byte[12];
+            assertEquals("HTTP/1.1 200", new String(head, 0, stream.getInputStream().readNBytes(head, 0, 12), StandardCharsets.US_ASCII));
+        }
 
         Map<String, String> keyed = RawHttp.loopbackHeaders(base, "application/json");
         keyed.put("Authorization", "Bearer s3cret");

@@ -91,7 +91,8 @@ public final class ManagementServer implements Extension {
     }
 
     private Route guarded(Route routes, ManagementWrites writes) {
-        return Directives.extractRequest(request -> writes.refusal(request.method().value(), header(request, "Authorization"),
+        return Directives.extractRequest(request -> writes.refusal(request.method().value(), request.getUri().path(),
+                        header(request, "Authorization"),
                         header(request, "Host"), header(request, "Origin"), boundPort)
                 .<Route>map(refusal -> Directives.complete(StatusCodes.get(refusal.status()),
                         HttpEntities.create(ContentTypes.APPLICATION_JSON, error(refusal.message()))))
