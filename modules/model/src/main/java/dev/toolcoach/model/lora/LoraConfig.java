@@ -1,5 +1,6 @@
 package dev.toolcoach.model.lora;
 
+import dev.toolcoach.model.TrainingMemory;
 import dev.toolcoach.model.config.ModelConfig;
 
 import java.util.List;
@@ -36,18 +37,22 @@ public record LoraConfig(int r, float alpha, float dropout, Set<String> targets)
 
     /**
      * Checks the rank fits the model: no larger than the smaller side of any matrix it adapts (a larger rank adds no
-     * expressiveness, only memory: the adapter would outgrow the weights it adapts).
+     * expressiveness, only memory: the adapter would outgrow the weights it adapts), and the adapter, trained, fits
+     * this machine's memory ({@link TrainingMemory}: it lives outside the Java heap).
      *
-     * @throws IllegalArgumentException naming the matrix the rank exceeds
+     * @throws IllegalArgumentException naming the matrix the rank exceeds, or the memory it would need
      */
     public void checkFits(ModelConfig model) {
+        long perLayer = 0;
         for (String target : orderedTargets()) {
             int[] io = LoraAdapter.inOut(model, target);
             if (r > Math.min(io[0], io[1])) {
                 throw new IllegalArgumentException("LoRA rank " + r + " exceeds " + target + "'s " + io[0] + " x " + io[1]
                         + " matrix: at most " + Math.min(io[0], io[1]));
             }
+            perLayer += (long) r * (io[0] + io[1]); // A (r x in) and B (out x r)
         }
+        TrainingMemory.requireFits("a LoRA adapter of rank " + r + " over " + model.nLayers() + " layers", perLayer * model.nLayers());
     }
 
     public float scale() {

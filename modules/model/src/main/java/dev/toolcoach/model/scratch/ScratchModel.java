@@ -1,12 +1,12 @@
 package dev.toolcoach.model.scratch;
 
+import dev.toolcoach.model.TrainingMemory;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HostTensor;
 import dev.toolcoach.model.nn.ModelWeights;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -29,14 +29,8 @@ public record ScratchModel(Path dir, ModelConfig config, TaskVocabulary vocabula
          */
         public Shape {
             config(dim, hiddenDim, layers, heads, kvHeads, maxSeqLen, 1); // the fields are not set yet: the parameters are
-            long parameters = (long) layers * (4L * dim * dim + 3L * dim * hiddenDim);
-            long bytes = parameters * BYTES_PER_TRAINED_PARAMETER;
-            long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
-            if (bytes > memory) {
-                throw new IllegalArgumentException(String.format(Locale.ROOT, "a model of shape dim %d, hiddenDim %d, layers %d has "
-                        + "%,d parameters: training it needs about %.1f GiB, this machine has %.1f GiB", dim, hiddenDim, layers,
-                        parameters, bytes / GIB, memory / GIB));
-            }
+            TrainingMemory.requireFits(String.format(Locale.ROOT, "a model of shape dim %d, hiddenDim %d, layers %d", dim,
+                    hiddenDim, layers), (long) layers * (4L * dim * dim + 3L * dim * hiddenDim));
         }
 
         public ModelConfig config(int vocabSize) {
@@ -49,10 +43,6 @@ public record ScratchModel(Path dir, ModelConfig config, TaskVocabulary vocabula
                     false, true);
         }
     }
-
-    /** f32 weights, their gradients and AdamW's two moments. */
-    private static final int BYTES_PER_TRAINED_PARAMETER = 16;
-    private static final double GIB = 1024.0 * 1024 * 1024;
 
     public static ScratchModel write(Path dir, TaskVocabulary vocabulary, Shape shape, long seed) throws IOException {
         ModelConfig config = shape.config(vocabulary.size());
