@@ -22,6 +22,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +39,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -80,6 +83,8 @@ public final class PythonSandbox implements AutoCloseable {
     private static final int SIGKILL_EXIT = 128 + 9;
 
     private final Path python;
+    /** What of {@code /usr} the sandbox mounts, read-only: the interpreter, its standard library, the libraries it links. */
+    private final List<Path> interpreterFiles;
     private final Path bwrap;
     private final Path prlimit;
     private final Path setpriv;
@@ -92,8 +97,10 @@ public final class PythonSandbox implements AutoCloseable {
     private final ScheduledExecutorService clock;
     private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
-    private PythonSandbox(Path python, Path bwrap, Path prlimit, Path setpriv, SandboxLimits limits, boolean root) {
+    private PythonSandbox(Path python, List<Path> interpreterFiles, Path bwrap, Path prlimit, Path setpriv, SandboxLimits limits,
+                          boolean root) {
         this.python = python;
+        this.interpreterFiles = List.copyOf(interpreterFiles);
         this.bwrap = bwrap;
         this.prlimit = prlimit;
         this.setpriv = setpriv;
@@ -108,7 +115,9 @@ public final class PythonSandbox implements AutoCloseable {
     }
 
     /**
-     * A sandbox running {@code python} (an interpreter under {@code /usr}, the only tree the sandbox mounts).
+     * A sandbox running {@code python} (an interpreter under {@code /usr}, of which the sandbox mounts the interpreter,
+     * its standard library and the folders of the libraries it links, nothing else: no host configuration kept under
+     * {@code /usr}, no other program).
      *
      * @throws IllegalStateException naming what this machine lacks (bubblewrap, prlimit, the interpreter)
      */
@@ -130,8 +139,58 @@ public final class PythonSandbox implements AutoCloseable {
         boolean root = "0".equals(String.valueOf(uidOfThisProcess()));
         Path bwrap = command("bwrap", "bubblewrap");
         checkDisablesUserNamespaces(bwrap);
-        return new PythonSandbox(interpreter, bwrap, command("prlimit", "util-linux"),
+        return new PythonSandbox(interpreter, interpreterFiles(interpreter), bwrap, command("prlimit", "util-linux"),
                 root ? command("setpriv", "util-linux") : null, limits, root);
+    }
+
+    /**
+     * The interpreter, its standard library (it says where: {@code sysconfig}) and the folders of the libraries it and
+     * the loader link ({@code ldd}), each under {@code /usr}.
+     */
+    private static List<Path> interpreterFiles(Path interpreter) {
+        Set<Path> files = new LinkedHashSet<>();
+        files.add(interpreter);
+        for (String line : output(interpreter.toString(), "-I", "-c",
+                "import sysconfig; p = sysconfig.get_paths(); print(p['stdlib']); print(p['platstdlib'])")) {
+            if (!line.isBlank()) files.add(Path.of(line.trim()));
+        }
+        for (String line : output(command("ldd", "libc-bin").toString(), interpreter.toString())) {
+            Matcher m = LINKED.matcher(line);
+            if (!m.find()) continue;
+            try {
+                files.add(Path.of(m.group(1)).getParent().toRealPath()); // /lib/x86_64-linux-gnu is /usr/lib/x86_64-linux-gnu
+            } catch (IOException e) {
+                throw new IllegalStateException("the interpreter " + interpreter + " links " + m.group(1) + ", which cannot be read");
+            }
+        }
+        for (Path file : files) {
+            if (!file.startsWith("/usr/")) {
+                throw new IllegalStateException("the code-action interpreter " + interpreter + " needs " + file
+                        + ", outside /usr, where the sandbox mounts from");
+            }
+        }
+        return List.copyOf(files);
+    }
+
+    /** A library path in {@code ldd}'s output: after {@code =>}, or the loader's at the start of its line. */
+    private static final Pattern LINKED = Pattern.compile("(?:=>\\s*|^\\s*)(/\\S+)");
+
+    /** A helper's standard output, line by line. @throws IllegalStateException when it cannot run or fails */
+    private static List<String> output(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("`" + String.join(" ", command) + "` failed: " + out.strip());
+            }
+            return out.lines().toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command[0] + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + command[0]);
+        }
     }
 
     /** {@code --disable-userns} came with bubblewrap 0.8.0; an older one would let a program make user namespaces. */
@@ -391,8 +450,9 @@ public final class PythonSandbox implements AutoCloseable {
         }
         // the harness is PID 1 (--as-pid-1): no bubblewrap process whose descriptors a program could open in /proc
         command.addAll(List.of(bwrap.toString(), "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-                "--new-session", "--as-pid-1",
-                "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin"));
+                "--new-session", "--as-pid-1"));
+        for (Path file : interpreterFiles) command.addAll(List.of("--ro-bind", file.toString(), file.toString()));
+        command.addAll(List.of("--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin"));
         if (Files.isDirectory(Path.of("/usr/lib64"))) command.addAll(List.of("--symlink", "usr/lib64", "/lib64"));
         // one writable place, its size the cap on everything the program writes; / and /dev (tmpfs too) read-only
         command.addAll(List.of("--proc", "/proc", "--dev", "/dev",

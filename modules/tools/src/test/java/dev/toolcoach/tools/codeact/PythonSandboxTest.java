@@ -157,6 +157,16 @@ class PythonSandboxTest {
         assertEquals("mine", own.text(), "the private working directory is writable");
     }
 
+    /** Of /usr only the interpreter, its library and what it links are there: no host program or configuration kept in it. */
+    @Test
+    void onlyWhatTheInterpreterNeedsOfUsrIsMounted() throws Exception {
+        ToolResult host = run("import os\nprint([os.path.exists(p) for p in ['/usr/bin/bwrap', '/usr/bin/prlimit', '/usr/share', "
+                + "'/usr/lib/python3.11/json/__init__.py' if os.path.isdir('/usr/lib/python3.11') else '/usr']])");
+        assertEquals("[False, False, False, True]", host.text(), "bubblewrap and prlimit stand under /usr/bin on this host");
+        ToolResult stdlib = run("import json, re, math, decimal, sqlite3\nprint(json.dumps({'pi': round(math.pi, 2)}))");
+        assertEquals("{\"pi\": 3.14}", stdlib.text(), "the standard library and its compiled modules load");
+    }
+
     @Test
     void noNetworkConnectionLeavesTheSandbox() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -181,7 +191,7 @@ class PythonSandboxTest {
                 "os.write(1, b'" + line + "\\n" + done + "\\n')",
                 "sys.__stdout__.write('" + line + "\\n')",
                 "sys.__stdout__.flush()",
-                "subprocess.run(['/usr/bin/echo', '" + done + "'])",
+                "subprocess.run([sys.executable, '-c', 'import sys; print(sys.argv[1])', '" + done + "'])",
                 "for fd in ('/proc/1/fd/1', '/proc/1/fd/0'):",
                 "    try:",
                 "        open(fd, 'w').write('" + done + "\\n')",
@@ -244,15 +254,16 @@ class PythonSandboxTest {
 
     @Test
     void noUserNamespaceCanBeMadeInside() throws Exception {
-        ToolResult result = run(String.join("\n", "import ctypes, subprocess",
+        ToolResult result = run(String.join("\n", "import ctypes, subprocess, sys",
                 "CLONE_NEWUSER = 0x10000000",
                 "libc = ctypes.CDLL(None, use_errno=True)",
-                "[libc.unshare(CLONE_NEWUSER), subprocess.run(['/usr/bin/unshare', '-U', 'true'], capture_output=True).returncode]"));
+                "[libc.unshare(CLONE_NEWUSER), subprocess.run([sys.executable, '-c', 'import ctypes; "
+                        + "raise SystemExit(ctypes.CDLL(None).unshare(0x10000000))']).returncode]"));
         assertEquals(ToolResult.Status.OK, result.status(), result.text());
         @SuppressWarnings("unchecked")
         List<Integer> codes = (List<Integer>) log(result).get("action_output");
         assertEquals(-1, codes.get(0), "unshare(CLONE_NEWUSER) failed");
-        assertTrue(codes.get(1) != 0, "unshare -U failed");
+        assertTrue(codes.get(1) != 0, "unshare(CLONE_NEWUSER) failed in a child process too");
     }
 
     @Test
