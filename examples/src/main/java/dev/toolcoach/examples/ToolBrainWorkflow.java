@@ -1,5 +1,6 @@
 package dev.toolcoach.examples;
 
+import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.Brain;
@@ -111,7 +112,7 @@ public final class ToolBrainWorkflow {
 
         // 1. Zero-Learn: training queries written by a generator model from the tools' descriptions
         ZeroLearnResult generated;
-        try (ServedModel generator = new ServedModel(s.generator())) {
+        try (ServedModel generator = new ServedModel(s.generator(), ComputeDevice.cpu())) {
             generated = Brain.generateTrainingExamples("Answer questions about money: interest, growth rates, loans.",
                     s.generatedQueries(), 1, 40, "What is the compound interest on 1000 at 5% over 3 years?",
                     generator.client(), brain.agentTools().specs(), false);
@@ -122,7 +123,7 @@ public final class ToolBrainWorkflow {
 
         // 2. distillation: a teacher model answers with the student's tools; its good traces train the student
         DistillReport distilled = brain.distill(DistillDataset.of(finance, split.train().subList(0, Math.min(s.distillQueries(),
-                split.train().size()))), TeacherFactory.localModel(s.teacher()), 0.5, 1, 4, LearnerConfig.defaults(1e-3));
+                split.train().size()))), TeacherFactory.localModel(s.teacher(), ComputeDevice.cpu()), 0.5, 1, 4, LearnerConfig.defaults(1e-3));
 
         // 3. GRPO through the coach, athletes, tool servers and learner, rewarded by the lambda
         TrainingRun.Result trained = brain.train(training, s.steps());
@@ -138,7 +139,7 @@ public final class ToolBrainWorkflow {
 
     /** What {@code coach-node serve --model MODEL --adapter ADAPTER} does, and one request to it. */
     private static String serveAndAsk(Path model, Path adapter, String question, List<ToolSpec> tools) {
-        try (LocalPolicy policy = LocalPolicy.load(model, null, adapter, 1)) {
+        try (LocalPolicy policy = LocalPolicy.load(model, null, adapter, 1, ComputeDevice.cpu())) {
             GeneratorBackend backend = new GeneratorBackend("student", policy.generator(), policy.tokenizer(), policy.chatFormat(),
                     NativeActionFormat.of(policy.model()));
             try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0))) {

@@ -2,7 +2,9 @@ package dev.toolcoach.toolnode;
 
 import dev.toolcoach.openai.http.ConnectionGate;
 import dev.toolcoach.openai.http.ConnectionLimits;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -19,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * connection is admitted by a {@link ConnectionGate} (limits in all and per client address, the oldest one without a
  * request in progress closed to make room) and closed when, with no request in progress, it has not sent a whole
  * request head within {@code head-timeout}; Jetty's idle timeout alone counts any byte. A request is in progress from
- * the start of its handling (its head arrived) to its completion, an open event stream included.
+ * the start of its handling (its head arrived) to its completion, an open event stream included. A request with a body
+ * must have sent the whole of it within {@code body-timeout} of its head, else its connection is closed: Jetty has no
+ * such deadline, and a body sent a byte at a time would hold the connection for as long as its sender liked.
  */
 final class JettyConnectionGuard extends EventsHandler implements Connection.Listener {
 
@@ -29,6 +33,8 @@ final class JettyConnectionGuard extends EventsHandler implements Connection.Lis
         int inProgress;
         /** Bumped whenever a request starts, so a head timer armed earlier knows it is stale. */
         long epoch;
+        /** The epoch of the request whose body has not been read whole yet; -1 when none is awaited. */
+        long bodyAwaited = -1;
 
         Admitted(ConnectionGate.Ticket ticket) {
             this.ticket = ticket;
@@ -72,11 +78,39 @@ final class JettyConnectionGuard extends EventsHandler implements Connection.Lis
     protected void onBeforeHandling(Request request) {
         Admitted state = admitted.get(request.getConnectionMetaData().getConnection());
         if (state == null) return;
+        long epoch;
         synchronized (state) {
             state.inProgress++;
-            state.epoch++;
+            epoch = ++state.epoch;
+            state.bodyAwaited = hasBody(request) ? epoch : -1; // a request on a reused connection ends the last one's wait
         }
         state.ticket.busy(true);
+        if (hasBody(request)) armBodyTimer(request.getConnectionMetaData().getConnection(), state, epoch);
+    }
+
+    @Override
+    protected void onRequestRead(Request request, Content.Chunk chunk) {
+        if (chunk == null || !chunk.isLast()) return;
+        Admitted state = admitted.get(request.getConnectionMetaData().getConnection());
+        if (state == null) return;
+        synchronized (state) {
+            state.bodyAwaited = -1;
+        }
+    }
+
+    /** A body is announced by its length or by chunked transfer coding. */
+    private static boolean hasBody(Request request) {
+        return request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+    }
+
+    private void armBodyTimer(Connection connection, Admitted state, long epoch) {
+        scheduler.schedule(() -> {
+            boolean late;
+            synchronized (state) {
+                late = state.bodyAwaited == epoch;
+            }
+            if (late) connection.getEndPoint().close();
+        }, limits.bodyTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -153,6 +153,33 @@ class McpAdversarialTest {
         }
     }
 
+    /** A body sent a byte at a time is cut at the body timeout: Jetty has no such deadline of its own. */
+    @Test
+    void aTrickledBodyIsCutAtTheBodyTimeout() throws Exception {
+        ConnectionLimits quick = new ConnectionLimits(16, 4, Duration.ofSeconds(5), Duration.ofSeconds(1));
+        McpHttpEndpoint endpoint = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", quick,
+                new McpHttpEndpoint.Sessions(MAX_SESSIONS, Duration.ofMinutes(5), Duration.ofMinutes(5)));
+        try (Socket trickle = connect(endpoint.uri())) {
+            trickle.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + endpoint.uri().getPort() + "\r\n"
+                    + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{")
+                    .getBytes(StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            // the attack's pace, not a wait: a byte every 200 ms keeps Jetty's idle timeout from firing
+            try {
+                for (int i = 0; i < 50; i++) {
+                    trickle.getOutputStream().write(' ');
+                    Thread.sleep(200);
+                }
+            } catch (IOException closedByTheServer) {
+                // the server closed the connection
+            }
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis >= 900 && millis < 5_000, "cut at the body timeout, after " + millis + " ms");
+        } finally {
+            endpoint.close();
+        }
+    }
+
     private static Socket connect(URI url) throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), url.getPort()), 5_000);
