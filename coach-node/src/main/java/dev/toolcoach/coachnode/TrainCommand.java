@@ -137,7 +137,7 @@ public final class TrainCommand implements Callable<Integer> {
     String toolReward;
 
     @Option(names = "--spec", description = "a JSON file of the job, as the body of POST /jobs (task, name, algorithm, steps, "
-            + "recipe, dataset, model, reward, ...; see docs/ARCHITECTURE.md): flags given on the command line replace its values")
+            + "recipe, dataset, model, reward, ...; see modules/brain/API.md): flags given on the command line replace its values")
     Path spec;
 
     @Spec
