@@ -5,10 +5,15 @@ import akka.http.javadsl.ServerBinding;
 import akka.http.javadsl.server.Directives;
 import akka.http.javadsl.server.Route;
 import akka.http.javadsl.unmarshalling.Unmarshaller;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.typesafe.config.ConfigFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,7 +38,11 @@ class GuardedServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        system = ActorSystem.create("guarded", ConfigFactory.parseString("akka.loglevel = WARNING\nakka.stdout-loglevel = OFF")
+        system = ActorSystem.create("guarded", ConfigFactory.parseString("""
+                        akka.loggers = ["akka.event.slf4j.Slf4jLogger"]
+                        akka.logging-filter = "akka.event.slf4j.Slf4jLoggingFilter"
+                        akka.loglevel = WARNING
+                        akka.stdout-loglevel = OFF""")
                 .withFallback(ConfigFactory.load()));
         Route route = Directives.concat(
                 Directives.path("echo", () -> Directives.post(() -> Directives.entity(Unmarshaller.entityToString(),
@@ -152,6 +161,55 @@ class GuardedServerTest {
             assertEquals("", untilClosed(idle.get(0)), "the oldest idle connection was closed");
         } finally {
             for (Socket s : idle) s.close();
+        }
+    }
+
+    /** What the appender holds now (it appends under its own lock, from the logging threads). */
+    private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> appender) {
+        synchronized (appender) {
+            return List.copyOf(appender.list);
+        }
+    }
+
+    /**
+     * HTTP/1.0 has no chunked transfer coding (RFC 9112 6.1). Akka HTTP 10.2 fails such a request inside its own pipeline,
+     * before any handler, and answers it 500: a flood of them is answered, the server keeps serving, and the log holds one
+     * line of them a minute, not two stack traces a request.
+     */
+    @Test
+    void aFloodOfChunkedHttp10RequestsIsAnsweredAndLogsOneLine() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        ClientErrorLogLimit limit = new ClientErrorLogLimit();
+        limit.start();
+        context.addTurboFilter(limit);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.setContext(context);
+        lines.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.addAppender(lines);
+        try {
+            for (int i = 0; i < 50; i++) {
+                try (Socket socket = connect()) {
+                    socket.getOutputStream().write(("POST /echo HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                            + "5\r\nhello\r\n0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    assertTrue(untilClosed(socket).startsWith("HTTP/1.1 500 "), "answered, and the connection closed");
+                }
+            }
+            try (Socket served = connect()) {
+                assertTrue(ping(served).startsWith("HTTP/1.1 200 "));
+            }
+            // Akka's log is an actor's queue: once this line is out, every line the requests caused is out too
+            system.log().warning("sentinel");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (logged(lines).stream().noneMatch(e -> e.getFormattedMessage().equals("sentinel")) && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            List<ILoggingEvent> logged = logged(lines).stream().filter(e -> e.getThrowableProxy() != null
+                    && ClientErrorLogLimit.CHUNKED_HTTP_10.equals(e.getThrowableProxy().getMessage())).toList();
+            assertEquals(1, logged.size(), "one line for fifty requests");
+        } finally {
+            root.detachAppender(lines);
+            context.getTurboFilterList().remove(limit);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.toolcoach.cluster.management;
+package dev.toolcoach.openai.http;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
