@@ -4,11 +4,14 @@ import dev.toolcoach.openai.http.BearerToken;
 import dev.toolcoach.openai.http.ConnectionLimits;
 import dev.toolcoach.openai.http.LoopbackOrigin;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.mcp.CappedSessions;
 import dev.toolcoach.tools.mcp.McpToolServer;
 import dev.toolcoach.tools.mcp.McpWireJson;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -18,6 +21,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +65,8 @@ final class McpHttpEndpoint implements AutoCloseable {
     }
 
     /**
-     * How many sessions are kept: at most {@code max} (the oldest without an open stream ends for a new one), and one
+     * How many sessions are kept: at most {@code max} (the oldest without an open stream ends for a new one; when every
+     * one has a stream open, a new one is answered 503, {@link SessionCapFilter}), and one
      * with no request and no open stream through a whole {@code sweepInterval} ends (so after one to two of them). Every
      * {@code keepAlive} each session is pinged over its open event stream: a stream whose client went away fails on the
      * write and ends, so it no longer counts as a request in progress (a stream nothing is written to would never learn
@@ -90,9 +95,11 @@ final class McpHttpEndpoint implements AutoCloseable {
                 .sessionSweepInterval(sessions.sweepInterval())
                 .keepAliveInterval(sessions.keepAlive())
                 .build();
-        McpSyncServer server = McpToolServer.serve(transport, executors, version, sessions.max());
+        CappedSessions capped = new CappedSessions(transport, sessions.max());
+        McpSyncServer server = McpToolServer.serve(capped, executors, version);
         ServletContextHandler context = new ServletContextHandler();
         context.setErrorHandler(new JsonErrorHandler());
+        context.addFilter(new FilterHolder(new SessionCapFilter(capped)), "/*", EnumSet.of(DispatcherType.REQUEST));
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");

@@ -126,31 +126,110 @@ class McpAdversarialTest {
         try {
             URI url = pinged.uri();
             for (int i = 0; i < 3; i++) {
-                HttpResponse<String> initialized = HTTP.send(HttpRequest.newBuilder(url).timeout(TIMEOUT)
-                        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                        .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)).build(), HttpResponse.BodyHandlers.ofString());
-                String session = initialized.headers().firstValue("mcp-session-id").orElseThrow();
-                try (Socket stream = connect(url)) {
-                    stream.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + url.getPort() + "\r\n"
-                            + "Accept: text/event-stream\r\nMcp-Session-Id: " + session + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                    byte[] head = new byte[12];
-                    assertEquals("HTTP/1.1 200", new String(head, 0, stream.getInputStream().readNBytes(head, 0, 12),
-                            StandardCharsets.US_ASCII));
-                } // the client goes away with its stream open
+                openStream(url, initialize(url)).close(); // the client goes away with its stream open
             }
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            int status = 0;
-            while (status != 200 && System.nanoTime() < deadline) {
-                try {
-                    status = RawHttp.send("POST", url, headers(url), INITIALIZE, Duration.ofSeconds(2)).status();
-                } catch (RuntimeException refused) {
-                    Thread.sleep(100); // polling with a deadline: the streams end at the next ping, on the server's clock
-                }
-            }
-            assertEquals(200, status, "a client of the same address is taken again");
+            assertEquals(200, initializeUntilTaken(url), "a client of the same address is taken again");
         } finally {
             pinged.close();
         }
+    }
+
+    /**
+     * When every session kept has a stream open, a new one is answered 503 with Retry-After (busy, not broken), its
+     * reason as JSON; once a stream's client has gone, its place is taken again.
+     */
+    @Test
+    void atTheSessionCapWithEveryStreamOpenANewSessionIsAnswered503() throws Exception {
+        // a long head timeout: the pooled connections of the clients' pings and initializes are not cut while reused
+        ConnectionLimits patient = new ConnectionLimits(32, 16, Duration.ofSeconds(30), Duration.ofSeconds(30));
+        McpHttpEndpoint capped = McpHttpEndpoint.start("127.0.0.1", 0, Optional.empty(), List.of(executor), "test", patient,
+                new McpHttpEndpoint.Sessions(2, Duration.ofMinutes(5), Duration.ofMillis(300)));
+        URI url = capped.uri();
+        try (LiveStream first = new LiveStream(url, initialize(url)); LiveStream second = new LiveStream(url, initialize(url))) {
+            HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(url).timeout(TIMEOUT)
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertEquals(Optional.of("5"), refused.headers().firstValue("Retry-After"));
+            assertEquals("{\"status\":503,\"error\":\"all 2 MCP sessions this server keeps have a stream open; try again later\"}",
+                    refused.body());
+            first.close();
+            assertEquals(200, initializeUntilTaken(url), "the gone client's place is taken again");
+        } finally {
+            capped.close();
+        }
+    }
+
+    /**
+     * A client that keeps its session's event stream open and, as MCP asks, answers the server's pings on it (a
+     * stream whose pings go unanswered is ended by the server).
+     */
+    private static final class LiveStream implements AutoCloseable {
+        private final Socket socket;
+        private final Thread answering;
+
+        LiveStream(URI url, String session) throws IOException {
+            socket = openStream(url, session);
+            answering = new Thread(() -> answerPings(url, session), "ping-answers");
+            answering.setDaemon(true);
+            answering.start();
+        }
+
+        private void answerPings(URI url, String session) {
+            try {
+                java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.UTF_8));
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (!line.startsWith("data:") || !line.contains("\"ping\"")) continue;
+                    String id = JSON.readTree(line.substring(5)).get("id").toString();
+                    post(url, session, "{\"jsonrpc\": \"2.0\", \"id\": " + id + ", \"result\": {}}");
+                }
+            } catch (Exception closed) {
+                // the test closed the stream: this client has gone
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            socket.close();
+            answering.join(TIMEOUT.toMillis());
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** A new session at {@code url}: its id. */
+    private static String initialize(URI url) throws Exception {
+        HttpResponse<String> initialized = HTTP.send(HttpRequest.newBuilder(url).timeout(TIMEOUT)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, initialized.statusCode(), initialized.body());
+        return initialized.headers().firstValue("mcp-session-id").orElseThrow();
+    }
+
+    /** The session's event stream, open once its head has come (with the first keep-alive ping). */
+    private static Socket openStream(URI url, String session) throws IOException {
+        Socket stream = connect(url);
+        stream.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + url.getPort() + "\r\n"
+                + "Accept: text/event-stream\r\nMcp-Session-Id: " + session + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        byte[] head = new byte[12];
+        assertEquals("HTTP/1.1 200", new String(head, 0, stream.getInputStream().readNBytes(head, 0, 12), StandardCharsets.US_ASCII));
+        return stream;
+    }
+
+    /** Initializes until a session is taken or the deadline passes: the status last answered. */
+    private static int initializeUntilTaken(URI url) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        int status = 0;
+        while (status != 200 && System.nanoTime() < deadline) {
+            try {
+                status = RawHttp.send("POST", url, headers(url), INITIALIZE, Duration.ofSeconds(2)).status();
+            } catch (RuntimeException refused) {
+                status = 0;
+            }
+            if (status != 200) Thread.sleep(100); // polling with a deadline: streams end at the next ping, on the server's clock
+        }
+        return status;
     }
 
     /** A body sent a byte at a time is cut at the body timeout: Jetty has no such deadline of its own. */
@@ -243,7 +322,11 @@ class McpAdversarialTest {
     }
 
     private static HttpResponse<String> post(String session, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint.uri()).timeout(TIMEOUT)
+        return post(endpoint.uri(), session, body);
+    }
+
+    private static HttpResponse<String> post(URI url, String session, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(url).timeout(TIMEOUT)
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (session != null) request.header("mcp-session-id", session);

@@ -16,9 +16,11 @@ import java.util.Map;
  * deletes it or its sweeper finds it idle, so clients that open sessions and walk away pile them up. At the cap a new
  * session ends the oldest one without an open stream (a client that left, most likely), as the sweeper ends one: out
  * of the transport's sessions (its client then gets 404 and, as MCP asks, starts a new session) and closed. Only when
- * every session has a stream open is the new one refused.
+ * every session has a stream open is the new one refused: the HTTP server in front asks {@link #full()} before it hands
+ * an {@code initialize} to the transport, and answers 503 (the SDK would answer an exception of the session factory
+ * with 500, which says the server failed; here it is busy).
  */
-final class CappedSessions extends ForwardingProvider<McpStreamableServerTransportProvider>
+public final class CappedSessions extends ForwardingProvider<McpStreamableServerTransportProvider>
         implements McpStreamableServerTransportProvider {
 
     private final int maxSessions;
@@ -27,7 +29,7 @@ final class CappedSessions extends ForwardingProvider<McpStreamableServerTranspo
     /** Sessions started here, oldest first. */
     private final Deque<McpStreamableServerSession> started = new ArrayDeque<>();
 
-    CappedSessions(McpStreamableServerTransportProvider provider, int maxSessions) {
+    public CappedSessions(McpStreamableServerTransportProvider provider, int maxSessions) {
         super(provider);
         if (maxSessions < 1) throw new IllegalArgumentException("maxSessions must be at least 1");
         this.maxSessions = maxSessions;
@@ -59,10 +61,26 @@ final class CappedSessions extends ForwardingProvider<McpStreamableServerTranspo
         });
     }
 
+    public int maxSessions() {
+        return maxSessions;
+    }
+
+    /** Whether a new session would be refused now: as many are kept as the cap allows, and every one has a stream open. */
+    public boolean full() {
+        synchronized (started) {
+            forgetEnded();
+            return started.size() >= maxSessions && started.stream().allMatch(McpStreamableServerSession::hasOpenStream);
+        }
+    }
+
+    private void forgetEnded() {
+        started.removeIf(session -> live.get(session.getId()) != session); // deleted by its client, or swept
+    }
+
     /** The session ended to make room for a new one (already out of the transport's), or null when there is room. */
     private McpStreamableServerSession makeRoom() {
         synchronized (started) {
-            started.removeIf(session -> live.get(session.getId()) != session); // deleted by its client, or swept
+            forgetEnded();
             if (started.size() < maxSessions) return null;
             for (Iterator<McpStreamableServerSession> it = started.iterator(); it.hasNext(); ) {
                 McpStreamableServerSession session = it.next();
@@ -73,6 +91,11 @@ final class CappedSessions extends ForwardingProvider<McpStreamableServerTranspo
             }
         }
         throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
-                .message("all " + maxSessions + " MCP sessions this server keeps are in use").build();
+                .message(refusal()).build();
+    }
+
+    /** Why a new session is refused, in one line. */
+    public String refusal() {
+        return "all " + maxSessions + " MCP sessions this server keeps have a stream open; try again later";
     }
 }

@@ -17,7 +17,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpServerSession;
 import io.modelcontextprotocol.spec.McpServerTransport;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
-import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
@@ -78,12 +77,11 @@ public final class McpToolServer {
     }
 
     /**
-     * Serves the executors' tools over streamable HTTP, keeping at most {@code maxSessions} sessions (the oldest without
-     * an open stream ends for a new one). The transport should write with {@link McpWireJson#mapper()}.
+     * Serves the executors' tools over streamable HTTP, keeping the sessions {@code transport} caps. Its transport should
+     * write with {@link McpWireJson#mapper()}.
      */
-    public static McpSyncServer serve(McpStreamableServerTransportProvider transport, List<ToolExecutor> executors, String version,
-                                      int maxSessions) {
-        return McpServer.sync(new CappedSessions(transport, maxSessions)).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
+    public static McpSyncServer serve(CappedSessions transport, List<ToolExecutor> executors, String version) {
+        return McpServer.sync(transport).jsonMapper(McpWireJson.mapper()).serverInfo(SERVER_NAME, version)
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(tools(executors)).build();
     }
