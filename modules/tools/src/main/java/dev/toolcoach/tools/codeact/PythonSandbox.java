@@ -49,7 +49,9 @@ import java.util.stream.Stream;
  * (read-only) and one writable place, its working directory {@code /sandbox} (with {@code /tmp} inside it), a tmpfs
  * of {@link SandboxLimits#scratchBytes} in all, so there is no network, no file of the host to read or fill, and no
  * nested user namespace ({@code --disable-userns}); {@code prlimit} caps its CPU time, address space, file size and
- * process count; the wall time is enforced here by killing its process tree. bubblewrap itself starts with an empty
+ * process count; a seccomp filter (libseccomp's, {@link #MEMORY_OUTSIDE_LIMITS}) refuses the calls that make memory the
+ * address-space cap does not count (SysV shared memory and message queues, POSIX message queues, memfd); the wall time
+ * is enforced here by killing its process tree. bubblewrap itself starts with an empty
  * environment, so nothing of the JVM's (keys included) is readable inside, not even in {@code /proc/1/environ}. Run as
  * root, every program runs as a user of its own (one per running slot, never root), which makes the process limit per
  * program; run as another user, the limit counts that user's processes, so it is set above what the user runs already.
@@ -80,6 +82,13 @@ public final class PythonSandbox implements AutoCloseable {
     /** First user id of the per-slot users a root JVM runs programs as (far above any system or login user). */
     private static final int FIRST_SLOT_UID = 2_000_000;
     private static final int SIGXCPU_EXIT = 128 + 24;
+    /**
+     * System calls a program gets EPERM for: each makes memory that is not mapped into its address space while it is
+     * filled (a SysV segment detached, a queue's messages, a memfd written to), so {@code --as} would not count it.
+     */
+    static final List<String> MEMORY_OUTSIDE_LIMITS = List.of("shmget", "msgget", "mq_open", "memfd_create", "memfd_secret");
+    /** The file descriptor bubblewrap reads the seccomp filter from. */
+    private static final int SECCOMP_FD = 3;
     private static final int SIGKILL_EXIT = 128 + 9;
 
     private final Path python;
@@ -88,6 +97,8 @@ public final class PythonSandbox implements AutoCloseable {
     private final Path bwrap;
     private final Path prlimit;
     private final Path setpriv;
+    /** The seccomp filter, compiled to BPF for this machine's architecture. */
+    private final byte[] seccompFilter;
     private final SandboxLimits limits;
     private final String harness;
     private final String runner;
@@ -97,9 +108,10 @@ public final class PythonSandbox implements AutoCloseable {
     private final ScheduledExecutorService clock;
     private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
-    private PythonSandbox(Path python, List<Path> interpreterFiles, Path bwrap, Path prlimit, Path setpriv, SandboxLimits limits,
-                          boolean root) {
+    private PythonSandbox(Path python, List<Path> interpreterFiles, Path bwrap, Path prlimit, Path setpriv, byte[] seccompFilter,
+                          SandboxLimits limits, boolean root) {
         this.python = python;
+        this.seccompFilter = seccompFilter.clone();
         this.interpreterFiles = List.copyOf(interpreterFiles);
         this.bwrap = bwrap;
         this.prlimit = prlimit;
@@ -119,7 +131,8 @@ public final class PythonSandbox implements AutoCloseable {
      * its standard library and the folders of the libraries it links, nothing else: no host configuration kept under
      * {@code /usr}, no other program).
      *
-     * @throws IllegalStateException naming what this machine lacks (bubblewrap, prlimit, the interpreter)
+     * @throws IllegalStateException naming what this machine lacks (bubblewrap, prlimit, the interpreter, libseccomp's
+     *                               Python binding)
      */
     public static PythonSandbox create(Path python, SandboxLimits limits) {
         if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
@@ -140,7 +153,38 @@ public final class PythonSandbox implements AutoCloseable {
         Path bwrap = command("bwrap", "bubblewrap");
         checkDisablesUserNamespaces(bwrap);
         return new PythonSandbox(interpreter, interpreterFiles(interpreter), bwrap, command("prlimit", "util-linux"),
-                root ? command("setpriv", "util-linux") : null, limits, root);
+                root ? command("setpriv", "util-linux") : null, seccompFilter(interpreter), limits, root);
+    }
+
+    /**
+     * The filter that refuses {@link #MEMORY_OUTSIDE_LIMITS} (EPERM) and kills a call of another architecture's
+     * numbering (libseccomp's default for it), compiled by libseccomp through its Python binding in the interpreter.
+     */
+    private static byte[] seccompFilter(Path interpreter) {
+        String program = "import errno, seccomp, sys\n"
+                + "f = seccomp.SyscallFilter(seccomp.ALLOW)\n"
+                + "for name in sys.argv[1:]: f.add_rule(seccomp.ERRNO(errno.EPERM), name)\n"
+                + "f.export_bpf(sys.stdout)\n";
+        List<String> command = new ArrayList<>(List.of(interpreter.toString(), "-I", "-c", program));
+        command.addAll(MEMORY_OUTSIDE_LIMITS);
+        try {
+            Process p = new ProcessBuilder(command).start();
+            p.getOutputStream().close();
+            byte[] filter = p.getInputStream().readAllBytes();
+            String error = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0 || filter.length == 0) {
+                throw new IllegalStateException(error.contains("No module named 'seccomp'")
+                        ? "code actions need libseccomp's Python binding for " + interpreter + " (Debian: python3-seccomp)"
+                        : "cannot compile the sandbox's seccomp filter with " + interpreter + ": "
+                                + error.substring(error.lastIndexOf('\n') + 1));
+            }
+            return filter;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + interpreter + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while compiling the sandbox's seccomp filter");
+        }
     }
 
     /**
@@ -248,6 +292,7 @@ public final class PythonSandbox implements AutoCloseable {
         try {
             Files.writeString(dir.resolve("harness.py"), harness);
             Files.writeString(dir.resolve("runner.py"), runner);
+            Files.write(dir.resolve("seccomp.bpf"), seccompFilter);
             Path stderrFile = Files.createTempFile("toolcoach-code-", ".stderr");
             if (root) {
                 int uid = FIRST_SLOT_UID + slot;
@@ -448,9 +493,12 @@ public final class PythonSandbox implements AutoCloseable {
             command.addAll(List.of(setpriv.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
                     "--inh-caps=-all", "--bounding-set=-all", "--"));
         }
+        // bubblewrap reads the filter from a descriptor, which a shell opens for it (a JVM can pass only 0, 1 and 2)
+        command.addAll(List.of("/bin/sh", "-c", "f=$1; shift; exec \"$@\" " + SECCOMP_FD + "< \"$f\"", "sh",
+                dir.resolve("seccomp.bpf").toString()));
         // the harness is PID 1 (--as-pid-1): no bubblewrap process whose descriptors a program could open in /proc
         command.addAll(List.of(bwrap.toString(), "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-                "--new-session", "--as-pid-1"));
+                "--new-session", "--as-pid-1", "--seccomp", Integer.toString(SECCOMP_FD)));
         for (Path file : interpreterFiles) command.addAll(List.of("--ro-bind", file.toString(), file.toString()));
         command.addAll(List.of("--symlink", "usr/lib", "/lib", "--symlink", "usr/bin", "/bin"));
         if (Files.isDirectory(Path.of("/usr/lib64"))) command.addAll(List.of("--symlink", "usr/lib64", "/lib64"));

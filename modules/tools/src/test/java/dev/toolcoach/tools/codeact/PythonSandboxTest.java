@@ -144,6 +144,27 @@ class PythonSandboxTest {
         assertTrue(result.text().contains("MemoryError") || result.text().contains("killed"), result.text());
     }
 
+    /**
+     * Memory the address-space cap would not count (a SysV segment filled then detached, queued messages, a memfd written
+     * to) cannot be made: each call is refused with EPERM, where a segment alone held 900 MiB past a 512 MiB cap.
+     */
+    @Test
+    void memoryOutsideTheAddressSpaceCapCannotBeMade() throws Exception {
+        ToolResult result = run(String.join("\n", "import ctypes, os",
+                "libc = ctypes.CDLL(None, use_errno=True)",
+                "def errno_of(r): return ctypes.get_errno() if r == -1 else 0",
+                "IPC_PRIVATE, IPC_CREAT = 0, 0o1000",
+                "shm = errno_of(libc.shmget(IPC_PRIVATE, ctypes.c_size_t(64 << 20), IPC_CREAT | 0o600))",
+                "msg = errno_of(libc.msgget(IPC_PRIVATE, IPC_CREAT | 0o600))",
+                "try:",
+                "    os.memfd_create('held'); memfd = 0",
+                "except OSError as e:",
+                "    memfd = e.errno",
+                "[shm, msg, memfd]"));
+        assertEquals(ToolResult.Status.OK, result.status(), result.text());
+        assertEquals(List.of(1, 1, 1), log(result).get("action_output"), "shmget, msgget and memfd_create: EPERM");
+    }
+
     @Test
     void filesOutsideTheSandboxCannotBeRead(@TempDir Path outside) throws Exception {
         Path secret = outside.resolve("secret.txt");
