@@ -4,6 +4,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
@@ -15,9 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The run's {@code reward_curve.png}: mean reward and accuracy per learner step, thin, with their trailing moving mean
- * over {@value #WINDOW} steps drawn bold over them (a step's 64 rollouts make a noisy figure; the trend is what tells),
- * and the share of informative groups per step.
+ * The run's {@code reward_curve.png}: per learner step, the accuracy and mean reward of every rollout sampled for it,
+ * thin, with their trailing moving mean over {@value #WINDOW} steps drawn bold over them (a step's 64 rollouts make a
+ * noisy figure; the trend is what tells), the accuracy of the groups kept for training (dynamic sampling drops the
+ * groups whose rollouts all scored alike, most of them all right, so this one stays flat while the policy learns), and
+ * the share of sampled groups kept. Lines written before the sampled figures were recorded draw the kept groups' alone.
  */
 public final class RewardCurve {
     /** Steps in the moving mean. */
@@ -29,15 +32,28 @@ public final class RewardCurve {
     public static void write(Path png, String title, List<StepLine> lines) {
         if (lines.isEmpty()) return;
         System.setProperty("java.awt.headless", "true"); // no display on training machines
-        XYChart chart = new XYChartBuilder().width(800).height(450).title(title).xAxisTitle("learner step").yAxisTitle("").build();
+        XYChart chart = new XYChartBuilder().width(900).height(640).title(title).xAxisTitle("learner step").yAxisTitle("").build();
+        // whole steps: XChart's default decimal labels ran together past about 30 steps
+        chart.getStyler().setXAxisDecimalPattern("#");
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         List<Long> steps = lines.stream().map(StepLine::step).toList();
-        List<Double> reward = lines.stream().map(StepLine::meanReward).toList();
-        List<Double> accuracy = lines.stream().map(StepLine::accuracy).toList();
-        series(chart, "mean reward", steps, reward, Color.ORANGE, 1f);
-        series(chart, "accuracy", steps, accuracy, new Color(120, 160, 230), 1f);
-        series(chart, "mean reward, mean of " + WINDOW, steps, movingMean(reward, WINDOW), new Color(200, 90, 0), 3f);
-        series(chart, "accuracy, mean of " + WINDOW, steps, movingMean(accuracy, WINDOW), new Color(20, 60, 170), 3f);
-        series(chart, "informative groups", steps, lines.stream().map(StepLine::informativeFraction).toList(), Color.GRAY, 1f);
+        List<Double> trainedAccuracy = lines.stream().map(StepLine::accuracy).toList();
+        boolean sampledRecorded = lines.stream().anyMatch(l -> !l.sampledAccuracy().isNaN());
+        List<Double> reward = lines.stream().map(l -> sampledRecorded ? l.sampledMeanReward() : l.meanReward()).toList();
+        List<Double> accuracy = sampledRecorded ? lines.stream().map(StepLine::sampledAccuracy).toList() : trainedAccuracy;
+        String of = sampledRecorded ? " of sampled rollouts" : "";
+        series(chart, "mean reward" + of, steps, reward, new Color(240, 180, 120), 1f);
+        series(chart, "accuracy" + of, steps, accuracy, new Color(150, 180, 235), 1f);
+        series(chart, "mean reward" + of + ", mean of " + WINDOW, steps, movingMean(reward, WINDOW), new Color(200, 90, 0), 3f);
+        series(chart, "accuracy" + of + ", mean of " + WINDOW, steps, movingMean(accuracy, WINDOW), new Color(20, 60, 170), 3f);
+        if (sampledRecorded) {
+            series(chart, "accuracy of groups kept for training, mean of " + WINDOW, steps, movingMean(trainedAccuracy, WINDOW),
+                    new Color(90, 150, 90), 2f);
+        }
+        series(chart, "share of sampled groups kept", steps, lines.stream().map(StepLine::informativeFraction).toList(),
+                Color.GRAY, 1f);
         save(chart, png);
     }
 

@@ -100,10 +100,14 @@ public final class RunRecorder implements Consumer<StepReport> {
         List<ScoredTrace> scored = report.scored().stream().flatMap(g -> g.traces().stream()).toList();
         List<Trace> recorded = scored.stream().map(t -> t.trace().withReward(t.reward()).withJobStep(report.step())).toList();
         double accuracy = recorded.stream().filter(success).count() / (double) Math.max(1, recorded.size());
+        List<Trace> sampled = report.sampled().stream().flatMap(g -> g.traces().stream())
+                .map(t -> t.trace().withReward(t.reward())).toList();
+        double sampledAccuracy = sampled.isEmpty() ? Double.NaN : sampled.stream().filter(success).count() / (double) sampled.size();
+        double sampledMeanReward = StepReport.meanReward(report.sampled());
         int trainedFrom = report.published() ? report.version() - 1 : report.version();
         int[] lags = scored.stream().mapToInt(t -> policyLag(t.trace(), trainedFrom)).toArray();
         StepLine line = new StepLine(report.step(), report.version(), report.scored().size(),
-                report.dropped().size(), report.meanReward(), accuracy,
+                report.dropped().size(), report.meanReward(), accuracy, sampledMeanReward, sampledAccuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
                 report.groupsSampled(), report.informativeFraction(), report.metrics(), Arrays.stream(lags).average().orElse(0),
                 Arrays.stream(lags).max().orElse(0), toolCalls(scored));

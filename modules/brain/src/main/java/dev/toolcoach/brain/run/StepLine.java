@@ -16,6 +16,10 @@ import java.util.TreeMap;
  * @param dropped        groups the reward could not score
  * @param meanReward     mean reward of the step's traces
  * @param accuracy       share of the step's traces that solved their example (by the task's own reward)
+ * @param sampledMeanReward mean reward of every rollout sampled for the step: its traces and those of the groups dropped
+ *                       before it for lack of signal (dynamic sampling drops mostly groups all right, so the trained
+ *                       figures understate how well the policy does); NaN in lines written before it was recorded
+ * @param sampledAccuracy share of those rollouts that solved their example
  * @param rolloutsPerSec traces the step trained on, over the wall time since the previous step
  * @param elapsedSec     wall time since the job started
  * @param groupsSampled  groups (one query each) that closed for the step: its batch and every group dropped since the
@@ -29,6 +33,8 @@ import java.util.TreeMap;
  */
 public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
+                       @JsonProperty("sampled_mean_reward") Double sampledMeanReward,
+                       @JsonProperty("sampled_accuracy") Double sampledAccuracy,
                        @JsonProperty("rollouts_per_sec") double rolloutsPerSec,
                        @JsonProperty("elapsed_sec") double elapsedSec,
                        @JsonProperty("groups_sampled") int groupsSampled,
@@ -36,6 +42,8 @@ public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_policy_lag") double meanPolicyLag, @JsonProperty("max_policy_lag") int maxPolicyLag,
                        @JsonProperty("tool_calls") Map<String, ToolCallStats> toolCalls) {
     public StepLine {
+        sampledMeanReward = sampledMeanReward == null ? Double.NaN : sampledMeanReward;
+        sampledAccuracy = sampledAccuracy == null ? Double.NaN : sampledAccuracy;
         toolCalls = toolCalls == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(toolCalls));
     }
 }

@@ -20,8 +20,10 @@ public final class TrainingProgress implements Consumer<StepLine>, AutoCloseable
     @Override
     public void accept(StepLine line) {
         bar.bar().stepTo(Math.max(line.step(), stepsBefore));
+        // the sampled rollouts' figures: the kept groups' leave out the groups dynamic sampling dropped, all right mostly
         bar.bar().setExtraMessage(String.format(Locale.ROOT, " v%d reward %.3f acc %.0f%% informative %.0f%% %.1f rollouts/s",
-                line.version(), line.meanReward(), 100 * line.accuracy(), 100 * line.informativeFraction(), line.rolloutsPerSec()));
+                line.version(), line.sampledMeanReward(), 100 * line.sampledAccuracy(), 100 * line.informativeFraction(),
+                line.rolloutsPerSec()));
     }
 
     @Override

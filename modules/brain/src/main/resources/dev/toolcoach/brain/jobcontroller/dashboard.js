@@ -58,8 +58,11 @@ function render(d) {
   const last = steps.length ? steps[steps.length - 1] : null;
   setText("tile-step", last ? last.step + (job ? " / " + job.total_steps : "") : "–");
   setText("tile-version", d.learner ? d.learner.policyVersion : (last ? last.version : "–"));
-  setText("tile-reward", last ? fixed(last.mean_reward, 3) : "–");
-  setText("tile-accuracy", last ? fixed(100 * num(last.accuracy), 0) + "%" : "–");
+  // of every rollout sampled for the step where recorded: the kept groups' figures leave out the groups dynamic sampling
+  // dropped (all right, mostly), so they stay flat while the policy learns
+  const sampled = s => num(s.sampled_accuracy) !== null;
+  setText("tile-reward", last ? fixed(sampled(last) ? last.sampled_mean_reward : last.mean_reward, 3) : "–");
+  setText("tile-accuracy", last ? fixed(100 * num(sampled(last) ? last.sampled_accuracy : last.accuracy), 0) + "%" : "–");
   setText("tile-rate", last ? fixed(last.rollouts_per_sec, 2) : "–");
   setText("tile-lag", d.max_policy_lag);
   const c = d.coach;
@@ -72,7 +75,11 @@ function render(d) {
   chart("chart-reward", [
     { label: "mean reward", stroke: "#1565c0", width: 2 },
     { label: "accuracy", stroke: "#2e7d32", width: 2 },
-  ], [x, steps.map(s => num(s.mean_reward)), steps.map(s => num(s.accuracy))]);
+    { label: "accuracy of kept groups", stroke: "#81c784", width: 1 },
+    { label: "share of groups kept", stroke: "#9e9e9e", width: 1 },
+  ], [x, steps.map(s => num(sampled(s) ? s.sampled_mean_reward : s.mean_reward)),
+      steps.map(s => num(sampled(s) ? s.sampled_accuracy : s.accuracy)), steps.map(s => num(s.accuracy)),
+      steps.map(s => num(s.informative_fraction))]);
   chart("chart-rate", [{ label: "rollouts/s", stroke: "#6a1b9a", width: 2 }], [x, steps.map(s => num(s.rollouts_per_sec))]);
   chart("chart-lag", [
     { label: "mean lag", stroke: "#ef6c00", width: 2 },

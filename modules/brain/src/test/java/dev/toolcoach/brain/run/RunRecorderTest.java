@@ -130,6 +130,22 @@ class RunRecorderTest {
         assertEquals(120, grpo.get("tokensTrained").asLong());
     }
 
+    /**
+     * The trained figures cover the step's batch; the sampled ones every rollout sampled for it, the groups dynamic
+     * sampling dropped (all right, mostly) included, so a curve of them shows how well the policy does.
+     */
+    @Test
+    void aStepRecordsItsTrainedAndItsSampledFigures(@TempDir Path run) {
+        RunRecorder recorder = new RunRecorder(run, "finance", t -> t.reward().orElse(0) >= 1.0, line -> { });
+        recorder.accept(report(1, "a"));
+        StepLine line = RunRecorder.read(run).get(0);
+        assertEquals(1.0, line.meanReward());
+        assertEquals(1.0, line.accuracy());
+        assertEquals(0.6, line.sampledMeanReward(), 1e-12, "three of the five sampled rollouts scored 1");
+        assertEquals(0.6, line.sampledAccuracy(), 1e-12);
+        assertEquals(1 / 3.0, line.informativeFraction(), 1e-12, "one of the three sampled groups kept");
+    }
+
     @Test
     void eachStepRecordsItsPolicyLagAndItsToolCallsByTool(@TempDir Path run) {
         ToolCall add = new ToolCall("add", Map.of("a", 1));
@@ -144,7 +160,7 @@ class RunRecorderTest {
                 new float[]{0, -1}, new int[]{-1, 5}), null, Termination.MAX_TURNS, null, 0, 0, Map.of());
         RunRecorder recorder = new RunRecorder(run, "finance", t -> true, line -> { });
         recorder.accept(new StepReport(7, 6, List.of(new ScoredGroup("g", List.of(new ScoredTrace(stale, 0), new ScoredTrace(fresh, 1)))),
-                List.of(), 1, 1, new SftMetrics(7, 1.0, 10, 1, 0.5, 1e-4, 0), true, Duration.ZERO,
+                List.of(), List.of(), 1, 1, new SftMetrics(7, 1.0, 10, 1, 0.5, 1e-4, 0), true, Duration.ZERO,
                 new LearnerAccounts(1, 0, 1, GroupCounts.NONE, 0, 1)));
 
         StepLine line = RunRecorder.read(run).get(0);
@@ -158,14 +174,16 @@ class RunRecorderTest {
         return report(step, session, new SftMetrics(step, 1.0, 10, 1, 0.5, 1e-4, 0));
     }
 
-    /** One group of one trace, sampled with two more groups dropped for lack of signal. */
+    /** One group of one trace (reward 1), sampled with two more groups dropped for lack of signal (rewards 1, 1 and 0, 0). */
     private static StepReport report(int step, String session, TrainingMetrics metrics) {
         ToolCall call = new ToolCall("get_price", Map.of("ticker", "T" + step));
         Turn turn = new Turn("p", "c", new ParsedCompletion(null, List.of(call), null, null, null), "o",
                 List.of(ToolResult.ok(call, "1", 1, 2, false)), List.of(), 0, 0);
         Trace trace = new Trace(session + "/g" + step + "/0", "g" + step, "q" + step, "query", List.of(turn), null, "",
                 Termination.ANSWER, null, 0, 0, Map.of());
+        List<ScoredGroup> alike = List.of(1.0, 0.0).stream().map(r -> new ScoredGroup("g" + step + "-" + r, List.of(
+                new ScoredTrace(trace, r), new ScoredTrace(trace, r)))).toList();
         return new StepReport(step, step, List.of(new ScoredGroup("g" + step, List.of(new ScoredTrace(trace, 1.0)))),
-                List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, GroupCounts.NONE, 0, step));
+                alike, List.of(), 3, 1, metrics, true, Duration.ZERO, new LearnerAccounts(step, 0, step, GroupCounts.NONE, 0, step));
     }
 }

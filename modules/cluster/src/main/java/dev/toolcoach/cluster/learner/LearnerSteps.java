@@ -44,11 +44,13 @@ public final class LearnerSteps {
      * The groups that closed for one step: its batch and every group dropped since the previous batch was taken.
      *
      * @param groups        groups sampled for the step (each one query): the batch plus the drops
-     * @param noSignal      of the drops, groups whose rewards were all equal (dynamic sampling)
+     * @param noSignal      of the drops, the groups whose rewards were all equal (dynamic sampling), with their rewards:
+     *                        what was sampled and not trained on, for the figures over every sampled rollout
      * @param rewardDropped ids of the groups the reward could not score
      */
-    public record Sampling(int groups, int noSignal, List<String> rewardDropped) {
+    public record Sampling(int groups, List<ScoredGroup> noSignal, List<String> rewardDropped) {
         public Sampling {
+            noSignal = List.copyOf(noSignal);
             rewardDropped = List.copyOf(rewardDropped);
         }
     }
@@ -89,7 +91,7 @@ public final class LearnerSteps {
     /** Of the closed groups, those dropped (for any reason): they take no part in a step. */
     private long dropped;
     private int droppedSinceBatch;
-    private int noSignalSinceBatch;
+    private final List<ScoredGroup> noSignalSinceBatch = new ArrayList<>();
     private final List<String> rewardDroppedSinceBatch = new ArrayList<>();
     private int version;
     private long stepsDone;
@@ -159,7 +161,7 @@ public final class LearnerSteps {
         }
         ScoredGroup group = ((GroupScorer.Scored) score).group();
         if (settings.plan().dynamicSampling() && !hasSignal.test(group)) {
-            noSignalSinceBatch++;
+            noSignalSinceBatch.add(group);
             closeDropped(accounts, GroupDropped.Reason.NO_SIGNAL);
             return Disposition.NO_SIGNAL;
         }
@@ -187,7 +189,7 @@ public final class LearnerSteps {
         busy = true;
         Sampling sampling = new Sampling(batch.size() + droppedSinceBatch, noSignalSinceBatch, rewardDroppedSinceBatch);
         droppedSinceBatch = 0;
-        noSignalSinceBatch = 0;
+        noSignalSinceBatch.clear();
         rewardDroppedSinceBatch.clear();
         lastGroupsSampled = sampling.groups();
         current = new Train(batch, sampling);
@@ -228,8 +230,8 @@ public final class LearnerSteps {
         lastInformativeFraction = informative / (double) Math.max(1, lastGroupsSampled);
         closed += groups;
         long jobStep = jobStep(closed - dropped, settings.plan().groupsPerStep());
-        return new StepReport(jobStep, version, train.batch(), train.sampling().rewardDropped(), train.sampling().groups(),
-                informative, result.metrics(), result.published().isPresent(), result.elapsed(), accounts);
+        return new StepReport(jobStep, version, train.batch(), train.sampling().noSignal(), train.sampling().rewardDropped(),
+                train.sampling().groups(), informative, result.metrics(), result.published().isPresent(), result.elapsed(), accounts);
     }
 
     /** The step and its checkpoint are over: the next step may start. */

@@ -6,6 +6,7 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.core.TrainingMetrics;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,6 +17,8 @@ import java.util.Objects;
  *                  all lacked signal counts too, though it changed no weight), over the job's whole life
  * @param version   the policy version after it
  * @param scored    the step's batch: groups the reward scored, with their rewards (trained on or skipped for lack of signal)
+ * @param noSignal  groups sampled since the previous step and dropped before it for lack of signal (dynamic sampling),
+ *                  with their rewards: with {@code scored}, every rollout sampled for the step that the reward scored
  * @param dropped   ids of the groups the reward could not score since the previous step
  * @param groupsSampled     groups (one query each) that closed for this step: its batch and every group dropped since the
  *                          previous step (for lack of signal under dynamic sampling, stale, unusable, unscored)
@@ -25,10 +28,11 @@ import java.util.Objects;
  * @param elapsed   wall time of the training step
  * @param accounts  the learner's accounts after it
  */
-public record StepReport(long step, int version, List<ScoredGroup> scored, List<String> dropped,
+public record StepReport(long step, int version, List<ScoredGroup> scored, List<ScoredGroup> noSignal, List<String> dropped,
                          int groupsSampled, int informativeGroups, TrainingMetrics metrics, boolean published, Duration elapsed, LearnerAccounts accounts) {
     public StepReport {
         scored = List.copyOf(scored);
+        noSignal = List.copyOf(noSignal);
         dropped = List.copyOf(dropped);
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(elapsed, "elapsed");
@@ -45,7 +49,15 @@ public record StepReport(long step, int version, List<ScoredGroup> scored, List<
         return meanReward(scored);
     }
 
-    static double meanReward(List<ScoredGroup> scored) {
+    /** The step's batch and the groups dropped for lack of signal before it: every scored rollout sampled for it. */
+    public List<ScoredGroup> sampled() {
+        List<ScoredGroup> all = new ArrayList<>(scored);
+        all.addAll(noSignal);
+        return all;
+    }
+
+    /** Mean reward over the groups' traces, NaN when there are none. */
+    public static double meanReward(List<ScoredGroup> scored) {
         return scored.stream().flatMap(g -> g.traces().stream()).mapToDouble(ScoredTrace::reward).average().orElse(Double.NaN);
     }
 }

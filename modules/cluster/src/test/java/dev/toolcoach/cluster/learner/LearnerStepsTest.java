@@ -214,8 +214,12 @@ class LearnerStepsTest {
         assertEquals(LearnerSteps.Disposition.READY, completeWith(steps, "c", 0, true));
         LearnerSteps.Train train = assertInstanceOf(LearnerSteps.Train.class, steps.next());
         assertEquals(List.of("a", "c"), train.batch().stream().map(ScoredGroup::groupId).toList());
-        assertEquals(new LearnerSteps.Sampling(3, 1, List.of()), train.sampling(), "three queries sampled for the step");
-        assertEquals(1, stepDone(steps, 1), "the dropped group is no step of its own");
+        assertEquals(3, train.sampling().groups(), "three queries sampled for the step");
+        assertEquals(List.of("b"), train.sampling().noSignal().stream().map(ScoredGroup::groupId).toList(),
+                "the group dropped for lack of signal goes with the step, for its figures over every sampled rollout");
+        StepReport report = stepDone(steps, 1, 0);
+        assertEquals(1, report.step(), "the dropped group is no step of its own");
+        assertEquals(List.of("b"), report.noSignal().stream().map(ScoredGroup::groupId).toList());
         steps.idle();
         assertEquals(2.0 / 3, steps.status().lastInformativeFraction(), 1e-12);
         assertEquals(3, steps.status().lastGroupsSampled());
@@ -254,7 +258,7 @@ class LearnerStepsTest {
         assertEquals(LearnerSteps.Disposition.REWARD_FAILED, steps.scored(new GroupScorer.Unscored("bad", "group bad: no score")));
         complete(steps, "good", 0);
         LearnerSteps.Train train = assertInstanceOf(LearnerSteps.Train.class, steps.next());
-        assertEquals(new LearnerSteps.Sampling(2, 0, List.of("bad")), train.sampling());
+        assertEquals(new LearnerSteps.Sampling(2, List.of(), List.of("bad")), train.sampling());
         StepReport report = stepDone(steps, 1, 0);
         assertEquals(List.of("bad"), report.dropped());
         assertEquals(1, report.accounts().dropped().get(GroupDropped.Reason.REWARD_FAILED));
