@@ -45,10 +45,10 @@ public final class CheckpointStore {
     }
 
     public Path save(Checkpoint checkpoint) {
+        Path target = directory.resolve(String.format("checkpoint-%012d.tcc", checkpoint.step()));
+        Path temp = directory.resolve(target.getFileName() + ".tmp");
         try {
             Files.createDirectories(directory);
-            Path target = directory.resolve(String.format("checkpoint-%012d.tcc", checkpoint.step()));
-            Path temp = directory.resolve(target.getFileName() + ".tmp");
             try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(CheckpointCodec.encode(checkpoint));
@@ -60,6 +60,11 @@ public final class CheckpointStore {
             prune();
             return target;
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp); // a partial file on a full disk would hold the room a later save needs
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw new UncheckedIOException("cannot write checkpoint step " + checkpoint.step() + " to " + directory, e);
         }
     }
