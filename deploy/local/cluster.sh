@@ -177,9 +177,23 @@ start_node() { # name kind [extra args...]
   nohup java $JAVA_OPTS "$(marker "$name")" "${jvm[@]}" -jar "$jar" --config "$CONF_DIR/$kind.conf" \
       --port "$port" --management-port "$management" "$@" > "$RUN_DIR/$name.log" 2>&1 < /dev/null &
   echo $! > "$RUN_DIR/$name.pid"
+  write_targets
 }
 
-forget_node() { rm -f "$RUN_DIR/$1.pid" "$RUN_DIR/$1.ports"; }
+forget_node() { rm -f "$RUN_DIR/$1.pid" "$RUN_DIR/$1.ports"; write_targets; }
+
+# Prometheus's file-based discovery (deploy/monitoring/prometheus.yml): every node's management port, rewritten (and
+# swapped in whole, as Prometheus reads it whenever it changes) each time a node starts or is forgotten
+write_targets() {
+  local ports name
+  for ports in "$RUN_DIR"/*.ports; do
+    [[ -e "$ports" ]] || continue
+    name="$(basename "$ports" .ports)"
+    jq -n --arg target "127.0.0.1:$(cut -d' ' -f2 "$ports")" --arg node "$name" --arg role "${name%-*}" \
+      '{targets: [$target], labels: {node: $node, node_role: $role}}'
+  done | jq -s . > "$RUN_DIR/prometheus-targets.json.tmp"
+  mv "$RUN_DIR/prometheus-targets.json.tmp" "$RUN_DIR/prometheus-targets.json"
+}
 
 wait_ready() { # names...; waits until each answers /ready with 200, fails early if one dies
   local deadline=$((SECONDS + READY_TIMEOUT)) name

@@ -1,8 +1,17 @@
 package dev.toolcoach.deploy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -89,7 +99,7 @@ class LocalClusterScriptIT {
     }
 
     @Test
-    void upStatusScaleDownLeavesNoProcessBehind() throws IOException, InterruptedException {
+    void upStatusScaleDownLeavesNoProcessBehind() throws Exception {
         deleteRecursively(runDir);
         List<Long> pids = new ArrayList<>();
         try {
@@ -113,10 +123,28 @@ class LocalClusterScriptIT {
             }
             Result scaled = script("status");
             assertEquals(Map.of("Up athlete", 3, "Up coach,learner", 1, "Up tool", 1), members(scaled.output()), scaled.output());
+
+            // Prometheus's targets (deploy/monitoring/prometheus.yml): each node's management port, whose /metrics
+            // has what the alert rules read
+            JsonNode targets = new ObjectMapper().readTree(runDir.resolve("prometheus-targets.json").toFile());
+            List<String> nodes = new ArrayList<>();
+            for (JsonNode target : targets) {
+                nodes.add(target.get("labels").get("node_role").asText() + " " + target.get("labels").get("node").asText());
+                String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://" + target.get("targets").get(0).asText() + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                assertTrue(metrics.contains("toolcoach_memory_limit_bytes ") && metrics.contains("process_resident_memory_bytes ")
+                        && metrics.contains("toolcoach_cluster_members{role=\"athlete\",status=\"Up\"} 3"), metrics);
+            }
+            assertEquals(List.of("athlete athlete-1", "athlete athlete-2", "athlete athlete-3", "coach coach", "tool tool-1"),
+                    nodes.stream().sorted().toList());
+            aRealPrometheusSeesAPausedNodeGoDownAndComeBack();
         } finally {
             Result down = script("down");
             assertEquals(0, down.exitCode(), down.output());
         }
+        assertEquals("[]", new ObjectMapper().readTree(runDir.resolve("prometheus-targets.json").toFile()).toString(),
+                "no target left once the cluster is down");
         for (long pid : pids) {
             assertTrue(ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "process " + pid + " still running");
         }
@@ -127,6 +155,79 @@ class LocalClusterScriptIT {
         }
         assertTrue(logs.contains("Exiting completed"), "nodes left the cluster gracefully");
         assertTrue(!logs.contains("\tat "), "no stack trace in the node logs");
+    }
+
+    /**
+     * Debian's Prometheus, discovering the nodes from the targets file cluster.sh writes, scrapes them each second and
+     * evaluates the node-down alert of deploy/monitoring/alerts.yml with its {@code for} cut to 3 s (its production
+     * figures are promtool's unit tests'): SIGSTOP of athlete-2 fires it for that node alone, SIGCONT resolves it.
+     */
+    private void aRealPrometheusSeesAPausedNodeGoDownAndComeBack() throws Exception {
+        Path dir = Files.createDirectories(deploy.resolve("target/it-prometheus"));
+        JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(deploy.resolve("monitoring/alerts.yml").toFile());
+        String nodeDown = null;
+        for (JsonNode rule : rules.get("groups").get(0).get("rules")) {
+            if (rule.get("alert").asText().equals("ToolCoachNodeDown")) nodeDown = rule.get("expr").asText().strip();
+        }
+        Files.writeString(dir.resolve("alerts.yml"), "groups:\n  - name: live\n    rules:\n      - alert: ToolCoachNodeDown\n"
+                + "        expr: '" + nodeDown + "'\n        for: 3s\n");
+        Files.writeString(dir.resolve("prometheus.yml"), "global: {scrape_interval: 1s, evaluation_interval: 1s, scrape_timeout: 900ms}\n"
+                + "rule_files: [alerts.yml]\nscrape_configs:\n  - job_name: toolcoach-local\n    file_sd_configs:\n"
+                + "      - files: ['" + runDir.resolve("prometheus-targets.json") + "']\n        refresh_interval: 1s\n");
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Process prometheus = new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
+                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        try {
+            assertEquals(List.of(), awaitAlerts(port, alerts -> alerts.isEmpty() && upTargets(port) == 5), "all five nodes scraped, none down");
+            assertEquals(0, script("signal", "athlete-2", "STOP").exitCode());
+            assertEquals(List.of("athlete-2 firing"), awaitAlerts(port, alerts -> alerts.contains("athlete-2 firing")));
+            assertEquals(0, script("signal", "athlete-2", "CONT").exitCode());
+            assertEquals(List.of(), awaitAlerts(port, List::isEmpty), "resolved once the node answers again");
+        } finally {
+            prometheus.destroy();
+            prometheus.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Polls Prometheus's alerts ("node state") until {@code done} holds or 60 s pass; the last seen. */
+    private static List<String> awaitAlerts(int port, Predicate<List<String>> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<String> alerts = List.of("(none read)");
+        while (System.nanoTime() < deadline) {
+            try {
+                List<String> seen = new ArrayList<>();
+                for (JsonNode alert : prometheusApi(port, "alerts").get("data").get("alerts")) {
+                    seen.add(alert.get("labels").get("node").asText() + " " + alert.get("state").asText());
+                }
+                alerts = seen;
+                if (done.test(alerts)) return alerts;
+            } catch (IOException notYetUp) {
+                // Prometheus is still starting
+            }
+            Thread.sleep(250); // polling with a deadline: the scrapes and evaluations run on Prometheus's clock
+        }
+        return alerts;
+    }
+
+    private static int upTargets(int port) {
+        try {
+            int up = 0;
+            for (JsonNode target : prometheusApi(port, "targets").get("data").get("activeTargets")) {
+                if (target.get("health").asText().equals("up")) up++;
+            }
+            return up;
+        } catch (IOException | InterruptedException e) {
+            return 0;
+        }
+    }
+
+    private static JsonNode prometheusApi(int port, String path) throws IOException, InterruptedException {
+        return new ObjectMapper().readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/api/v1/" + path)).build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
     /**

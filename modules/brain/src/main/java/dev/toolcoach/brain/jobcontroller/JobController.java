@@ -148,7 +148,10 @@ public final class JobController implements Extension {
         Cluster cluster = Cluster.get(system);
         this.runsJobs = classic.settings().config().getBoolean("toolcoach.jobs.controller")
                 && cluster.selfMember().hasRole(NodeRole.COACH.roleName()) && cluster.selfMember().hasRole(NodeRole.LEARNER.roleName());
-        if (runsJobs) resumeUnfinished();
+        if (runsJobs) {
+            JobStateMetrics.get(classic).follow(this::status);
+            resumeUnfinished();
+        }
     }
 
     /** Whether this node runs jobs (it has the coach and learner roles, and {@code toolcoach.jobs.controller} is on). */

@@ -1,5 +1,7 @@
 package dev.toolcoach.brain.jobcontroller;
 
+import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import akka.actor.ExtendedActorSystem;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Adapter;
@@ -66,9 +68,17 @@ class JobLifecycleTest {
         assertEquals("failed", failed.state());
         assertEquals("java.lang.StackOverflowError", failed.error());
         assertEquals("failed", JSON.readTree(runs.resolve("deep/job.json").toFile()).get("state").asText());
+        assertEquals(List.of("deep failed"), jobStates(), "what an alert rule reads: toolcoach_job_state{job, state} 1");
 
         assertEquals("running", controller.submit(request("next")).state(), "the controller is free again");
         assertEquals("failed", awaitEnd(controller).state());
+    }
+
+    /** The coach's {@code toolcoach_job_state} data points set to 1, as "job state". */
+    private List<String> jobStates() {
+        return ToolCoachMetrics.get(coach).registry().scrape().stream().filter(m -> m.getMetadata().getName().equals("toolcoach_job_state"))
+                .flatMap(m -> m.getDataPoints().stream()).map(p -> (GaugeSnapshot.GaugeDataPointSnapshot) p).filter(p -> p.getValue() == 1)
+                .map(p -> p.getLabels().get("job") + " " + p.getLabels().get("state")).toList();
     }
 
     @Test
