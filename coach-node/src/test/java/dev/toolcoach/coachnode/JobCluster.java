@@ -46,7 +46,7 @@ final class JobCluster implements AutoCloseable {
     /** A recipe small enough for seconds: 2 layers of 32, 8 warm-up traces, one GRPO step of 2 groups of 4, 10 test questions. */
     static final String TINY_RECIPE = """
             {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
-             "maxMerges": 64, "minMergeCount": 8, "warmupTraces": 8, "warmupEpochs": 1, "warmupBatch": 4, "warmupLr": 0.003,
+             "maxMerges": 64, "minMergeCount": 8, "vocabularyExamples": 64, "warmupTraces": 8, "warmupEpochs": 1, "warmupBatch": 4, "warmupLr": 0.003,
              "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 1, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
              "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]}, "oversampling": 1,
              "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 10, "passAtKQueries": 2}""";

@@ -87,7 +87,7 @@ public final class FinanceRecipeBench {
         long totalStart = System.nanoTime();
         try (ToolExecutor tools = new ToolExecutor(FinanceTools.suite(), ExecutorSettings.defaults())) {
             Phase build = Phase.start("build");
-            List<String> texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent());
+            List<String> texts = TaskTexts.of(recipe.vocabulary().from(split.train()), tools, recipe.greedyAgent());
             TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
             ScratchModel scratch = ScratchModel.write(work.resolve("scratch"), vocabulary, recipe.shape(), seed);
             System.out.printf("vocabulary %d (%d merges), %s%n", vocabulary.size(), vocabulary.merges().size(), scratch.config());

@@ -51,11 +51,20 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     /**
      * @param maxMerges     most BPE merges learned from the training texts
      * @param minMergeCount a merged pair must occur this often in them
+     * @param examples      how many training examples' oracle rollouts give those texts, the first of the (shuffled)
+     *                      training split; 0: every one. Each is a real rollout through the tools (with code actions a
+     *                      sandboxed program per call), so a large task pays for every example before training starts
      */
-    public record Vocabulary(int maxMerges, int minMergeCount) {
+    public record Vocabulary(int maxMerges, int minMergeCount, int examples) {
         public Vocabulary {
             atLeast("maxMerges", maxMerges, 0);
             atLeast("minMergeCount", minMergeCount, 0);
+            atLeast("vocabularyExamples", examples, 0);
+        }
+
+        /** The training examples whose oracle texts the vocabulary is learned from. */
+        public <T> List<T> from(List<T> training) {
+            return examples == 0 || examples >= training.size() ? training : training.subList(0, examples);
         }
     }
 
@@ -215,7 +224,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         TrainingConfig training = TrainingConfig.defaults();
         TrainingConfig.Batching batching = training.batching();
         TrainingConfig.Optimisation optimisation = training.optimisation();
-        return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8),
+        return new ScratchRecipe(new ScratchModel.Shape(128, 384, 4, 4, 4, 512), new Vocabulary(1024, 8, 0),
                 new Warmup(800, 24, 16, 3e-3, 100, 0, 0.04, 0),
                 new Grpo(batching.groupSize(), batching.groupsPerStep(), 60, (float) training.rollouts().temperature(),
                         optimisation.learningRate(), 0.5, optimisation.lora(), 3, optimisation.entropyBonus()),
@@ -275,6 +284,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("shape", shape);
         json.put("maxMerges", vocabulary.maxMerges);
         json.put("minMergeCount", vocabulary.minMergeCount);
+        json.put("vocabularyExamples", vocabulary.examples);
         json.put("warmupTraces", warmup.traces);
         json.put("warmupEpochs", warmup.epochs);
         json.put("warmupBatch", warmup.batch);
@@ -339,6 +349,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     @JsonCreator
     static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
                                   @JsonProperty("maxMerges") int maxMerges, @JsonProperty("minMergeCount") int minMergeCount,
+                                  @JsonProperty("vocabularyExamples") int vocabularyExamples,
                                   @JsonProperty("warmupTraces") int warmupTraces, @JsonProperty("warmupEpochs") int warmupEpochs,
                                   @JsonProperty("warmupBatch") int warmupBatch, @JsonProperty("warmupLr") double warmupLr,
                                   @JsonProperty("warmupHeldOut") int warmupHeldOut, @JsonProperty("warmupPatience") int warmupPatience,
@@ -355,7 +366,7 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("testExamples") Integer testExamples,
                                   @JsonProperty("passAtKQueries") Integer passAtKQueries) {
         ActionFormat format = actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat);
-        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience,
+        return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount, vocabularyExamples), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience,
                         warmupTargetLoss, warmupTeacherErrors),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling, entropyBonus),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, format),

@@ -549,8 +549,9 @@ public final class TaskTrainingJob {
             throws IOException {
         try (AgentTools.Open tools = brain.agentTools().open()) {
             List<String> texts;
-            try (Progress.Meter meter = progress.start("model: oracle texts", split.train().size(), "examples")) {
-                texts = TaskTexts.of(split.train(), tools, recipe.greedyAgent(), meter);
+            List<TaskExample> sources = recipe.vocabulary().from(split.train());
+            try (Progress.Meter meter = progress.start("model: oracle texts", sources.size(), "examples")) {
+                texts = TaskTexts.of(sources, tools, recipe.greedyAgent(), meter);
             }
             TaskVocabulary vocabulary;
             ScratchModel model;

@@ -25,7 +25,7 @@ class ScratchRecipeTest {
         JsonNode json = JSON.valueToTree(recipe);
         List<String> fields = new ArrayList<>();
         json.fieldNames().forEachRemaining(fields::add);
-        assertEquals(List.of("shape", "maxMerges", "minMergeCount", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
+        assertEquals(List.of("shape", "maxMerges", "minMergeCount", "vocabularyExamples", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
                 "warmupHeldOut", "warmupPatience", "warmupTargetLoss", "warmupTeacherErrors", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "entropyBonus", "maxTurns",
                 "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries"), fields);
         assertEquals(JSON.readTree("""

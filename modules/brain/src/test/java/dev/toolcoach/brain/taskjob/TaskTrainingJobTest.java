@@ -171,7 +171,7 @@ class TaskTrainingJobTest {
         Path run = dir.resolve("email-code");
         ScratchRecipe tiny = TinyRecipe.get();
         // 256 merges rather than 64, so the vocabulary reaches past the mail's own most frequent pairs to the actions'
-        ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), new ScratchRecipe.Vocabulary(256, 8), tiny.warmup(), tiny.grpo(),
+        ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), new ScratchRecipe.Vocabulary(256, 8, 0), tiny.warmup(), tiny.grpo(),
                 tiny.rollouts(), tiny.evaluation()).withActionFormat(ActionFormat.CODE_ACT).withGrpoSteps(1);
         TaskTrainingJob.Summary summary = TaskTrainingJob.run(tinyFinance(run).task("email").dataDir(data).mode(TrainingMode.SYNC)
                 .recipe(recipe).build(), Optional.empty(), recording(new ArrayList<>()));
