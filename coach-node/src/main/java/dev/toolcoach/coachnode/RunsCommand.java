@@ -26,9 +26,9 @@ public final class RunsCommand {
 
     /** {@code runs compare RUN...}: one line per run, the mean gain with its paired interval, the curves in one PNG. */
     @Command(name = "compare", mixinStandardHelpOptions = true,
-            description = "One line per run (accuracy after the warm-up and after training with 95% intervals, the gain, "
+            description = "One line per run (accuracy after the warm-up and after training with 95%% intervals, the gain, "
                     + "pass@8, the warm-up's kept pass and held-out entropy), then the mean gain over the runs with its paired "
-                    + "95% interval (Student's t), and where the runs' errors are: accuracy per oracle route pooled over the runs "
+                    + "95%% interval (Student's t), and where the runs' errors are: accuracy per oracle route pooled over the runs "
                     + "after the warm-up and after training, with the lowest and highest run; with --png, the runs' learning "
                     + "curves in one chart.")
     static final class Compare implements Callable<Integer> {

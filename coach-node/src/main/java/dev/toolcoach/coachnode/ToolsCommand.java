@@ -90,7 +90,7 @@ public final class ToolsCommand {
         boolean allContexts;
 
         @Option(names = "--by-run", description = "then one line per run id (a training run, each evaluation phase): "
-                + "trajectories with calls, solved (episode reward >= 1), calls per solved task with its 95% interval, "
+                + "trajectories with calls, solved (episode reward >= 1), calls per solved task with its 95%% interval, "
                 + "failed calls, retries, repeats")
         boolean byRun;
 
