@@ -262,7 +262,7 @@ cmd_up() {
   # the plan stays in the run folder: scale and restart start nodes with the same heaps
   plan="$(heap_plan "${sizing[@]}")" || exit 1
   echo "$plan" > "$RUN_DIR/heaps"
-  echo "Heaps (MiB): $(tr '\n' ' ' <<< "$plan")"
+  echo "Heaps (MiB): $(paste -sd ' ' <<< "$plan")"
   # nodes left from a cluster whose coach is gone (killed): the split-brain resolver downs them anyway; stop them
   # here, so a new node never takes the name (PID file) of a process that still runs
   for name in $(nodes); do

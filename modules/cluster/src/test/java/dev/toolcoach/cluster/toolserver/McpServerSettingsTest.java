@@ -13,7 +13,7 @@ import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** toolcoach.tools.mcp as written in the README, read into server specs. */
+/** toolcoach.tools.mcp as written in docs/AGENT.md, read into server specs. */
 class McpServerSettingsTest {
 
     @Test

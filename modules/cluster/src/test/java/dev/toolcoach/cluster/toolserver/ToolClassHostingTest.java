@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** toolcoach.tools.classes as written in the README: each class a suite of its key, opened beside the built-in ones. */
+/** toolcoach.tools.classes as written in docs/AGENT.md: each class a suite of its key, opened beside the built-in ones. */
 class ToolClassHostingTest {
 
     public static final class Greeter {
