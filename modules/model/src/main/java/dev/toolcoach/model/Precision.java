@@ -13,11 +13,12 @@ import java.util.Set;
  * adapter and its optimiser state are always f32 (mixed precision as Transformers + peft train). A base that is trained
  * whole (a from-scratch or distilled student) is f32 whatever this says.
  *
- * <p>Default ({@code auto}): f32 on the CPU, where PyTorch's 16-bit matmuls are slower than f32 (docs/ARCHITECTURE.md,
- * "Precision"); bf16 on a GPU where the JNI is ToolCoach's build ({@link TorchRuntime#BF16}): bf16 keeps f32's exponent
- * range, so nothing overflows and no loss scaling is needed, at f16's tensor-core speed and half f32's memory; f32 on a
- * GPU with DJL's own JNI, which can do neither 16-bit type under a trained adapter. f16 is offered for GPUs without bf16
- * (before Ampere), with dynamic loss scaling in the learner.
+ * <p>Default ({@code auto}): f32 on the CPU, where PyTorch's 16-bit matmuls are slower than f32 (measured: this
+ * package's package-info, "Precision"); bf16 on a GPU where the JNI is ToolCoach's build
+ * ({@link TorchRuntime#BF16}): bf16 keeps f32's exponent range, so nothing overflows and no loss scaling is needed, at
+ * f16's tensor-core speed and half f32's memory; f32 on a GPU with DJL's own JNI, which can do neither 16-bit type
+ * under a trained adapter. f16 is offered for GPUs without bf16 (before Ampere), with dynamic loss scaling in the
+ * learner.
  */
 public enum Precision {
     F32("f32", DataType.FLOAT32),
