@@ -34,7 +34,7 @@ while (( $# )); do
     --pause) pause="${2:?--pause needs a value}"; shift 2 ;;
     --model) model="${2:?--model needs a folder}"; [[ -f "$model/config.json" ]] || { echo "chaos.sh: --model $model has no config.json" >&2; exit 2; }
       model="$(realpath "$model")"; shift 2 ;;
-    --short) steps=110; pause=20; shift ;;
+    --short) steps=70; pause=20; shift ;;
     -h|--help) sed -n "2,15p" "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "chaos.sh: unknown option '$1' (use --task T, --steps N, --pause SECONDS, --model DIR, --short)" >&2; exit 2 ;;
   esac

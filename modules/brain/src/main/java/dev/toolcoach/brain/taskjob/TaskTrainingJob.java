@@ -8,36 +8,20 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.adapt.AdaptSettings;
-import dev.toolcoach.brain.AgentTools;
 import dev.toolcoach.brain.Brain;
 import dev.toolcoach.brain.BrainBuilder;
 import dev.toolcoach.brain.TrainingConfig;
-import dev.toolcoach.brain.distill.DistillDataset;
-import dev.toolcoach.brain.distill.DistillReport;
-import dev.toolcoach.brain.distill.OracleTeacher;
-import dev.toolcoach.brain.distill.SkipReason;
-import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.endpoint.ModelEndpoint;
 import dev.toolcoach.brain.endpoint.OutboundEndpoints;
-import dev.toolcoach.brain.run.Progress;
-import dev.toolcoach.brain.eval.EvalSession;
-import dev.toolcoach.brain.eval.EvaluationReport;
-import dev.toolcoach.brain.run.RewardCurve;
 import dev.toolcoach.brain.run.RunFolderLock;
-import dev.toolcoach.brain.run.RunRecorder;
-import dev.toolcoach.brain.run.TaskRewards;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.model.lora.PeftAdapterIo;
-import dev.toolcoach.model.scratch.ScratchModel;
 import dev.toolcoach.policy.NativeActionFormat;
-import dev.toolcoach.tasks.TraceReward;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
-import dev.toolcoach.brain.scratch.TaskTexts;
-import dev.toolcoach.model.scratch.TaskVocabulary;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -53,7 +37,6 @@ import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.TaskRegistry;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.trace.tooluse.ContextKey;
-import dev.toolcoach.trace.tooluse.ToolUse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,24 +45,23 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
- * The main job: a task-sized model trained from scratch on a named task. A new model sized for the task
- * (its vocabulary learned from the training split's texts) is evaluated, warmed up by distillation from the
- * task's oracle on a fixed number of traces, evaluated again, trained with the chosen algorithm through the
- * Brain (rewarded by the task reward with partial credit for oracle-matching calls, {@link CallShapedReward}),
- * and evaluated a last time (on the task reward alone). Everything lands in the run folder: {@code config.json},
- * {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl} (training and evaluation), {@code checkpoints/}, {@code adapter/} (PEFT), {@code warmup.json}, {@code eval.json}
- * and {@code reward_curve.png}. Running it again on the same folder resumes: finished phases are skipped and
- * training continues from its last checkpoint.
+ * The main job: a task-sized model trained from scratch on a named task (or a user's model folder). This class checks the
+ * job, writes {@code config.json}, builds the Brain, and runs the phases in order over their {@link JobRun}:
+ * {@link ModelPhase}, {@link EvaluationPhase} before training, {@link WarmupPhase} (distillation from the task's oracle),
+ * {@link EvaluationPhase} after it, {@link TrainPhase} (the chosen algorithm through the Brain, rewarded by the task reward
+ * with partial credit for oracle-matching calls, {@link CallShapedReward}; then the adapter saved), {@link EvaluationPhase}
+ * after training (on the task reward alone) and {@link ReportPhase}. Everything lands in the run folder:
+ * {@code config.json}, {@code metrics.jsonl}, {@code traces.jsonl}, {@code tool_use.jsonl}, {@code checkpoints/},
+ * {@code adapter/} (PEFT), {@code warmup.json}, {@code eval.json}, {@code times.json} and {@code reward_curve.png}.
+ * Running it again on the same folder resumes: finished phases are skipped and training continues from its last
+ * checkpoint.
  */
 public final class TaskTrainingJob {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTrainingJob.class);
@@ -262,137 +244,88 @@ public final class TaskTrainingJob {
         return run(options, checked, node, listener, start);
     }
 
+    /** The job's phases in order; each skips what an earlier session of a resumed job left done in the run folder. */
     private static Summary run(TrainingJobSpec options, Checked checked, Optional<JobNode> node, JobListener listener, long start) {
-        PhaseTimes times = new PhaseTimes();
         Task task = checked.task();
         checked.dataset().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
-        Optional<JobDataset> dataset = checked.extraQueries();
-        List<TaskExample> known = dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples());
+        checked.test().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
         ScratchRecipe recipe = options.recipe();
-        TrainingConfig config = options.trainingConfig();
         Path run = options.runDir();
         Split split = split(checked, options);
-        checked.test().filter(d -> !d.skipped().isEmpty()).ifPresent(d -> LOG.warn(d.skipSummary()));
-        BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
         try (HelperModels helpers = new HelperModels(options.judge(), options.tools().model(), options.endpoints(), options.device())) {
             Files.createDirectories(run);
-            Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", task.name(), "algorithm", config.algorithm().lowerName(),
-                    "mode", options.mode().label(), "seed", options.seed(), "recipe", recipe, "training", config,
-                    "train_examples", split.train().size(), "test_examples", split.test().size()));
-            if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
-            if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
-            checked.dataset().ifPresent(d -> settings.put("dataset", d.record()));
-            checked.test().ifPresent(d -> settings.put("test_dataset", d.record()));
-            if (options.task() == null) settings.put("task_source", "dataset");
-            if (!options.reward().isTask()) settings.put("reward", options.reward().name());
-            if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
-            if (options.judge() != null) settings.put("judge", options.judge());
-            if (options.toolSuite() != null) settings.put("tool_suite", options.toolSuite());
-            if (options.model() != null) settings.put("model", options.model().toString());
-            if (options.adapter() != null) settings.put("adapter", options.adapter().toString());
             ActionFormat actionFormat = actionFormat(options.model(), recipe);
-            settings.put("action_format", actionFormat.formatName());
-            TraceReward taskReward = options.evaluationReward(task, actionFormat);
-            writeJson(run.resolve("config.json"), settings);
-            Path init = run.resolve("init");
+            writeJson(run.resolve("config.json"), settings(options, checked, split, actionFormat));
             Map<String, EvalRecord> evals = readEvals(run.resolve("eval.json"));
-            Path distilled = run.resolve("distilled");
-            boolean warmedUp = Files.exists(distilled.resolve("config.json"));
-            Path base = baseModel(run, options.model());
-            BrainBuilder builder = Brain.builder().model(base).actionFormat(actionFormat)
-                    .toolOptions(toolOptions)
-                    .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
-                    .reward(options.trainingReward(task, actionFormat))
-                    .config(config).workDir(run).progress(listener.progress());
-            if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
-            node.ifPresent(builder::onNode);
-            if (options.toolSuite() != null) builder.hostedTool(options.toolSuite());
-            else if (task.toolSuites().isEmpty()) builder.exampleToolsOnly();
-            else builder.tool(task.toolSuites().get(0));
-            checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
-            Brain brain = builder.build();
-            if (options.adapter() != null) brain.loadAdapter(options.adapter());
-            options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
-            if (options.model() == null && !Files.exists(init.resolve("config.json"))) {
-                listener.phase("model");
-                times.time(PhaseTimes.MODEL, () -> writeScratchModel(brain, split, recipe, init, options.seed(), listener.progress()));
-            }
-
+            boolean warmedUp = Files.exists(run.resolve("distilled").resolve("config.json"));
+            Brain brain = brain(options, checked, actionFormat, helpers, node, listener);
+            Optional<JobDataset> dataset = checked.extraQueries();
             List<TaskExample> trainingQueries = dataset.map(JobDataset::examples).orElseGet(() -> trainingQueries(split, recipe));
             // the first training queries, those the first steps sample: as many as the steps sample, at most the recipe's
             int sampled = (int) Math.min((long) recipe.grpo().steps() * recipe.grpo().groupsPerStep(), recipe.evaluation().passAtKQueries());
             List<TaskExample> passQueries = trainingQueries.subList(0, Math.min(sampled, trainingQueries.size()));
-            if (!warmedUp && !evals.containsKey("before_training")) {
-                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "before_training", evals, run, split, task, taskReward, List.of(), listener));
-            }
-            if (recipe.warmup().traces() > 0 && !warmedUp) {
-                listener.phase("warm-up");
-                List<TaskExample> warmupQueries = warmupQueries(split, recipe);
-                long warmupStart = System.nanoTime();
-                // demonstrations are kept by the reward the job counts, in the format the model acts in
-                DistillReport warmup = brain.distill(new DistillDataset(task.name(), warmupQueries, taskReward), teacher(task, recipe, options.seed()),
-                        recipe.warmup().demonstrationThreshold(), recipe.warmup().epochs(), recipe.warmup().batch(),
-                        recipe.warmupLearner(options.seed()), recipe.warmup().validation());
-                times.add(PhaseTimes.WARMUP, warmupStart);
-                LOG.info("warm-up: {} oracle traces kept of {}{}, {} tokens trained, the weights of pass {} of {} kept",
-                        warmup.keptCount(), warmup.collected(), dropped(warmup, recipe), warmup.trainedTokens(), warmup.keptPass(),
-                        warmup.passes().size());
-                if (warmup.keptCount() == 0 && warmup.collected() > 0) {
-                    // said plainly: otherwise GRPO silently starts from an untrained model and every reward is 0
-                    LOG.warn("the warm-up kept none of its {} oracle traces{}: GRPO starts untrained", warmup.collected(), dropped(warmup, recipe));
-                }
-                Double teacherAccuracy = warmup.collected() == 0 ? null
-                        : warmup.kept().stream().filter(t -> t.reward() >= ScratchRecipe.Warmup.RIGHT).count() / (double) warmup.collected();
-                if (recipe.warmup().teacherErrors() > 0) {
-                    LOG.info("the teacher (the oracle, misreading the answer on {}% of the queries) gave {}% right demonstrations of {}",
-                            Math.round(100 * recipe.warmup().teacherErrors()), Math.round(1000 * teacherAccuracy) / 10.0, warmup.collected());
-                }
-                writeJson(run.resolve(WarmupRecord.FILE), new WarmupRecord(warmup.passes(), warmup.keptPass(), teacherAccuracy));
-            }
-            if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
-                times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_warmup", evals, run, split, task, taskReward, passQueries, listener));
-            }
+            JobRun job = new JobRun(options, task, split, brain, options.evaluationReward(task, actionFormat), trainingQueries,
+                    passQueries, dataset.map(d -> d.withTaskExamples(task.examples())).orElse(task.examples()), evals,
+                    new PhaseTimes(), listener, start);
 
-            if (recipe.grpo().steps() == 0) { // the warm-up alone: its model is the run's distilled/ folder
-                double wall = (System.nanoTime() - start) / 1e9;
-                writeJson(run.resolve(PhaseTimes.FILE), times.record(wall));
-                return new Summary(run, evals, null, wall, List.of(), times);
+            Path init = run.resolve("init");
+            if (options.model() == null && !Files.exists(init.resolve("config.json"))) ModelPhase.run(job, init);
+            if (!warmedUp && !evals.containsKey("before_training")) EvaluationPhase.run(job, "before_training", List.of());
+            if (recipe.warmup().traces() > 0 && !warmedUp) WarmupPhase.run(job);
+            if (recipe.warmup().traces() > 0 && !evals.containsKey("after_warmup")) {
+                EvaluationPhase.run(job, "after_warmup", passQueries);
             }
-            listener.phase("train");
-            // a named reward is trained on as it is, so the reward a rollout was given says whether it solved its example
-            RunRecorder recorder = new RunRecorder(run, task.name(), options.reward().isTask() ? TaskRewards.succeeded(taskReward, known)
-                    : trace -> trace.reward().orElse(0) >= 1.0, listener::step);
-            listener.trainingStarted(recipe.grpo().steps(), RunRecorder.read(run).size());
-            TrainingRun.Result result;
-            long trainStart = System.nanoTime();
-            try {
-                result = brain.train(trainingQueries, recipe.grpo().steps(), recorder,
-                        task.name() + "-" + UUID.randomUUID().toString().substring(0, 8));
-            } finally {
-                listener.trainingEnded();
-            }
-            times.add(config.algorithm().name(), trainStart);
-            listener.phase("save");
-            brain.save(run.resolve("adapter"));
-            times.time(PhaseTimes.EVALUATIONS, () -> evaluate(brain, "after_" + config.algorithm().lowerName(), evals, run, split, task, taskReward, passQueries, listener));
-            drawCurve(run, task.name() + ": " + config.algorithm().lowerName());
-            List<String> verdict = new ArrayList<>(TrainingVerdict.of(evals, config.algorithm(), RunRecorder.read(run)));
-            // only for a teacher with errors: the plain oracle's share right is its replay's, not a teacher to beat
-            Optional<Double> teacher = recipe.warmup().teacherErrors() > 0
-                    ? WarmupRecord.read(run).map(WarmupRecord::teacherAccuracy) : Optional.empty();
-            EvalRecord trained = evals.get("after_" + config.algorithm().lowerName());
-            if (teacher.isPresent() && trained != null) {
-                verdict.add(String.format(Locale.ROOT, "teacher: %.1f%% of its demonstrations right; after %s %.1f%%, %+.1f points over it",
-                        100 * teacher.get(), config.algorithm().name(), 100 * trained.accuracy(),
-                        100 * (trained.accuracy() - teacher.get())));
-            }
-            verdict.forEach(line -> LOG.info("{}", line));
-            double wall = (System.nanoTime() - start) / 1e9;
-            writeJson(run.resolve(PhaseTimes.FILE), times.record(wall));
-            return new Summary(run, evals, result, wall, verdict, times);
+            if (recipe.grpo().steps() == 0) return ReportPhase.warmupOnly(job);
+            TrainingRun.Result result = TrainPhase.run(job);
+            EvaluationPhase.run(job, "after_" + options.trainingConfig().algorithm().lowerName(), passQueries);
+            return ReportPhase.trained(job, result);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the run folder " + run + ": " + e.getMessage(), e);
         }
+    }
+
+    /** What {@code config.json} records: the resolved recipe and training settings, and what the job was given. */
+    private static Map<String, Object> settings(TrainingJobSpec options, Checked checked, Split split, ActionFormat actionFormat) {
+        TrainingConfig config = options.trainingConfig();
+        Map<String, Object> settings = new LinkedHashMap<>(Map.of("task", checked.task().name(),
+                "algorithm", config.algorithm().lowerName(), "mode", options.mode().label(), "seed", options.seed(),
+                "recipe", options.recipe(), "training", config, "train_examples", split.train().size(),
+                "test_examples", split.test().size()));
+        if (options.toolReward() != null) settings.put("tool_reward", options.toolReward());
+        if (options.adapt() != null) settings.put("adapt", options.adapt().toString());
+        checked.dataset().ifPresent(d -> settings.put("dataset", d.record()));
+        checked.test().ifPresent(d -> settings.put("test_dataset", d.record()));
+        if (options.task() == null) settings.put("task_source", "dataset");
+        if (!options.reward().isTask()) settings.put("reward", options.reward().name());
+        if (!options.tools().equals(ToolChoice.none())) settings.put("tools", options.tools());
+        if (options.judge() != null) settings.put("judge", options.judge());
+        if (options.toolSuite() != null) settings.put("tool_suite", options.toolSuite());
+        if (options.model() != null) settings.put("model", options.model().toString());
+        if (options.adapter() != null) settings.put("adapter", options.adapter().toString());
+        settings.put("action_format", actionFormat.formatName());
+        return settings;
+    }
+
+    /** The Brain every phase acts through: the run's base model, the job's tools, rewards, settings and helpers. */
+    private static Brain brain(TrainingJobSpec options, Checked checked, ActionFormat actionFormat, HelperModels helpers,
+                               Optional<JobNode> node, JobListener listener) {
+        Task task = checked.task();
+        BuiltinSuites.Options toolOptions = toolOptions(options.dataDir());
+        BrainBuilder builder = Brain.builder().model(baseModel(options.runDir(), options.model())).actionFormat(actionFormat)
+                .toolOptions(toolOptions)
+                .distractorTools(distractors(options.tools(), options.dataDir(), toolOptions))
+                .reward(options.trainingReward(task, actionFormat))
+                .config(options.trainingConfig()).workDir(options.runDir()).progress(listener.progress());
+        if (options.judge() != null) builder.judgeReward(helpers.judge(), options.judge().mode() == null ? "ranking" : options.judge().mode());
+        node.ifPresent(builder::onNode);
+        if (options.toolSuite() != null) builder.hostedTool(options.toolSuite());
+        else if (task.toolSuites().isEmpty()) builder.exampleToolsOnly();
+        else builder.tool(task.toolSuites().get(0));
+        checked.adapt().ifPresent(a -> builder.adapt(a, ContextKey.task(task.name())));
+        Brain brain = builder.build();
+        if (options.adapter() != null) brain.loadAdapter(options.adapter());
+        options.tools().retrieval().ifPresent(r -> brain.enableToolRetrieval(r.mode().label(), r.k(), helpers.selector()));
+        return brain;
     }
 
     /**
@@ -411,40 +344,6 @@ public final class TaskTrainingJob {
     private static ActionFormat actionFormat(Path model, ScratchRecipe recipe) {
         return model != null && HfModelFolder.chatTemplate(model).isPresent() ? NativeActionFormat.forModel(model)
                 : recipe.greedyAgent().actionFormat();
-    }
-
-    /**
-     * The run's reward_curve.png, which nothing after it needs: a JVM that cannot draw text (a slim image without the
-     * font libraries AWT links, or without fonts) says so in one line instead of failing a trained job.
-     */
-    private static void drawCurve(Path run, String title) {
-        try {
-            RewardCurve.write(run.resolve("reward_curve.png"), title, RunRecorder.read(run));
-        } catch (LinkageError | java.awt.AWTError | InternalError e) {
-            LOG.warn("reward_curve.png not drawn: this JVM cannot draw text ({}); metrics.jsonl holds its figures", e.getMessage());
-        }
-    }
-
-    /**
-     * Why demonstrations were dropped, with the limits that cut them (empty when none was): a task whose oracle outgrows the
-     * recipe's limits otherwise shows only as a low kept count.
-     */
-    private static String dropped(DistillReport warmup, ScratchRecipe recipe) {
-        int noAnswer = warmup.skipped(SkipReason.NO_ANSWER);
-        int errors = warmup.skipped(SkipReason.TEACHER_ERROR);
-        int below = warmup.skipped(SkipReason.BELOW_THRESHOLD);
-        if (noAnswer + errors + below == 0) return "";
-        ScratchRecipe.Rollouts limits = recipe.rollouts();
-        return String.format(Locale.ROOT, " (%d without an answer: cut at maxNewTokens %d per reply, maxTotalTokens %d per context "
-                        + "or maxTurns %d; %d teacher errors; %d below the reward threshold)",
-                noAnswer, limits.maxNewTokens(), limits.maxTotalTokens(), limits.maxTurns(), errors, below);
-    }
-
-    /** The warm-up's teacher: the task's oracle, misreading its answer on the recipe's share of the queries when it names one. */
-    private static TeacherFactory teacher(Task task, ScratchRecipe recipe, long seed) {
-        double errors = recipe.warmup().teacherErrors();
-        return errors == 0 ? TeacherFactory.oracle(task.name())
-                : TeacherFactory.oracle(task.name(), new OracleTeacher.Errors(errors, seed));
     }
 
     /** The task's test split: {@link #TEST_FRACTION} of its examples, at most {@code maxTest}. */
@@ -517,51 +416,9 @@ public final class TaskTrainingJob {
         return Optional.ofNullable(options.dataset()).map(JobDataset::read);
     }
 
-    /** Greedy accuracy on the test split and, on {@code passQueries} when there are any, pass@k of the sampling policy. */
-    private static void evaluate(Brain brain, String name, Map<String, EvalRecord> evals, Path run, Split split, Task task,
-                                 TraceReward reward, List<TaskExample> passQueries, JobListener listener) throws IOException {
-        listener.phase("evaluate");
-        long start = System.nanoTime();
-        EvalRecord record;
-        long evaluated;
-        // one model load for the phase: the test split greedily, then pass@k on the training queries
-        try (EvalSession session = brain.evaluation(Math.max(split.test().size(), passQueries.size() * PASS_AT_K))) {
-            EvaluationReport report = session.evaluate(split.test(), reward);
-            ToolUse.append(run.resolve(ToolUse.FILE), report.toolUse(evalRunId(run, name), task.name()));
-            record = EvalRecord.of(report);
-            evaluated = System.nanoTime();
-            if (!passQueries.isEmpty()) record = record.withTraining(session.passAtK(passQueries, reward, PASS_AT_K, PASS_AT_K));
-        }
-        LOG.info("{}: {} test examples in {} s, pass@{} on {} training queries in {} s", name, record.examples(),
-                Math.round((evaluated - start) / 1e9), PASS_AT_K, passQueries.size(), Math.round((System.nanoTime() - evaluated) / 1e9));
-        evals.put(name, record);
-        writeJson(run.resolve("eval.json"), evals);
-        listener.evaluated(name, record);
-    }
-
     /** The run id of an evaluation's tool-use records: the run folder's name, then {@code /eval/<phase>}. */
     public static String evalRunId(Path run, String phase) {
         return run.toAbsolutePath().getFileName() + "/eval/" + phase;
-    }
-
-    /** The task-sized model, its vocabulary learned from the oracle's texts through the job's own tools. */
-    private static void writeScratchModel(Brain brain, Split split, ScratchRecipe recipe, Path dir, long seed, Progress progress)
-            throws IOException {
-        try (AgentTools.Open tools = brain.agentTools().open()) {
-            List<String> texts;
-            List<TaskExample> sources = recipe.vocabulary().from(split.train());
-            try (Progress.Meter meter = progress.start("model: oracle texts", sources.size(), "examples")) {
-                texts = TaskTexts.of(sources, tools, recipe.greedyAgent(), meter);
-            }
-            TaskVocabulary vocabulary;
-            ScratchModel model;
-            try (Progress.Meter meter = progress.start("model: vocabulary and weights", 1, "models")) {
-                vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());
-                model = ScratchModel.write(dir, vocabulary, recipe.shape(), seed);
-                meter.step();
-            }
-            LOG.info("task-sized model: vocabulary {}, {}", vocabulary.size(), model.config());
-        }
     }
 
     static Map<String, EvalRecord> readEvals(Path file) throws IOException {

@@ -19,7 +19,11 @@
  * ({@code PolicyGate}). {@code TrainingJobSpec.fromNetwork} reads a request from the network (paths relative to the
  * node's folders; see the job controller).
  *
- * <p><b>The phases</b>
+ * <p><b>The phases</b>, one class each, run in order by {@code TaskTrainingJob.run} over the {@code JobRun} they
+ * share (spec, task and split, Brain, evaluations, phase times, listener); each is skipped when an earlier session of a
+ * resumed job left it done: {@code ModelPhase}, {@code EvaluationPhase} (before training), {@code WarmupPhase},
+ * {@code EvaluationPhase} (after the warm-up), {@code TrainPhase} (training and saving the adapter),
+ * {@code EvaluationPhase} (after training), {@code ReportPhase} (curve, verdict, times).
  * <ul>
  *   <li>A task-sized model from scratch ({@code brain.scratch} + {@code model.scratch}: a byte-level BPE vocabulary
  *       learned from the task's oracle texts, digits never merged, and a Qwen2 shape from the recipe; how the recipe's

@@ -1,0 +1,41 @@
+package dev.toolcoach.brain.taskjob;
+
+import dev.toolcoach.brain.run.RunRecorder;
+import dev.toolcoach.brain.run.TaskRewards;
+import dev.toolcoach.brain.run.TrainingRun;
+
+import java.io.IOException;
+import java.util.UUID;
+
+/**
+ * Training with the job's algorithm through the Brain (coach, athletes, tool servers and learner), every step recorded
+ * in {@code metrics.jsonl} and {@code traces.jsonl} and checkpointed; a resumed job continues from its last checkpoint.
+ * Then the adapter is saved to {@code adapter/}.
+ */
+final class TrainPhase {
+
+    private TrainPhase() {
+    }
+
+    static TrainingRun.Result run(JobRun job) throws IOException {
+        job.listener().phase("train");
+        TrainingJobSpec spec = job.spec();
+        // a named reward is trained on as it is, so the reward a rollout was given says whether it solved its example
+        RunRecorder recorder = new RunRecorder(job.folder(), job.task().name(), spec.reward().isTask()
+                ? TaskRewards.succeeded(job.taskReward(), job.knownExamples())
+                : trace -> trace.reward().orElse(0) >= 1.0, job.listener()::step);
+        job.listener().trainingStarted(job.recipe().grpo().steps(), RunRecorder.read(job.folder()).size());
+        TrainingRun.Result result;
+        long start = System.nanoTime();
+        try {
+            result = job.brain().train(job.trainingQueries(), job.recipe().grpo().steps(), recorder,
+                    job.task().name() + "-" + UUID.randomUUID().toString().substring(0, 8));
+        } finally {
+            job.listener().trainingEnded();
+        }
+        job.times().add(spec.trainingConfig().algorithm().name(), start);
+        job.listener().phase("save");
+        job.brain().save(job.folder().resolve("adapter"));
+        return result;
+    }
+}
