@@ -1,9 +1,9 @@
 package dev.toolcoach.coachnode;
 
-import dev.toolcoach.model.chat.ChatTemplate;
-import dev.toolcoach.model.chat.ChatTemplates;
-import dev.toolcoach.model.chat.ConversationFile;
-import dev.toolcoach.model.chat.JinjaChatTemplate;
+import dev.toolcoach.chat.ChatTemplate;
+import dev.toolcoach.model.io.ChatTemplates;
+import dev.toolcoach.chat.ConversationFile;
+import dev.toolcoach.chat.JinjaChatTemplate;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.ModelLoadException;
 import java.io.IOException;

@@ -44,7 +44,7 @@
  *       existing {@code --out}, is one line and exit 2.</li>
  *   <li>{@code render} ({@code RenderCommand}): {@code --model DIR} or {@code --template FILE [--tokens JSON] [--bos
  *       --eos]}, {@code --conversation FILE [--date yyyy-MM-dd]}: prints exactly the prompt text
- *       ({@code dev.toolcoach.model.chat}).</li>
+ *       ({@code dev.toolcoach.chat}).</li>
  *   <li>{@code traces} ({@code TracesCommand}): {@code show RUN [--trace ID] [--step N]}: traces turn by turn
  *       ({@code TracePrinter}) or a list; {@code html RUN [--out FILE]}: the offline viewer ({@code TraceHtml}), token
  *       texts from the run's model's tokenizer.</li>

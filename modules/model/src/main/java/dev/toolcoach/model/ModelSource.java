@@ -1,6 +1,6 @@
 package dev.toolcoach.model;
 
-import dev.toolcoach.model.chat.JinjaChatTemplate;
+import dev.toolcoach.chat.JinjaChatTemplate;
 import java.util.Optional;
 import java.util.Set;
 

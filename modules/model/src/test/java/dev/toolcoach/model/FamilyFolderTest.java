@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ai.djl.ndarray.NDManager;
-import dev.toolcoach.model.chat.ChatMlTemplate;
-import dev.toolcoach.model.chat.ChatTemplates;
-import dev.toolcoach.model.chat.Llama3Template;
+import dev.toolcoach.chat.ChatMlTemplate;
+import dev.toolcoach.model.io.ChatTemplates;
+import dev.toolcoach.chat.Llama3Template;
 import dev.toolcoach.model.config.ModelFamily;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HostTensor;

@@ -8,7 +8,7 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.training.GradientCollector;
-import dev.toolcoach.model.chat.ChatTemplates;
+import dev.toolcoach.model.io.ChatTemplates;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.io.HostTensor;

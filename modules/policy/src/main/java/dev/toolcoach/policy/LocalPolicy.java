@@ -4,7 +4,7 @@ import ai.djl.ndarray.NDManager;
 import dev.toolcoach.model.ComputeDevice;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
-import dev.toolcoach.model.chat.ChatTemplates;
+import dev.toolcoach.model.io.ChatTemplates;
 import dev.toolcoach.model.engine.InferenceEngine;
 import dev.toolcoach.model.io.ModelLoadException;
 import dev.toolcoach.model.lora.AdapterWeights;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.agent.ChatFormat;
 import dev.toolcoach.agent.ConversationTemplate;
-import dev.toolcoach.model.chat.TemplateInput;
+import dev.toolcoach.chat.TemplateInput;
 import dev.toolcoach.trace.Message;
 
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ public final class PolicyChatFormat implements ChatFormat {
     private static final TypeReference<Map<String, Object>> SCHEMA = new TypeReference<>() {
     };
 
-    private final dev.toolcoach.model.chat.ChatTemplate template;
+    private final dev.toolcoach.chat.ChatTemplate template;
     private final String probeText;
     private final String generationPrefix;
     private final String endOfTurn;
@@ -55,7 +55,7 @@ public final class PolicyChatFormat implements ChatFormat {
      *                                  empty thinking block into it) is taken, for native formats only: see
      *                                  {@link #appendsTurns()}
      */
-    public PolicyChatFormat(dev.toolcoach.model.chat.ChatTemplate template, Map<String, Integer> specials,
+    public PolicyChatFormat(dev.toolcoach.chat.ChatTemplate template, Map<String, Integer> specials,
                             Set<Integer> fallbackEos) {
         this.template = template;
         this.probeText = template.render(PROBE, false);

@@ -15,7 +15,7 @@
  *       ids. Tool outputs go back as a user turn of {@code <tool_response>} blocks; a result named by its tool
  *       ({@code Message.toolResult}, as formats with results in the tool role send it) goes to the template's own tool
  *       role. {@code template()} hands the agent the whole template ({@code agent.ConversationTemplate}: messages,
- *       tools as OpenAI function schemas, generation prompt → {@code model.chat.TemplateInput}) for native action
+ *       tools as OpenAI function schemas, generation prompt → {@code chat.TemplateInput}) for native action
  *       formats; {@code appendsTurns()} is false for a template that rewrites a reply (Qwen3 writes a thinking block
  *       into the last one), which then runs native formats only.</li>
  *   <li>{@code NativeActionFormat}: the action format a model speaks by default: its family's native tool-call format

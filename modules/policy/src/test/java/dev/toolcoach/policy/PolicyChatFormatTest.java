@@ -1,8 +1,8 @@
 package dev.toolcoach.policy;
 
-import dev.toolcoach.model.chat.ChatMlTemplate;
-import dev.toolcoach.model.chat.JinjaChatTemplate;
-import dev.toolcoach.model.chat.Llama3Template;
+import dev.toolcoach.chat.ChatMlTemplate;
+import dev.toolcoach.chat.JinjaChatTemplate;
+import dev.toolcoach.chat.Llama3Template;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.testkit.TinyChatModel;

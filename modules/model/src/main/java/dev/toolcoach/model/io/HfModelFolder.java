@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.model.ModelSource;
-import dev.toolcoach.model.chat.JinjaChatTemplate;
+import dev.toolcoach.chat.JinjaChatTemplate;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.trace.UntrustedJson;
 import java.io.IOException;
