@@ -1,6 +1,5 @@
 package dev.toolcoach.coachnode;
 
-import dev.toolcoach.model.TorchDoctor;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

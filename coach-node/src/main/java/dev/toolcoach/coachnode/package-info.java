@@ -56,7 +56,7 @@
  *       status: competence, retirement flags).</li>
  *   <li>Also {@code checkpoints} ({@code CheckpointsCommand}: verifies a run's checkpoint files), {@code runs}
  *       ({@code RunsCommand}: {@code runs compare}, {@code taskjob.RunComparison}) and {@code doctor}
- *       ({@code DoctorCommand}: {@code model.TorchDoctor}).</li>
+ *       ({@code DoctorCommand} over {@code TorchDoctor}, its checks).</li>
  * </ul>
  */
 package dev.toolcoach.coachnode;

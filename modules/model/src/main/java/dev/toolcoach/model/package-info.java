@@ -3,10 +3,9 @@
  * loaders (HF safetensors, llama2.c; {@code io}), tokenizers ({@code tokenizer}), a folder's chat template ({@code
  * io.ChatTemplates}; the renderer is modules/chat), LoRA and PEFT I/O ({@code lora}), the sampler with behaviour
  * log-probs ({@code generate}), the KV cache of slots ({@code nn}) and the continuous-batching {@code
- * engine.InferenceEngine} (conversations kept across turns, shared prompts, adapters merged per version); models from
- * scratch ({@code scratch}: BPE vocabulary learning, a random Qwen2 folder, trained weights written). It knows neither
- * the agent nor Akka. This package holds what places and loads a model: the device, the precision, shared bases and
- * the PyTorch runtime.
+ * engine.InferenceEngine} (conversations kept across turns, shared prompts, adapters merged per version). It knows
+ * neither the agent nor Akka. This package holds what places and loads a model: the device, the precision, shared
+ * bases and the PyTorch runtime.
  *
  * <p><b>The device</b> The device is a value, never a process-wide setting: {@code ComputeDevice} (cpu, cuda, cuda:N,
  * with its {@code Precision}) is chosen by {@code --device}/{@code --precision} on a command (coach-node's {@code
@@ -57,8 +56,9 @@
  * {@code torch.env} ({@code PYTORCH_LIBRARY_PATH}, {@code PYTORCH_VERSION}, {@code PYTORCH_FLAVOR}, {@code
  * ENGINE_CACHE_DIR}, {@code PYTORCH_LIBRARY_EXCLUSION}, for CUDA {@code TOOLCOACH_CUDART_DIR} and {@code
  * LD_LIBRARY_PATH}); {@code ComputeDevice.available} hands {@code TOOLCOACH_CUDART_DIR} to JNA before DJL's GPU count,
- * {@code cluster.sh} sources {@code TOOLCOACH_TORCH_ENV} for its nodes. {@code TorchDoctor} ({@code coach-node
- * doctor}) reports it all and checks a matmul, the fused attention ({@code nn.ScriptedOps}' TorchScript module, which
+ * {@code cluster.sh} sources {@code TOOLCOACH_TORCH_ENV} for its nodes. The doctor ({@code coach-node
+ * doctor}, its checks in coach-node's {@code TorchDoctor}) reports it all and checks a matmul, the fused attention
+ * ({@code nn.ScriptedOps}' TorchScript module, which
  * every prefill and scoring pass runs) and a half base (its logits and gradient compared at the positions the mask
  * keeps: a padding row attends to nothing, and what the kernel fills it with differs by type). {@code
  * InstalledTorchIT} (deploy) runs the whole path in CI against the pip CPU wheel in {@code /opt/wheels} (the venv and

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.brain.scratch.ScratchModel;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.LoraConfig;
 

@@ -21,7 +21,6 @@ import dev.toolcoach.learn.core.LearnerConfig;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import dev.toolcoach.learn.optim.LrSchedule;
 import dev.toolcoach.model.lora.LoraConfig;
-import dev.toolcoach.model.scratch.ScratchModel;
 
 import java.io.IOException;
 import java.time.Duration;

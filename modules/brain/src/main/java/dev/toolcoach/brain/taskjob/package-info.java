@@ -25,7 +25,7 @@
  * {@code EvaluationPhase} (after the warm-up), {@code TrainPhase} (training and saving the adapter),
  * {@code EvaluationPhase} (after training), {@code ReportPhase} (curve, verdict, times).
  * <ul>
- *   <li>A task-sized model from scratch ({@code brain.scratch} + {@code model.scratch}: a byte-level BPE vocabulary
+ *   <li>A task-sized model from scratch ({@code brain.scratch}: a byte-level BPE vocabulary
  *       learned from the task's oracle texts, digits never merged, and a Qwen2 shape from the recipe; how the recipe's
  *       defaults were measured: docs/RECIPE.md).</li>
  *   <li>Evaluated greedily on the test split ({@code brain.eval.TaskEvaluation}; 20% of the task's examples, at most

@@ -8,8 +8,6 @@ import dev.toolcoach.lm.SamplingParams;
 import dev.toolcoach.brain.FinanceTools;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
-import dev.toolcoach.model.scratch.ScratchModel;
-import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;
 import dev.toolcoach.policy.LocalPolicy;
 import dev.toolcoach.tasks.synthetic.FinanceTask;

@@ -1,6 +1,5 @@
 package dev.toolcoach.brain.scratch;
 
-import dev.toolcoach.model.scratch.TaskVocabulary;
 import dev.toolcoach.model.tokenizer.HfTokenizer;
 import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;

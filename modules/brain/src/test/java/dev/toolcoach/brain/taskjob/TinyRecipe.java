@@ -1,6 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
-import dev.toolcoach.model.scratch.ScratchModel;
+import dev.toolcoach.brain.scratch.ScratchModel;
 import dev.toolcoach.brain.scratch.ScratchRecipe;
 import dev.toolcoach.model.lora.LoraConfig;
 

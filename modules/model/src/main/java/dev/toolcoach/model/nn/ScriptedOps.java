@@ -52,7 +52,7 @@ public final class ScriptedOps {
     /**
      * softmax(q k^T / sqrt(hd) + mask) v: q [B, H, L, hd]; k, v [B, kvH, T, hd] with H a multiple of kvH (each kv head
      * serves H / kvH query heads, as grouped-query attention does); mask additive, broadcastable to [B, H, L, T], of q's
-     * type. The result, [B, H, L, hd], lives in q's manager. Public for {@code TorchDoctor}, which checks it on the device.
+     * type. The result, [B, H, L, hd], lives in q's manager. Public for the {@code doctor} command, which checks it on the device.
      */
     public static NDArray attention(NDArray q, NDArray k, NDArray v, NDArray mask) {
         PtSymbolBlock m = module();

@@ -1,4 +1,4 @@
-package dev.toolcoach.model;
+package dev.toolcoach.coachnode;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
@@ -9,6 +9,9 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.jni.LibUtils;
 import ai.djl.training.GradientCollector;
 import ai.djl.util.cuda.CudaUtils;
+import dev.toolcoach.model.ComputeDevice;
+import dev.toolcoach.model.Precision;
+import dev.toolcoach.model.TorchRuntime;
 import dev.toolcoach.model.config.ModelConfig;
 import dev.toolcoach.model.io.HfModelFolder;
 import dev.toolcoach.model.lora.LoraAdapter;
@@ -352,7 +355,7 @@ public final class TorchDoctor {
     }
 
     /** Cosine similarity of two vectors (0 when either is zero). */
-    static double cosine(double[] a, double[] b) {
+    private static double cosine(double[] a, double[] b) {
         double ab = 0, aa = 0, bb = 0;
         for (int i = 0; i < a.length; i++) {
             ab += a[i] * b[i];

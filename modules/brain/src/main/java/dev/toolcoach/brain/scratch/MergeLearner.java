@@ -1,4 +1,4 @@
-package dev.toolcoach.model.scratch;
+package dev.toolcoach.brain.scratch;
 
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson;
 import dev.toolcoach.model.tokenizer.ByteLevelTokenizerJson.Merge;

@@ -1,4 +1,4 @@
-package dev.toolcoach.model.scratch;
+package dev.toolcoach.brain.scratch;
 
 import dev.toolcoach.model.TrainingMemory;
 import dev.toolcoach.model.config.ModelConfig;
