@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.model.output.structured.Description;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
@@ -80,6 +81,17 @@ class SchemaValidatorTest {
     }
 
     record Node(String name, List<Node> children) {
+    }
+
+    record Page<T>(List<T> items, @Description("how many in all") int total) {
+    }
+
+    @Test
+    void generatorResolvesGenericRecordsAndReadsDescriptionOnComponents() {
+        JsonNode page = JsonSchemaGenerator.schemaOf(new TypeReference<Page<LocalDate>>() { }.getType());
+        assertEquals("{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"date\"}},"
+                + "\"total\":{\"type\":\"integer\",\"description\":\"how many in all\"}},\"required\":[\"items\",\"total\"],"
+                + "\"additionalProperties\":false}", page.toString());
     }
 
     @Test
