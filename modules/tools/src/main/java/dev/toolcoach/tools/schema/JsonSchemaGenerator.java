@@ -76,7 +76,8 @@ public final class JsonSchemaGenerator {
     }
 
     private static SchemaGeneratorConfig config(ArgumentTypes argumentTypes) {
-        // the JSON types ToolJson binds, and no others (the library's defaults would make byte a string, LocalDateTime a date-time)
+        // the JSON types ToolJson binds, and no others (the library's defaults would make byte a string and
+        // LocalDateTime a date-time)
         SimpleTypeModule simpleTypes = new SimpleTypeModule().withEmptySchema(Object.class);
         List.of(String.class, char.class, Character.class, CharSequence.class).forEach(simpleTypes::withStringType);
         List.of(boolean.class, Boolean.class).forEach(simpleTypes::withBooleanType);
@@ -154,9 +155,9 @@ public final class JsonSchemaGenerator {
                 return bare(schema);
             }
             if (!raw.isRecord() && !isPlainObject(raw)) {
-                throw new IllegalArgumentException("type " + types.getFullTypeDescription(type) + " is not supported for tool arguments"
-                        + " (use primitives, String, BigDecimal, enums, dates, List, Map, Optional, records or classes with fields"
-                        + " and a no-argument constructor)");
+                throw new IllegalArgumentException("type " + types.getFullTypeDescription(type)
+                        + " is not supported for tool arguments (use primitives, String, BigDecimal, enums, dates, List, Map,"
+                        + " Optional, records or classes with fields and a no-argument constructor)");
             }
             if (enclosing.contains(type)) {
                 throw new IllegalArgumentException((raw.isRecord() ? "record " : "class ") + raw.getName()

@@ -72,7 +72,8 @@ public final class SchemaValidator {
         try {
             return Optional.of(REGISTRY.getSchema(JSON3.readTree(schema)));
         } catch (SchemaException e) {
-            LOG.warn("arguments are not checked against a tool schema the validator cannot compile ({}): {}", e.getMessage(), schema);
+            LOG.warn("arguments are not checked against a tool schema the validator cannot compile ({}): {}",
+                    e.getMessage(), schema);
             return Optional.empty();
         }
     }
@@ -106,7 +107,7 @@ public final class SchemaValidator {
             if ("properties".equals(location.getElement(i)) && name.equals(location.getElement(i + 1))) {
                 JsonNode object = node(schema, location, i);
                 for (JsonNode required : object.path("required")) if (required.asText().equals(name)) return false;
-                return true;
+                return object.path("properties").has(name); // not found (a location in another resource): kept
             }
         }
         return false;
@@ -125,9 +126,12 @@ public final class SchemaValidator {
                 node(schema, location, location.getNameCount() - 1).path("properties").fieldNames().forEachRemaining(names::add);
                 yield child(path, error.getProperty()) + ": unexpected argument (expected only " + names + ")";
             }
-            case "type" -> orArguments(path) + ": expected " + (keywordValue.isArray()
-                    ? String.join(" or ", keywordValue.valueStream().map(t -> t.asString()).toList()) : keywordValue.asString())
-                    + ", got " + describe(value);
+            case "type" -> {
+                List<String> expected = keywordValue.isArray()
+                        ? keywordValue.valueStream().map(tools.jackson.databind.JsonNode::asString).toList()
+                        : List.of(keywordValue.asString());
+                yield orArguments(path) + ": expected " + String.join(" or ", expected) + ", got " + describe(value);
+            }
             case "enum" -> orArguments(path) + ": " + describe(value) + " is not one of " + keywordValue;
             case "format" -> orArguments(path) + ": " + describe(value) + switch (keywordValue.asString()) {
                 case "date" -> " is not a date like 2001-05-14";
