@@ -2,7 +2,9 @@ package dev.toolcoach.tools.schema;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.model.output.structured.Description;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigInteger;
@@ -17,6 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SchemaValidatorTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     record Point(int x, int y) {
     }
@@ -77,5 +81,55 @@ class SchemaValidatorTest {
     }
 
     record Node(String name, List<Node> children) {
+    }
+
+    record Page<T>(List<T> items, @Description("how many in all") int total) {
+    }
+
+    @Test
+    void generatorResolvesGenericRecordsAndReadsDescriptionOnComponents() {
+        JsonNode page = JsonSchemaGenerator.schemaOf(new TypeReference<Page<LocalDate>>() { }.getType());
+        assertEquals("{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"date\"}},"
+                + "\"total\":{\"type\":\"integer\",\"description\":\"how many in all\"}},\"required\":[\"items\",\"total\"],"
+                + "\"additionalProperties\":false}", page.toString());
+    }
+
+    @Test
+    void keywordsOfAServersSchemaAreCheckedToo() throws Exception {
+        // an MCP server's schema may say more than the generator writes: bounds, patterns, sizes, other formats, $refs
+        JsonNode schema = JSON.readTree("""
+                {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                 "properties": {
+                   "n": {"type": "integer", "minimum": 1, "maximum": 10},
+                   "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                   "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                   "mail": {"type": "string", "format": "email"},
+                   "id": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                   "where": {"$ref": "#/definitions/Place"}},
+                 "required": ["n", "where"],
+                 "definitions": {"Place": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+                                           "required": ["city"], "additionalProperties": false}}}
+                """);
+        HashMap<String, Object> where = new HashMap<>();
+        where.put("city", "Oslo");
+        where.put("zip", null);
+        assertEquals(List.of(), SchemaValidator.validate(schema, Map.of("n", 10, "code", "OSL", "where", where)),
+                "an optional null inside a referenced definition counts as left out");
+        List<String> problems = SchemaValidator.validate(schema, Map.of("n", 11, "code", "osl", "tags", List.of(),
+                "mail", "bob", "id", 1.5, "where", Map.of("town", "Oslo")));
+        assertEquals(Arrays.asList(
+                "code: does not match the regex pattern ^[A-Z]{3}$",
+                "id: must be valid to one and only one schema, but 0 are valid",
+                "mail: string \"bob\" is not a valid email",
+                "n: must have a maximum value of 10",
+                "tags: must have at least 1 items but found 0",
+                "where.city: missing required argument",
+                "where.town: unexpected argument (expected only [city, zip])"), problems.stream().sorted().toList());
+    }
+
+    @Test
+    void aSchemaTheValidatorCannotCompileChecksNothing() throws Exception {
+        JsonNode unknownDialect = JSON.readTree("{\"$schema\": \"https://example.com/own-dialect\", \"type\": \"object\"}");
+        assertEquals(List.of(), SchemaValidator.validate(unknownDialect, Map.of("any", 1)));
     }
 }
