@@ -1,6 +1,6 @@
 package dev.toolcoach.learn.core;
 
-import dev.toolcoach.learn.loss.GrpoStats;
+import dev.toolcoach.learn.loss.GrpoLoss;
 
 /**
  * What one GRPO batch did. Ratio, clip, KL and entropy figures are per generated token over all epochs.
@@ -19,7 +19,7 @@ public record GrpoMetrics(int version, double loss, double meanRatio, double cli
                           int skippedGroups, double meanStaleness, double learningRate,
                           int skippedUpdates) implements TrainingMetrics {
 
-    static GrpoMetrics of(int version, GrpoStats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
+    static GrpoMetrics of(int version, GrpoLoss.Stats s, int epochs, double gradNorm, int skipped, double staleness, double lr,
                           int skippedUpdates) {
         return new GrpoMetrics(version, s.loss() / epochs, s.meanRatio(), s.clipFractionLow(), s.clipFractionHigh(),
                 s.cappedFraction(), s.meanKl(), s.meanEntropy(), gradNorm, s.tokens() / epochs, skipped, staleness, lr,

@@ -15,11 +15,8 @@ import dev.toolcoach.learn.batch.ScoredTrace;
 import dev.toolcoach.learn.checkpoint.Checkpoint;
 import dev.toolcoach.learn.loss.DpoBatchBuilder;
 import dev.toolcoach.learn.loss.DpoLoss;
-import dev.toolcoach.learn.loss.DpoStats;
-import dev.toolcoach.learn.loss.GrpoBatch;
 import dev.toolcoach.learn.loss.GrpoBatchBuilder;
 import dev.toolcoach.learn.loss.GrpoLoss;
-import dev.toolcoach.learn.loss.GrpoStats;
 import dev.toolcoach.learn.loss.LossTerm;
 import dev.toolcoach.learn.loss.SftBatchBuilder;
 import dev.toolcoach.learn.loss.SftLoss;
@@ -71,7 +68,7 @@ public final class LearnerCore implements AutoCloseable {
 
     /** GRPO on complete groups; groups without reward variance are skipped and counted. */
     public GrpoMetrics trainGrpo(List<ScoredGroup> groups) {
-        GrpoBatch batch = new GrpoBatchBuilder(config.grpo()).build(groups);
+        GrpoBatchBuilder.Batch batch = new GrpoBatchBuilder(config.grpo()).build(groups);
         if (batch.rows().isEmpty()) {
             return new GrpoMetrics(version, 0, 0, 0, 0, 0, 0, 0, 0, 0, batch.skippedGroups(), 0, 0, 0);
         }
@@ -81,13 +78,13 @@ public final class LearnerCore implements AutoCloseable {
         List<float[]> reference = needsReference ? referenceLogprobs(micro, config.grpo().temperature()) : null;
         double staleness = PaddedBatch.of(batch.rows()).meanStaleness(version);
         GrpoLoss loss = new GrpoLoss(config.grpo());
-        GrpoStats total = GrpoStats.ZERO;
+        GrpoLoss.Stats total = GrpoLoss.Stats.ZERO;
         double gradNorm = 0;
         double lr = 0;
         int skippedUpdates = 0;
         for (int epoch = 0; epoch < config.grpo().epochs(); epoch++) {
             lr = config.schedule().at(optimiser.steps());
-            GrpoStats epochStats = GrpoStats.ZERO;
+            GrpoLoss.Stats epochStats = GrpoLoss.Stats.ZERO;
             for (int i = 0; i < micro.size(); i++) {
                 epochStats = epochStats.plus(backward(micro.get(i), i, config.grpo().temperature(), (scores, tensors, scope, index) -> loss.compute(scores,
                         reference == null ? null : scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));
@@ -113,7 +110,7 @@ public final class LearnerCore implements AutoCloseable {
         List<float[]> reference = referenceLogprobs(micro, 1f);
         DpoLoss loss = new DpoLoss(config.dpo());
         double lr = config.schedule().at(optimiser.steps());
-        DpoStats total = DpoStats.ZERO;
+        DpoLoss.Stats total = DpoLoss.Stats.ZERO;
         for (int i = 0; i < micro.size(); i++) {
             total = total.plus(backward(micro.get(i), i, 1f, (scores, tensors, scope, index) -> loss.compute(scores.logprobs(),
                     scope.create(reference.get(index), scores.logprobs().getShape()), tensors)));

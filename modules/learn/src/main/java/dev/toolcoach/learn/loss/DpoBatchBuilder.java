@@ -17,13 +17,13 @@ public final class DpoBatchBuilder {
 
     /** The rows, in pairs; empty when no group has a pair that reaches the margin. */
     public List<BatchRow> build(List<ScoredGroup> groups) {
-        List<PreferencePair> pairs = new ArrayList<>();
+        List<PreferencePairs.Pair> pairs = new ArrayList<>();
         for (ScoredGroup g : groups) {
             pairs.addAll(PreferencePairs.of(g, config.pairMode(), config.minMargin()));
         }
         float weight = 1f / Math.max(1, pairs.size());
         List<BatchRow> rows = new ArrayList<>(2 * pairs.size());
-        for (PreferencePair p : pairs) {
+        for (PreferencePairs.Pair p : pairs) {
             rows.add(new BatchRow(TrainingSequence.from(p.chosen().trace().rolloutId(), p.chosen().trace().tokens()), 0, weight));
             rows.add(new BatchRow(TrainingSequence.from(p.rejected().trace().rolloutId(), p.rejected().trace().tokens()), 0, weight));
         }

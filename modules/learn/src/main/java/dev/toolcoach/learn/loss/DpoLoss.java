@@ -23,7 +23,7 @@ public final class DpoLoss {
         this.config = config;
     }
 
-    public LossTerm<DpoStats> compute(NDArray policyLogprobs, NDArray referenceLogprobs, BatchTensors batch) {
+    public LossTerm<Stats> compute(NDArray policyLogprobs, NDArray referenceLogprobs, BatchTensors batch) {
         if (batch.mask().getShape().get(0) % 2 != 0) {
             throw new IllegalArgumentException("DPO rows must come in (chosen, rejected) pairs, got "
                     + batch.mask().getShape().get(0) + " rows");
@@ -47,16 +47,40 @@ public final class DpoLoss {
                 loss.stopGradient().toType(batch.mask().getDataType(), false),
                 margin.gt(0).toType(batch.mask().getDataType(), false).sum(),
                 margin.sum().toType(batch.mask().getDataType(), false))).toFloatArray();
-        return new LossTerm<>(loss, new DpoStats(v[0], (long) v[1], v[2], h.getShape().get(0)));
+        return new LossTerm<>(loss, new Stats(v[0], (long) v[1], v[2], h.getShape().get(0)));
     }
 
     private NDArray sequenceLogprobs(NDArray tokenLogprobs, NDArray mask) {
         NDArray sums = tokenLogprobs.mul(mask).sum(new int[] {1});
-        return config.variant() == DpoVariant.IPO ? sums.div(mask.sum(new int[] {1})) : sums;
+        return config.variant() == DpoConfig.Variant.IPO ? sums.div(mask.sum(new int[] {1})) : sums;
     }
 
     /** log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), stable for large |x|. */
     static NDArray logSigmoid(NDArray x) {
         return x.minimum(ScopedConstant.like(x, 0)).sub(x.abs().neg().exp().add(1).log());
+    }
+
+    /**
+     * Sums over the pairs of one or more micro-batches.
+     *
+     * @param loss          summed weighted loss
+     * @param correct       pairs whose implicit reward ranks chosen above rejected
+     * @param marginSum     sum of beta * h
+     * @param pairs         pairs seen
+     */
+    public record Stats(double loss, long correct, double marginSum, long pairs) {
+        public static final Stats ZERO = new Stats(0, 0, 0, 0);
+
+        public Stats plus(Stats o) {
+            return new Stats(loss + o.loss, correct + o.correct, marginSum + o.marginSum, pairs + o.pairs);
+        }
+
+        public double accuracy() {
+            return pairs == 0 ? 0 : (double) correct / pairs;
+        }
+
+        public double meanMargin() {
+            return pairs == 0 ? 0 : marginSum / pairs;
+        }
     }
 }

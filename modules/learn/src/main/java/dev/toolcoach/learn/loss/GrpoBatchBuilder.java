@@ -16,11 +16,11 @@ public final class GrpoBatchBuilder {
         this.config = config;
     }
 
-    public GrpoBatch build(List<ScoredGroup> groups) {
+    public Batch build(List<ScoredGroup> groups) {
         List<TrainingSequence> sequences = new ArrayList<>();
         List<Float> advantages = new ArrayList<>();
         int skipped = 0;
-        boolean normalise = config.aggregation() != Aggregation.DR_GRPO;
+        boolean normalise = config.aggregation() != GrpoConfig.Aggregation.DR_GRPO;
         for (ScoredGroup group : groups) {
             if (group.hasZeroVariance()) {
                 skipped++;
@@ -39,7 +39,7 @@ public final class GrpoBatchBuilder {
             TrainingSequence s = sequences.get(i);
             rows.add(new BatchRow(s, advantages.get(i), rowWeight(s, sequences.size(), totalTokens)));
         }
-        return new GrpoBatch(rows, skipped);
+        return new Batch(rows, skipped);
     }
 
     private float rowWeight(TrainingSequence s, int sequenceCount, int totalTokens) {
@@ -48,5 +48,17 @@ public final class GrpoBatchBuilder {
             case SEQUENCE_MEAN -> 1f / ((float) s.generatedCount() * sequenceCount);
             case DR_GRPO -> 1f / ((float) config.drGrpoLength() * sequenceCount);
         };
+    }
+
+    /**
+     * The trainable rows of a set of groups.
+     *
+     * @param rows          one row per trace of every group that carries signal
+     * @param skippedGroups groups dropped because all their rewards were equal
+     */
+    public record Batch(List<BatchRow> rows, int skippedGroups) {
+        public Batch {
+            rows = List.copyOf(rows);
+        }
     }
 }

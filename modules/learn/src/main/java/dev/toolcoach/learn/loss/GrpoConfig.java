@@ -68,4 +68,25 @@ public record GrpoConfig(double epsLow, double epsHigh, double importanceCap, do
     public GrpoConfig withEntropyBonus(double bonus) {
         return new GrpoConfig(epsLow, epsHigh, importanceCap, beta, aggregation, drGrpoLength, advantageEps, epochs, ratioBaseline, temperature, bonus);
     }
+
+    /** How per-token losses become one batch loss. */
+    public enum Aggregation {
+        /** Sum over all generated tokens of the batch / their count (DAPO): long answers weigh more. */
+        TOKEN_MEAN,
+        /** Mean over sequences of each sequence's token mean (original GRPO). */
+        SEQUENCE_MEAN,
+        /** Sum over tokens / (sequences x a constant length) with unnormalised advantages (Dr.GRPO). */
+        DR_GRPO
+    }
+
+    /** The denominator of the GRPO importance ratio. */
+    public enum RatioBaseline {
+        /** The log-prob recorded by the policy that sampled the token: correct under asynchrony. */
+        BEHAVIOUR,
+        /**
+         * The current policy's own (detached) log-prob: the ratio is always 1, every token is treated as
+         * on-policy and staleness is ignored. This is the faulty scheme of ToolBrain, kept for comparison.
+         */
+        CURRENT_POLICY
+    }
 }

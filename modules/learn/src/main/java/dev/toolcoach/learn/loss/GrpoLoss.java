@@ -35,12 +35,12 @@ public final class GrpoLoss {
      * @param reference  log-probs of the reference policy, or null when beta is 0
      * @param batch      the micro-batch
      */
-    public LossTerm<GrpoStats> compute(TokenScores policy, NDArray reference, BatchTensors batch) {
+    public LossTerm<Stats> compute(TokenScores policy, NDArray reference, BatchTensors batch) {
         if (config.beta() > 0 && reference == null) {
             throw new IllegalArgumentException("beta " + config.beta() + " > 0 needs reference log-probs");
         }
         NDArray logp = policy.logprobs();
-        NDArray baseline = config.ratioBaseline() == RatioBaseline.BEHAVIOUR
+        NDArray baseline = config.ratioBaseline() == GrpoConfig.RatioBaseline.BEHAVIOUR
                 ? batch.behaviourLogprobs() : logp.stopGradient();
         NDArray logRatio = logp.sub(baseline);
         // bounded before exp so a very stale token cannot overflow to inf (inf * 0 = NaN in backward);
@@ -74,7 +74,7 @@ public final class GrpoLoss {
         return delta.exp().sub(delta).sub(1).minimum(ScopedConstant.like(delta, MAX_K3));
     }
 
-    private GrpoStats stats(NDArray loss, NDArray ratio, NDArray advantage, NDArray kl, NDArray entropy, NDArray mask) {
+    private Stats stats(NDArray loss, NDArray ratio, NDArray advantage, NDArray kl, NDArray entropy, NDArray mask) {
         NDArray maskBool = mask.gt(0);
         NDArray lowClipped = ratio.lt(1 - config.epsLow()).logicalAnd(advantage.lt(0)).logicalAnd(maskBool);
         NDArray highClipped = ratio.gt(1 + config.epsHigh()).logicalAnd(advantage.gt(0)).logicalAnd(maskBool);
@@ -89,6 +89,58 @@ public final class GrpoLoss {
                 klSum.toType(mask.getDataType(), false),
                 entropy.mul(mask).sum().toType(mask.getDataType(), false),
                 mask.sum())).toFloatArray();
-        return new GrpoStats(v[0], v[1], (long) v[2], (long) v[3], (long) v[4], v[5], v[6], (long) v[7]);
+        return new Stats(v[0], v[1], (long) v[2], (long) v[3], (long) v[4], v[5], v[6], (long) v[7]);
+    }
+
+    /**
+     * Sums over the generated tokens of one or more micro-batches.
+     *
+     * @param loss         summed weighted loss (already aggregated, so micro-batch losses add up)
+     * @param ratioSum     sum of the importance ratios
+     * @param clippedLow   tokens with negative advantage whose ratio fell below 1 - epsLow
+     * @param clippedHigh  tokens with positive advantage whose ratio rose above 1 + epsHigh
+     * @param capped       tokens whose ratio exceeded the importance cap
+     * @param klSum        sum of the k3 KL estimates (NaN when no reference was scored)
+     * @param entropySum   sum of the policy's next-token entropies
+     * @param tokens       generated tokens
+     */
+    public record Stats(double loss, double ratioSum, long clippedLow, long clippedHigh, long capped,
+                            double klSum, double entropySum, long tokens) {
+
+        public static final Stats ZERO = new Stats(0, 0, 0, 0, 0, 0, 0, 0);
+
+        public Stats plus(Stats o) {
+            return new Stats(loss + o.loss, ratioSum + o.ratioSum, clippedLow + o.clippedLow,
+                    clippedHigh + o.clippedHigh, capped + o.capped, klSum + o.klSum, entropySum + o.entropySum,
+                    tokens + o.tokens);
+        }
+
+        public double meanRatio() {
+            return perToken(ratioSum);
+        }
+
+        public double clipFractionLow() {
+            return perToken(clippedLow);
+        }
+
+        public double clipFractionHigh() {
+            return perToken(clippedHigh);
+        }
+
+        public double cappedFraction() {
+            return perToken(capped);
+        }
+
+        public double meanKl() {
+            return perToken(klSum);
+        }
+
+        public double meanEntropy() {
+            return perToken(entropySum);
+        }
+
+        private double perToken(double sum) {
+            return tokens == 0 ? 0 : sum / tokens;
+        }
     }
 }

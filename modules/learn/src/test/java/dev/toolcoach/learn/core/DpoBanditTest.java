@@ -1,9 +1,7 @@
 package dev.toolcoach.learn.core;
 
 import dev.toolcoach.learn.loss.DpoConfig;
-import dev.toolcoach.learn.loss.DpoVariant;
 import dev.toolcoach.learn.loss.GrpoConfig;
-import dev.toolcoach.learn.loss.PairMode;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import dev.toolcoach.learn.optim.LrSchedule;
 import org.junit.jupiter.api.Test;
@@ -16,7 +14,7 @@ class DpoBanditTest {
 
     @Test
     void dpoLiftsSuccessFromAQuarterToAboveNinetyPercent() {
-        DpoConfig dpo = new DpoConfig(0.5, 0.0, DpoVariant.SIGMOID, PairMode.ALL_PAIRS, 0.5);
+        DpoConfig dpo = new DpoConfig(0.5, 0.0, DpoConfig.Variant.SIGMOID, DpoConfig.PairMode.ALL_PAIRS, 0.5);
         LearnerConfig config = new LearnerConfig(GrpoConfig.defaults(), dpo, AdamWConfig.defaults(),
                 LrSchedule.constant(1e-2), 1.0, 32, GrpoBanditTest.seed());
         try (TinyPolicy policy = new TinyPolicy(4, 2, GrpoBanditTest.HEAD_SCALE, GrpoBanditTest.MODEL_SEED);

@@ -2,7 +2,6 @@ package dev.toolcoach.learn.core;
 
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.learn.loss.GrpoConfig;
-import dev.toolcoach.learn.loss.RatioBaseline;
 import dev.toolcoach.learn.optim.AdamWConfig;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * (d) Asynchrony: rollouts trained three policy versions after they were sampled, the ratio against the
- * behaviour log-probs, still improve the policy; without the correction ({@link RatioBaseline#CURRENT_POLICY},
+ * behaviour log-probs, still improve the policy; without the correction ({@link GrpoConfig.RatioBaseline#CURRENT_POLICY},
  * ratio 1) stale batches carry the policy far from the one that sampled them.
  *
  * <p>Final success alone cannot show the second half on this bandit: at any resting point the current and
@@ -76,8 +75,8 @@ class OffPolicyBanditTest {
     @Test
     void staleBatchesDoNotMoveTheCorrectedPolicyAgainButCarryTheUncorrectedOneAway() {
         double[] deterministic = {0, 0, 1, 0};
-        StaleReplay corrected = replayStale(RatioBaseline.BEHAVIOUR, deterministic);
-        StaleReplay uncorrected = replayStale(RatioBaseline.CURRENT_POLICY, deterministic);
+        StaleReplay corrected = replayStale(GrpoConfig.RatioBaseline.BEHAVIOUR, deterministic);
+        StaleReplay uncorrected = replayStale(GrpoConfig.RatioBaseline.CURRENT_POLICY, deterministic);
         String figures = "corrected " + corrected + ", uncorrected " + uncorrected;
         assertTrue(corrected.success() > 0.35, "with the correction, stale batches should still lift success from ~0.25: " + figures);
         assertTrue(corrected.staleMovement() < 0.03, "stale batches should barely move the corrected policy: " + figures);
@@ -96,8 +95,8 @@ class OffPolicyBanditTest {
     @Test
     void withoutTheCorrectionStaleBatchesOfPureNoiseDriveThePolicyFarFromTheSampler() {
         double[] noise = {0.5, 0.5, 0.5, 0.5};
-        StaleReplay corrected = replayStale(RatioBaseline.BEHAVIOUR, noise);
-        StaleReplay uncorrected = replayStale(RatioBaseline.CURRENT_POLICY, noise);
+        StaleReplay corrected = replayStale(GrpoConfig.RatioBaseline.BEHAVIOUR, noise);
+        StaleReplay uncorrected = replayStale(GrpoConfig.RatioBaseline.CURRENT_POLICY, noise);
         String figures = "corrected " + corrected + ", uncorrected " + uncorrected;
         assertTrue(corrected.farthest() < 0.1, "with the correction the policy should stay near the sampler: " + figures);
         assertTrue(uncorrected.farthest() > 4 * corrected.farthest(),
@@ -134,7 +133,7 @@ class OffPolicyBanditTest {
     }
 
     /** LAG + 1 batches sampled from the fresh policy, then trained in turn: the last one LAG versions behind. */
-    static StaleReplay replayStale(RatioBaseline baseline, double[] payout) {
+    static StaleReplay replayStale(GrpoConfig.RatioBaseline baseline, double[] payout) {
         GrpoConfig grpo = GrpoConfig.defaults().withEpochs(REPLAY_EPOCHS).withRatioBaseline(baseline);
         try (TinyPolicy policy = new TinyPolicy(4, 2, GrpoBanditTest.HEAD_SCALE, GrpoBanditTest.MODEL_SEED);
              LearnerCore learner = new LearnerCore(policy.model, new LoraWeights(policy.adapter),

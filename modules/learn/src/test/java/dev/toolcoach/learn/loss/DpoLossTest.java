@@ -49,7 +49,7 @@ class DpoLossTest {
 
     @Test
     void sigmoidLoss() {
-        LossTerm<DpoStats> t = new DpoLoss(new DpoConfig(0.1, 0, DpoVariant.SIGMOID, PairMode.ALL_PAIRS, 0))
+        LossTerm<DpoLoss.Stats> t = new DpoLoss(new DpoConfig(0.1, 0, DpoConfig.Variant.SIGMOID, DpoConfig.PairMode.ALL_PAIRS, 0))
                 .compute(policy(), reference(), pair());
         assertEquals(-logSigmoid(0.1), t.loss().getFloat(), 1e-6);
         assertEquals(1, t.stats().correct());
@@ -58,14 +58,14 @@ class DpoLossTest {
 
     @Test
     void labelSmoothingMixesInTheFlippedLabel() {
-        LossTerm<DpoStats> t = new DpoLoss(new DpoConfig(0.1, 0.1, DpoVariant.SIGMOID, PairMode.ALL_PAIRS, 0))
+        LossTerm<DpoLoss.Stats> t = new DpoLoss(new DpoConfig(0.1, 0.1, DpoConfig.Variant.SIGMOID, DpoConfig.PairMode.ALL_PAIRS, 0))
                 .compute(policy(), reference(), pair());
         assertEquals(-0.9 * logSigmoid(0.1) - 0.1 * logSigmoid(-0.1), t.loss().getFloat(), 1e-6);
     }
 
     @Test
     void ipoUsesLengthAveragedLogprobs() {
-        LossTerm<DpoStats> t = new DpoLoss(new DpoConfig(0.1, 0, DpoVariant.IPO, PairMode.ALL_PAIRS, 0))
+        LossTerm<DpoLoss.Stats> t = new DpoLoss(new DpoConfig(0.1, 0, DpoConfig.Variant.IPO, DpoConfig.PairMode.ALL_PAIRS, 0))
                 .compute(policy(), reference(), pair());
         double h = (-0.5 - -0.75) - (-1.0 - -0.75); // 0.5 on per-token means
         assertEquals(Math.pow(h - 1 / (2 * 0.1), 2), t.loss().getFloat(), 1e-5);

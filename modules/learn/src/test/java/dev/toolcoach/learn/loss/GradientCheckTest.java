@@ -150,8 +150,8 @@ class GradientCheckTest {
         double[] logits = randomLogits(3);
         BatchTensors batch = batch(logits, new float[] {0, 0}, new float[6]);
         double[] refLogits = randomLogits(4);
-        for (DpoVariant variant : DpoVariant.values()) {
-            DpoLoss loss = new DpoLoss(new DpoConfig(0.3, 0.1, variant, PairMode.ALL_PAIRS, 0));
+        for (DpoConfig.Variant variant : DpoConfig.Variant.values()) {
+            DpoLoss loss = new DpoLoss(new DpoConfig(0.3, 0.1, variant, DpoConfig.PairMode.ALL_PAIRS, 0));
             check(logits, x -> loss.compute(TokenScores.fromLogits(x, batch.targets()).logprobs(),
                     TokenScores.fromLogits(manager.create(refLogits, new Shape(ROWS, LEN, VOCAB)), batch.targets()).logprobs(),
                     batch).loss());

@@ -14,7 +14,7 @@ class GrpoBatchBuilderTest {
 
     @Test
     void advantagesAreGroupNormalisedAndEqualGroupsAreSkipped() {
-        GrpoBatch b = new GrpoBatchBuilder(GrpoConfig.defaults()).build(List.of(
+        GrpoBatchBuilder.Batch b = new GrpoBatchBuilder(GrpoConfig.defaults()).build(List.of(
                 Fixtures.group("a", new int[] {1, 3}, 1.0, 0.0),
                 Fixtures.group("flat", new int[] {2, 2}, 0.5, 0.5)));
         assertEquals(1, b.skippedGroups());
@@ -27,10 +27,10 @@ class GrpoBatchBuilderTest {
     void aggregationSetsTheRowWeights() {
         var groups = List.of(Fixtures.group("a", new int[] {1, 3}, 1.0, 0.0));
         assertArrayEquals(new float[] {0.25f, 0.25f}, weights(GrpoConfig.defaults(), groups), 1e-7f);
-        assertArrayEquals(new float[] {0.5f, 1f / 6}, weights(GrpoConfig.defaults().withAggregation(Aggregation.SEQUENCE_MEAN), groups), 1e-7f);
-        GrpoConfig dr = new GrpoConfig(0.2, 0.28, 2.0, 0, Aggregation.DR_GRPO, 10, 1e-4, 1, RatioBaseline.BEHAVIOUR, 1f, 0);
+        assertArrayEquals(new float[] {0.5f, 1f / 6}, weights(GrpoConfig.defaults().withAggregation(GrpoConfig.Aggregation.SEQUENCE_MEAN), groups), 1e-7f);
+        GrpoConfig dr = new GrpoConfig(0.2, 0.28, 2.0, 0, GrpoConfig.Aggregation.DR_GRPO, 10, 1e-4, 1, GrpoConfig.RatioBaseline.BEHAVIOUR, 1f, 0);
         assertArrayEquals(new float[] {0.05f, 0.05f}, weights(dr, groups), 1e-7f);
-        GrpoBatch drBatch = new GrpoBatchBuilder(dr).build(groups);
+        GrpoBatchBuilder.Batch drBatch = new GrpoBatchBuilder(dr).build(groups);
         assertEquals(0.5, drBatch.rows().get(0).advantage(), 1e-7, "Dr.GRPO does not divide by the std");
     }
 

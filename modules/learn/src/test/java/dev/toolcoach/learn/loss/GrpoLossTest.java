@@ -54,10 +54,10 @@ class GrpoLossTest {
         return new Case(batch, lp);
     }
 
-    static LossTerm<GrpoStats> lossWithGradient(GrpoConfig config, Case c, NDArray reference) {
+    static LossTerm<GrpoLoss.Stats> lossWithGradient(GrpoConfig config, Case c, NDArray reference) {
         c.logp().setRequiresGradient(true);
         try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-            LossTerm<GrpoStats> term = new GrpoLoss(config).compute(new TokenScores(c.logp(), c.logp().zerosLike()), reference, c.batch());
+            LossTerm<GrpoLoss.Stats> term = new GrpoLoss(config).compute(new TokenScores(c.logp(), c.logp().zerosLike()), reference, c.batch());
             gc.backward(term.loss());
             return term;
         }
@@ -66,7 +66,7 @@ class GrpoLossTest {
     @Test
     void positiveAdvantageClipsHighRatiosOnly() {
         Case c = oneRow(1f, 1.5, 0.5, 1.0);
-        LossTerm<GrpoStats> t = lossWithGradient(GrpoConfig.defaults(), c, null);
+        LossTerm<GrpoLoss.Stats> t = lossWithGradient(GrpoConfig.defaults(), c, null);
         assertEquals(-(1.28 + 0.5 + 1.0) / 3, t.loss().getFloat(), 1e-5);
         assertEquals(1, t.stats().clippedHigh());
         assertEquals(0, t.stats().clippedLow());
@@ -79,7 +79,7 @@ class GrpoLossTest {
     @Test
     void negativeAdvantageClipsLowRatiosAndCapsStaleOnes() {
         Case c = oneRow(-1f, 0.5, 1.5, 3.0);
-        LossTerm<GrpoStats> t = lossWithGradient(GrpoConfig.defaults(), c, null);
+        LossTerm<GrpoLoss.Stats> t = lossWithGradient(GrpoConfig.defaults(), c, null);
         // 0.5 -> clipped to 0.8; 1.5 -> unclipped; 3.0 -> above the cap 2.0, counted at 2.0
         assertEquals((0.8 + 1.5 + 2.0) / 3, t.loss().getFloat(), 1e-5);
         assertEquals(1, t.stats().clippedLow());
@@ -92,7 +92,7 @@ class GrpoLossTest {
     void klPenaltyUsesTheK3Estimator() {
         Case c = oneRow(0f, 1.0, 1.0, 1.0);
         NDArray reference = c.logp().add(manager.create(new float[] {0f, 0.5f, 0f, -0.5f}, new Shape(1, 4)));
-        LossTerm<GrpoStats> t = lossWithGradient(GrpoConfig.defaults().withBeta(0.1), c, reference);
+        LossTerm<GrpoLoss.Stats> t = lossWithGradient(GrpoConfig.defaults().withBeta(0.1), c, reference);
         double k3Plus = Math.exp(0.5) - 0.5 - 1;
         double k3Minus = Math.exp(-0.5) + 0.5 - 1;
         assertEquals(0.1 * (k3Plus + k3Minus) / 3, t.loss().getFloat(), 1e-6);
@@ -105,7 +105,7 @@ class GrpoLossTest {
     @Test
     void currentPolicyBaselineIgnoresBehaviour() {
         Case c = oneRow(1f, 3.0, 3.0, 3.0);
-        LossTerm<GrpoStats> t = lossWithGradient(GrpoConfig.defaults().withRatioBaseline(RatioBaseline.CURRENT_POLICY), c, null);
+        LossTerm<GrpoLoss.Stats> t = lossWithGradient(GrpoConfig.defaults().withRatioBaseline(GrpoConfig.RatioBaseline.CURRENT_POLICY), c, null);
         assertEquals(-1.0, t.loss().getFloat(), 1e-6);
         assertEquals(1.0, t.stats().meanRatio(), 1e-6);
     }

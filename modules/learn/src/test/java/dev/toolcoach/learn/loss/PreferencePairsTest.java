@@ -14,7 +14,7 @@ class PreferencePairsTest {
 
     @Test
     void bestVersusWorstTakesTheExtremes() {
-        List<PreferencePair> pairs = PreferencePairs.of(group, PairMode.BEST_VS_WORST, 0);
+        List<PreferencePairs.Pair> pairs = PreferencePairs.of(group, DpoConfig.PairMode.BEST_VS_WORST, 0);
         assertEquals(1, pairs.size());
         assertEquals("p-1", pairs.get(0).chosen().trace().rolloutId());
         assertEquals(0.2, pairs.get(0).rejected().reward());
@@ -22,16 +22,16 @@ class PreferencePairsTest {
 
     @Test
     void allPairsNeverPairsTiesAndHonoursTheMargin() {
-        List<PreferencePair> pairs = PreferencePairs.of(group, PairMode.ALL_PAIRS, 0);
+        List<PreferencePairs.Pair> pairs = PreferencePairs.of(group, DpoConfig.PairMode.ALL_PAIRS, 0);
         assertEquals(5, pairs.size()); // 6 pairs of 4, minus the tie 0.2/0.2
         assertTrue(pairs.stream().allMatch(p -> p.chosen().reward() > p.rejected().reward()));
-        assertEquals(2, PreferencePairs.of(group, PairMode.ALL_PAIRS, 0.5).size()); // only 1.0 against each 0.2
+        assertEquals(2, PreferencePairs.of(group, DpoConfig.PairMode.ALL_PAIRS, 0.5).size()); // only 1.0 against each 0.2
     }
 
     @Test
     void aFlatGroupYieldsNoPair() {
-        assertTrue(PreferencePairs.of(Fixtures.group("f", new int[] {1, 1}, 0.5, 0.5), PairMode.BEST_VS_WORST, 0).isEmpty());
+        assertTrue(PreferencePairs.of(Fixtures.group("f", new int[] {1, 1}, 0.5, 0.5), DpoConfig.PairMode.BEST_VS_WORST, 0).isEmpty());
         assertThrows(IllegalArgumentException.class,
-                () -> new PreferencePair(group.traces().get(0), group.traces().get(2)));
+                () -> new PreferencePairs.Pair(group.traces().get(0), group.traces().get(2)));
     }
 }
