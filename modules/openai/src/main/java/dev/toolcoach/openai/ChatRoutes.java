@@ -158,11 +158,15 @@ final class ChatRoutes extends AllDirectives {
                 .withEntity(HttpEntities.createChunked(MediaTypes.TEXT_EVENT_STREAM.toContentType(), queue.second()));
         CompletableFuture<HttpResponse> response = new CompletableFuture<>();
         CompletableFuture.runAsync(() -> {
+            boolean released = false;
             try {
                 completions.stream(request, chunk -> {
                     response.complete(stream);
                     offer(events, event(OpenAiJson.write(chunk)));
                 });
+                // the generation is over: a client that reads [DONE] and asks again at once must find its slot free
+                slots.release();
+                released = true;
                 offer(events, event("[DONE]"));
             } catch (Throwable e) {
                 if (!response.isDone()) { // only this thread completes it: nothing was sent yet
@@ -173,7 +177,7 @@ final class ChatRoutes extends AllDirectives {
                     events.offer(event(OpenAiJson.write(ApiError.of("generation failed", "server_error", null))));
                 }
             } finally {
-                slots.release();
+                if (!released) slots.release();
                 events.complete();
             }
         }, generators);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,8 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -232,6 +236,51 @@ class ServerClientTest {
             assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 1000,
                     "the client must wait the server's Retry-After (1 s), not its own 10 ms backoff");
             assertEquals("first", first.join().text());
+        }
+    }
+
+    @Test
+    void aStreamsSlotIsFreeByTheTimeItsClientReadsDone() {
+        // as many clients as slots, each asking again the moment it reads [DONE] (as OpenAI's clients stop there, before
+        // the stream's end): none may be turned away
+        int clients = 8;
+        int each = 25;
+        ScriptedBackend backend = new ScriptedBackend(MODEL);
+        for (int i = 0; i < clients * each; i++) backend.reply("<answer>reply</answer>");
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        try (OpenAiServer server = OpenAiServer.start(backend, ServerSettings.loopback(0).withMaxConcurrentGenerations(clients))) {
+            HttpClient http = HttpClient.newHttpClient();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"model\": \"" + MODEL + "\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"))
+                    .build();
+            List<CompletableFuture<Void>> loops = new ArrayList<>();
+            for (int k = 0; k < clients; k++) {
+                loops.add(CompletableFuture.runAsync(() -> {
+                    for (int i = 0; i < each; i++) {
+                        HttpResponse<Stream<String>> response = send(http, request);
+                        try (Stream<String> lines = response.body()) {
+                            assertEquals(200, response.statusCode());
+                            assertTrue(lines.anyMatch("data: [DONE]"::equals), "a stream without [DONE]");
+                        }
+                    }
+                }, pool));
+            }
+            loops.forEach(CompletableFuture::join);
+            assertEquals(0, server.busyRejections(), "requests sent right after their client's last [DONE] were turned away");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static HttpResponse<Stream<String>> send(HttpClient http, HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofLines());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
