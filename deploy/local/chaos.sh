@@ -88,7 +88,7 @@ cat > "$recipe" <<EOF
  "maxMerges": 512, "minMergeCount": 2, "warmupTraces": 128, "warmupEpochs": 10, "warmupBatch": 8, "warmupLr": 0.02,
  "groupSize": 4, "groupsPerStep": 2, "grpoSteps": $steps, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
  "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
- "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 30, "passAtKQueries": 0}
+ "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0}
 EOF
 
 model_args=()
