@@ -50,7 +50,9 @@ public final class ServeLoadBench {
     public static void main(String[] args) throws Exception {
         // a client must not reuse a connection the server may already have closed as idle (toolcoach.http closes one
         // without a request after 10 s): keep idle connections 5 s at most, as a well-set client does
-        if (System.getProperty("jdk.httpclient.keepalive.timeout") == null) System.setProperty("jdk.httpclient.keepalive.timeout", "5");
+        if (System.getProperty("jdk.httpclient.keepalive.timeout") == null) {
+            System.setProperty("jdk.httpclient.keepalive.timeout", "5");
+        }
         if (args.length < 1) {
             System.err.println("usage: ServeLoadBench COACH_NODE_JAR [clients] [minutes] [model folder]");
             System.exit(2);
