@@ -101,6 +101,7 @@ class LocalClusterScriptIT {
     @Test
     void upStatusScaleDownLeavesNoProcessBehind() throws Exception {
         deleteRecursively(runDir);
+        deleteRecursively(runs);
         List<Long> pids = new ArrayList<>();
         try {
             Result up = script("up", "--athletes", "2", "--tools", "1", "--heap", "600m");
@@ -138,7 +139,7 @@ class LocalClusterScriptIT {
             }
             assertEquals(List.of("athlete athlete-1", "athlete athlete-2", "athlete athlete-3", "coach coach", "tool tool-1"),
                     nodes.stream().sorted().toList());
-            aRealPrometheusSeesAPausedNodeGoDownAndComeBack();
+            aRealPrometheusSeesAPausedNodeAndAStarvedLearner();
         } finally {
             Result down = script("down");
             assertEquals(0, down.exitCode(), down.output());
@@ -159,18 +160,24 @@ class LocalClusterScriptIT {
 
     /**
      * Debian's Prometheus, discovering the nodes from the targets file cluster.sh writes, scrapes them each second and
-     * evaluates the node-down alert of deploy/monitoring/alerts.yml with its {@code for} cut to 3 s (its production
-     * figures are promtool's unit tests'): SIGSTOP of athlete-2 fires it for that node alone, SIGCONT resolves it.
+     * evaluates deploy/monitoring/alerts.yml's node-down and learner-stall alerts with their windows cut to seconds
+     * (their production figures are promtool's unit tests'): SIGSTOP of athlete-2 fires node-down for that node alone,
+     * SIGCONT resolves it; a job whose athletes are all stopped starves its learner, whose node still answers every
+     * scrape: the stall alert fires for the coach, and resolves once they continue and the learner steps again.
      */
-    private void aRealPrometheusSeesAPausedNodeGoDownAndComeBack() throws Exception {
+    private void aRealPrometheusSeesAPausedNodeAndAStarvedLearner() throws Exception {
         Path dir = Files.createDirectories(deploy.resolve("target/it-prometheus"));
-        JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(deploy.resolve("monitoring/alerts.yml").toFile());
-        String nodeDown = null;
-        for (JsonNode rule : rules.get("groups").get(0).get("rules")) {
-            if (rule.get("alert").asText().equals("ToolCoachNodeDown")) nodeDown = rule.get("expr").asText().strip();
+        deleteRecursively(dir.resolve("data"));
+        Map<String, String> shipped = new TreeMap<>();
+        for (JsonNode rule : new ObjectMapper(new YAMLFactory()).readTree(deploy.resolve("monitoring/alerts.yml").toFile())
+                .get("groups").get(0).get("rules")) {
+            shipped.put(rule.get("alert").asText(), rule.get("expr").asText().strip());
         }
-        Files.writeString(dir.resolve("alerts.yml"), "groups:\n  - name: live\n    rules:\n      - alert: ToolCoachNodeDown\n"
-                + "        expr: '" + nodeDown + "'\n        for: 3s\n");
+        String stalled = shipped.get("ToolCoachLearnerStalled");
+        assertTrue(stalled.contains("[15m]"), stalled);
+        Files.writeString(dir.resolve("alerts.yml"), "groups:\n  - name: live\n    rules:\n"
+                + "      - alert: ToolCoachNodeDown\n        expr: '" + shipped.get("ToolCoachNodeDown") + "'\n        for: 3s\n"
+                + "      - alert: ToolCoachLearnerStalled\n        expr: '" + stalled.replace("[15m]", "[5s]") + "'\n        for: 1s\n");
         Files.writeString(dir.resolve("prometheus.yml"), "global: {scrape_interval: 1s, evaluation_interval: 1s, scrape_timeout: 900ms}\n"
                 + "rule_files: [alerts.yml]\nscrape_configs:\n  - job_name: toolcoach-local\n    file_sd_configs:\n"
                 + "      - files: ['" + runDir.resolve("prometheus-targets.json") + "']\n        refresh_interval: 1s\n");
@@ -184,13 +191,68 @@ class LocalClusterScriptIT {
         try {
             assertEquals(List.of(), awaitAlerts(port, alerts -> alerts.isEmpty() && upTargets(port) == 5), "all five nodes scraped, none down");
             assertEquals(0, script("signal", "athlete-2", "STOP").exitCode());
-            assertEquals(List.of("athlete-2 firing"), awaitAlerts(port, alerts -> alerts.contains("athlete-2 firing")));
+            assertEquals(List.of("ToolCoachNodeDown athlete-2 firing"),
+                    awaitAlerts(port, alerts -> alerts.contains("ToolCoachNodeDown athlete-2 firing")));
             assertEquals(0, script("signal", "athlete-2", "CONT").exitCode());
             assertEquals(List.of(), awaitAlerts(port, List::isEmpty), "resolved once the node answers again");
+
+            Path recipe = dir.resolve("recipe.json");
+            Files.writeString(recipe, """
+                    {"shape": {"dim": 32, "hiddenDim": 64, "layers": 2, "heads": 2, "kvHeads": 2, "maxSeqLen": 768},
+                     "maxMerges": 64, "minMergeCount": 8, "vocabularyExamples": 64, "warmupTraces": 8, "warmupEpochs": 2,
+                     "groupSize": 4, "groupsPerStep": 2, "grpoSteps": 5000, "oversampling": 1, "maxTurns": 3,
+                     "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 10, "passAtKQueries": 0,
+                     "heldOutEvery": 0}""");
+            Result train = script("train", "--detach", "--task", "finance", "--name", "stall", "--recipe", recipe.toString(), "--seed", "5");
+            assertEquals(0, train.exitCode(), train.output());
+            try {
+                assertTrue(awaitQuery(port, "toolcoach_learner_steps_total", steps -> steps >= 3), "the job trains");
+                assertEquals(List.of(), awaitAlerts(port, List::isEmpty), "steps come faster than the stall window");
+                for (String athlete : List.of("athlete-1", "athlete-2", "athlete-3")) {
+                    assertEquals(0, script("signal", athlete, "STOP").exitCode());
+                }
+                // continued before the split-brain resolver would down them (about 14 s after the stop)
+                List<String> starved = awaitAlerts(port, alerts -> alerts.contains("ToolCoachLearnerStalled coach firing"));
+                for (String athlete : List.of("athlete-1", "athlete-2", "athlete-3")) {
+                    assertEquals(0, script("signal", athlete, "CONT").exitCode());
+                }
+                assertTrue(starved.contains("ToolCoachLearnerStalled coach firing"), starved.toString());
+                assertEquals(List.of(), awaitAlerts(port, List::isEmpty), "resolved once the learner steps again");
+            } finally {
+                cancel("stall");
+            }
         } finally {
             prometheus.destroy();
             prometheus.waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    /** Cancels the job and waits until it has ended, so no later coach on this runs folder resumes it. */
+    private void cancel(String job) throws Exception {
+        String jobs = "http://127.0.0.1:" + Files.readString(runDir.resolve("coach.ports")).strip().split(" ")[1] + "/jobs";
+        HttpClient http = HttpClient.newHttpClient();
+        http.send(HttpRequest.newBuilder(URI.create(jobs + "/" + job + "/cancel")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        String state = "running";
+        while (state.equals("running") && System.nanoTime() < deadline) {
+            Thread.sleep(250); // polling with a deadline: the job ends at its next step
+            JsonNode status = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(jobs)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body()); // the current or last job
+            if (status.path("name").asText().equals(job)) state = status.path("state").asText();
+        }
+        assertEquals("cancelled", state);
+    }
+
+    /** Polls a Prometheus query until its first value satisfies {@code done} or 4 minutes pass. */
+    private static boolean awaitQuery(int port, String query, java.util.function.DoublePredicate done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+        while (System.nanoTime() < deadline) {
+            JsonNode result = prometheusApi(port, "query?query=" + query).path("data").path("result");
+            if (result.size() > 0 && done.test(result.get(0).path("value").get(1).asDouble())) return true;
+            Thread.sleep(500); // polling with a deadline: the job builds its model and warms up first
+        }
+        return false;
     }
 
     /** Polls Prometheus's alerts ("node state") until {@code done} holds or 60 s pass; the last seen. */
@@ -201,7 +263,8 @@ class LocalClusterScriptIT {
             try {
                 List<String> seen = new ArrayList<>();
                 for (JsonNode alert : prometheusApi(port, "alerts").get("data").get("alerts")) {
-                    seen.add(alert.get("labels").get("node").asText() + " " + alert.get("state").asText());
+                    JsonNode labels = alert.get("labels");
+                    seen.add(labels.get("alertname").asText() + " " + labels.get("node").asText() + " " + alert.get("state").asText());
                 }
                 alerts = seen;
                 if (done.test(alerts)) return alerts;

@@ -12,6 +12,8 @@ import dev.toolcoach.brain.distill.StudentDistillation;
 import dev.toolcoach.brain.distill.TeacherFactory;
 import dev.toolcoach.brain.eval.EvalPreferences;
 import dev.toolcoach.brain.eval.EvalSession;
+import dev.toolcoach.brain.eval.EvaluationProbe;
+import dev.toolcoach.brain.eval.PeriodicEvaluation;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.PassAtK;
 import dev.toolcoach.brain.run.Progress;
@@ -167,15 +169,29 @@ public final class Brain {
      * @param jobId names this run of the job on the cluster; unique per call
      */
     public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId) {
+        return train(dataset, steps, onStep, jobId, Optional.empty());
+    }
+
+    /**
+     * {@link #train(List, int, Consumer, String)} with a small held-out evaluation every N steps, which the learner runs
+     * before its next step with the adapter of the step it follows (the base model loaded once for all of them; ADAPT's
+     * preferences neither route nor learn from it).
+     */
+    public TrainingRun.Result train(List<TaskExample> dataset, int steps, Consumer<StepReport> onStep, String jobId,
+                                    Optional<PeriodicEvaluation> heldOut) {
         TrainingRun.Spec.Builder spec = TrainingRun.Spec.builder().config(config).modelDir(modelDir).actionFormat(actionFormat())
                 .suites(tools.suites()).toolOptions(tools.options()).dataset(offeredTools(dataset)).steps(steps).reward(reward)
                 .checkpointDir(workDir.resolve("checkpoints")).jobId(jobId);
         adapt.map(this::adaptSpec).ifPresent(spec::adapt);
         if (adapter != null) spec.startAdapter(adapter); // a loaded (or earlier trained) adapter is where a new job starts
-        TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)
-                : TrainingRun.run(spec.build(), tools.node(), onStep);
-        adapter = result.adapter();
-        return result;
+        try (EvaluationProbe probe = heldOut.map(h -> new EvaluationProbe(h, () -> evaluation(h.examples().size(), false)))
+                .orElse(null)) {
+            if (probe != null) spec.probe(probe);
+            TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)
+                    : TrainingRun.run(spec.build(), tools.node(), onStep);
+            adapter = result.adapter();
+            return result;
+        }
     }
 
     public TrainingRun.Result train(List<TaskExample> dataset, int steps) {
@@ -190,12 +206,18 @@ public final class Brain {
      * @param rollouts the most rollouts one call runs at once (the engine's batch, at most {@link EvalSession#MAX_BATCH})
      */
     public EvalSession evaluation(int rollouts) {
+        return evaluation(rollouts, true);
+    }
+
+    /** @param phase an evaluation phase of its own (ADAPT's preferences route and learn, progress is shown), not a probe */
+    private EvalSession evaluation(int rollouts, boolean phase) {
         AgentTools.Open open = tools.open();
         try {
-            ToolEnvironment agentTools = preferences.map(p -> p.route(open)).orElse(open);
+            Optional<EvalPreferences> routing = phase ? preferences : Optional.empty();
+            ToolEnvironment agentTools = routing.map(p -> p.route(open)).orElse(open);
             return EvalSession.open(modelDir, Optional.ofNullable(adapter), rollouts, open, agentTools,
-                    config.rollouts().samplingAgent(actionFormat(), config.seed()), this::offeredTools, progress,
-                    () -> preferences.ifPresent(EvalPreferences::save), config.device());
+                    config.rollouts().samplingAgent(actionFormat(), config.seed()), this::offeredTools,
+                    phase ? progress : Progress.NONE, () -> routing.ifPresent(EvalPreferences::save), config.device());
         } catch (RuntimeException e) {
             open.close();
             throw e;

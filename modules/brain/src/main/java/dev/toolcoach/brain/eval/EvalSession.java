@@ -43,11 +43,9 @@ public final class EvalSession implements AutoCloseable {
                                    Progress progress, Runnable afterEach, ComputeDevice device) {
         LocalPolicy policy = LocalPolicy.load(model, null, null, Math.max(1, Math.min(rollouts, MAX_BATCH)), device);
         try {
-            adapter.ifPresent(a -> {
-                policy.engine().setAdapter(a);
-                policy.engine().whenAdapterAtLeast(a.version()).join();
-            });
-            return new EvalSession(policy, tools, agentTools, agent, offer, progress, afterEach);
+            EvalSession session = new EvalSession(policy, tools, agentTools, agent, offer, progress, afterEach);
+            adapter.ifPresent(session::useAdapter);
+            return session;
         } catch (RuntimeException e) {
             policy.close();
             throw e;
@@ -63,6 +61,12 @@ public final class EvalSession implements AutoCloseable {
         this.offer = offer;
         this.progress = progress;
         this.afterEach = afterEach;
+    }
+
+    /** Evaluates with {@code adapter} from here on (a held-out evaluation while training gets each probed step's). */
+    public void useAdapter(AdapterWeights adapter) {
+        policy.engine().setAdapter(adapter);
+        policy.engine().whenAdapterAtLeast(adapter.version()).join();
     }
 
     /** Each example once, greedily, scored by {@code score}. */

@@ -28,6 +28,7 @@ import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.run.ConsoleProgress;
 import dev.toolcoach.brain.run.Progress;
+import dev.toolcoach.brain.run.HeldOutLine;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.brain.run.StepLine;
 
@@ -309,6 +310,7 @@ public final class JobController implements Extension {
         final Path runDir;
         private final Progress progress;
         private final List<StepLine> steps = new ArrayList<>();
+        private final List<HeldOutLine> heldOut = new ArrayList<>();
         volatile String state = "running";
         volatile String phase = "start";
         volatile StepLine lastStep;
@@ -348,6 +350,8 @@ public final class JobController implements Extension {
         public synchronized void trainingStarted(long total, long done) {
             steps.clear();
             steps.addAll(RunRecorder.read(runDir));
+            heldOut.clear();
+            heldOut.addAll(RunRecorder.readHeldOut(runDir));
         }
 
         @Override
@@ -355,6 +359,12 @@ public final class JobController implements Extension {
             lastStep = line;
             steps.removeIf(s -> s.step() >= line.step()); // a step redone after a resume replaces its first record
             steps.add(line);
+            heldOut.removeIf(h -> h.step() >= line.step());
+        }
+
+        @Override
+        public synchronized void heldOut(HeldOutLine line) {
+            heldOut.add(line);
         }
 
         synchronized List<StepLine> steps() {
@@ -368,7 +378,8 @@ public final class JobController implements Extension {
         }
 
         synchronized JobStatus status() {
-            return new JobStatus(name, task, state, phase, totalSteps, lastStep, Collections.unmodifiableMap(new LinkedHashMap<>(evaluations)), error);
+            return new JobStatus(name, task, state, phase, totalSteps, lastStep, Collections.unmodifiableMap(new LinkedHashMap<>(evaluations)),
+                    List.copyOf(heldOut), error);
         }
     }
 }

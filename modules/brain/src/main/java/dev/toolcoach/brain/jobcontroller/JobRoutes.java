@@ -174,7 +174,7 @@ public final class JobRoutes extends AbstractExtensionId<JobRoutes.Routes> imple
 
         private JobStatus withoutNodePaths(JobStatus s) {
             return new JobStatus(s.name(), s.task(), s.state(), s.phase(), s.totalSteps(), s.lastStep(), s.evaluations(),
-                    withoutNodePaths(s.error()));
+                    s.heldOut(), withoutNodePaths(s.error()));
         }
 
         private static Route error(StatusCode status, String message) {

@@ -2,8 +2,10 @@ package dev.toolcoach.brain.jobcontroller;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.toolcoach.brain.taskjob.EvalRecord;
+import dev.toolcoach.brain.run.HeldOutLine;
 import dev.toolcoach.brain.run.StepLine;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,8 +18,10 @@ import java.util.Map;
  * @param totalSteps  learner steps the job trains
  * @param lastStep    the latest learner step (step, version, mean reward, accuracy, rollouts/s), null before the first
  * @param evaluations test-split evaluations so far
+ * @param heldOut     the held-out evaluations run while training so far, by step
  * @param error       why it failed, null otherwise
  */
 public record JobStatus(String name, String task, String state, String phase, @JsonProperty("total_steps") long totalSteps,
-                        @JsonProperty("last_step") StepLine lastStep, Map<String, EvalRecord> evaluations, String error) {
+                        @JsonProperty("last_step") StepLine lastStep, Map<String, EvalRecord> evaluations,
+                        @JsonProperty("held_out") List<HeldOutLine> heldOut, String error) {
 }

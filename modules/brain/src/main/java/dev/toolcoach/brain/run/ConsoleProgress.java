@@ -41,6 +41,11 @@ public final class ConsoleProgress implements Progress {
         return System.console() != null && !"dumb".equals(System.getenv("TERM"));
     }
 
+    /** Prints a line among the bars: on a terminal it takes the place of the bar being drawn, which redraws below it. */
+    public void println(String line) {
+        out.println(terminal ? "\r\033[K" + line : line);
+    }
+
     @Override
     public Meter start(String what, long total, String unit) {
         Bar bar = bar(what, total, unit, 0);

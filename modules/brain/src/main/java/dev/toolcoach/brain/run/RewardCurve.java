@@ -20,7 +20,8 @@ import java.util.Map;
  * thin, with their trailing moving mean over {@value #WINDOW} steps drawn bold over them (a step's 64 rollouts make a
  * noisy figure; the trend is what tells), the accuracy of the groups kept for training (dynamic sampling drops the
  * groups whose rollouts all scored alike, most of them all right, so this one stays flat while the policy learns), and
- * the share of sampled groups kept. Lines written before the sampled figures were recorded draw the kept groups' alone.
+ * the share of sampled groups kept, and the held-out evaluations run while training, as points. Lines written before the
+ * sampled figures were recorded draw the kept groups' alone.
  */
 public final class RewardCurve {
     /** Steps in the moving mean. */
@@ -29,7 +30,7 @@ public final class RewardCurve {
     private RewardCurve() {
     }
 
-    public static void write(Path png, String title, List<StepLine> lines) {
+    public static void write(Path png, String title, List<StepLine> lines, List<HeldOutLine> heldOut) {
         if (lines.isEmpty()) return;
         System.setProperty("java.awt.headless", "true"); // no display on training machines
         XYChart chart = new XYChartBuilder().width(900).height(640).title(title).xAxisTitle("learner step").yAxisTitle("").build();
@@ -54,6 +55,14 @@ public final class RewardCurve {
         }
         series(chart, "share of sampled groups kept", steps, lines.stream().map(StepLine::informativeFraction).toList(),
                 Color.GRAY, 1f);
+        if (!heldOut.isEmpty()) {
+            XYSeries points = chart.addSeries("held-out accuracy (" + heldOut.get(heldOut.size() - 1).examples() + " test examples)",
+                    heldOut.stream().map(HeldOutLine::step).toList(), heldOut.stream().map(HeldOutLine::accuracy).toList());
+            points.setMarker(SeriesMarkers.CIRCLE);
+            points.setMarkerColor(new Color(170, 20, 40));
+            points.setLineColor(new Color(170, 20, 40));
+            points.setLineWidth(2f);
+        }
         save(chart, png);
     }
 

@@ -35,8 +35,8 @@ import java.util.function.Predicate;
 /**
  * Records a training run as it goes: one {@code metrics.jsonl} line per learner step and every scored
  * trace, its reward and job step ({@value Trace#STEP_KEY}) in the metadata, in {@code traces.jsonl}, and the traces' tool
- * calls as TILE's tool-use records ({@code tool_use.jsonl}, context: the task) (all appended, so a resumed run continues
- * them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
+ * calls as TILE's tool-use records ({@code tool_use.jsonl}, context: the task), and the held-out evaluations run while
+ * training ({@value HeldOutLine#FILE}) (all appended, so a resumed run continues them). A run resumed from a checkpoint older than its last recorded step (the node died between a step and its
  * checkpoint) redoes the steps after the checkpoint: their earlier records are removed when the first redone step
  * arrives, so each step and each trained rollout is recorded once. A line a crash left half written at the end of
  * either file is cut off when the recorder opens the folder (counted and logged), and every append is synced. Called
@@ -50,6 +50,7 @@ public final class RunRecorder implements Consumer<StepReport> {
     private final Path metrics;
     private final Path traces;
     private final Path toolUse;
+    private final Path heldOut;
     private final String task;
     private final Predicate<Trace> success;
     private final Consumer<StepLine> onLine;
@@ -69,10 +70,11 @@ public final class RunRecorder implements Consumer<StepReport> {
         this.metrics = runDir.resolve("metrics.jsonl");
         this.traces = runDir.resolve("traces.jsonl");
         this.toolUse = runDir.resolve(ToolUse.FILE);
+        this.heldOut = runDir.resolve(HeldOutLine.FILE);
         this.task = task;
         this.success = success;
         this.onLine = onLine;
-        this.tornBytesRepaired = repair(metrics) + repair(traces) + repair(toolUse);
+        this.tornBytesRepaired = repair(metrics) + repair(traces) + repair(toolUse) + repair(heldOut);
     }
 
     /** Bytes of torn last lines cut off the run folder's files when this recorder opened them. */
@@ -119,6 +121,11 @@ public final class RunRecorder implements Consumer<StepReport> {
         onLine.accept(line);
     }
 
+    /** Appends a held-out evaluation run after a step (on the learner's thread, after that step's record). */
+    public synchronized void heldOut(HeldOutLine line) {
+        JsonLines.write(heldOut, List.of(line), RunRecorder::toJson, true, "held-out evaluation");
+    }
+
     public synchronized List<StepLine> lines() {
         return List.copyOf(lines);
     }
@@ -132,6 +139,15 @@ public final class RunRecorder implements Consumer<StepReport> {
         return read.items();
     }
 
+    /** Every held-out evaluation of the run folder's {@value HeldOutLine#FILE}; a bad line is skipped and logged. */
+    public static List<HeldOutLine> readHeldOut(Path runDir) {
+        Path file = runDir.resolve(HeldOutLine.FILE);
+        if (!Files.exists(file)) return List.of();
+        JsonLines.Read<HeldOutLine> read = JsonLines.read(file, "held-out evaluations", line -> JSON.readValue(line, HeldOutLine.class));
+        read.skipped().forEach(s -> LOG.warn("{} line {} skipped: {}", file, s.lineNumber(), s.reason()));
+        return read.items();
+    }
+
     /** Removes the records of steps from {@code step} on, left by an earlier session that died before their checkpoint. */
     private void forgetFrom(long step) {
         if (read(metrics.getParent()).stream().noneMatch(line -> line.step() >= step)) return;
@@ -139,6 +155,7 @@ public final class RunRecorder implements Consumer<StepReport> {
         keepLines(metrics, line -> line.path("step"), step);
         if (Files.exists(traces)) keepLines(traces, trace -> trace.path("metadata").path(Trace.STEP_KEY), step);
         if (Files.exists(toolUse)) keepLines(toolUse, record -> record.path("step"), step);
+        if (Files.exists(heldOut)) keepLines(heldOut, record -> record.path("step"), step);
     }
 
     /** The run's id in its tool-use records: the run folder's name. */
@@ -178,11 +195,11 @@ public final class RunRecorder implements Consumer<StepReport> {
         }
     }
 
-    private static String toJson(StepLine line) {
+    private static String toJson(Record line) {
         try {
             return JSON.writeValueAsString(line);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a step line cannot be written as JSON", e);
+            throw new IllegalStateException("a " + line.getClass().getSimpleName() + " cannot be written as JSON", e);
         }
     }
 

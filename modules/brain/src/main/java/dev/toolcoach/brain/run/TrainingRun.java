@@ -18,6 +18,7 @@ import dev.toolcoach.cluster.learner.LearnerListener;
 import dev.toolcoach.cluster.learner.LearnerSettings;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.learner.LearnerSteps;
+import dev.toolcoach.cluster.learner.StepProbe;
 import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.job.GroupPlan;
 import dev.toolcoach.cluster.job.JobAnnouncer;
@@ -101,10 +102,13 @@ public final class TrainingRun {
      * @param startAdapter  the adapter a new job starts from, whose LoRA settings it trains with (a user's PEFT adapter
      *                      continued; default empty: a fresh LoRA of the config's settings); a resumed job starts from its
      *                      checkpoint instead
+     * @param probe         run by the learner after the steps it is due at, before the next (a held-out evaluation every
+     *                      N steps; default empty: none)
      */
     public record Spec(TrainingConfig config, Path modelDir, ActionFormat actionFormat, List<String> suites,
                        BuiltinSuites.Options toolOptions, List<TaskExample> dataset, int steps, Reward reward,
-                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt, Optional<AdapterWeights> startAdapter) {
+                       Path checkpointDir, String jobId, Optional<AdaptSpec> adapt, Optional<AdapterWeights> startAdapter,
+                       Optional<StepProbe> probe) {
 
         public Spec {
             Objects.requireNonNull(config, "config");
@@ -118,6 +122,7 @@ public final class TrainingRun {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(adapt, "adapt");
             Objects.requireNonNull(startAdapter, "startAdapter");
+            Objects.requireNonNull(probe, "probe");
             if (dataset.isEmpty()) throw new IllegalArgumentException("the training dataset is empty");
             if (steps < 1) throw new IllegalArgumentException("steps must be at least 1, was " + steps);
         }
@@ -133,6 +138,7 @@ public final class TrainingRun {
                     .toolOptions(toolOptions).dataset(dataset).steps(steps).reward(reward).checkpointDir(checkpointDir).jobId(jobId);
             b.adapt = adapt;
             b.startAdapter = startAdapter;
+            b.probe = probe;
             return b;
         }
 
@@ -150,6 +156,7 @@ public final class TrainingRun {
             private String jobId;
             private Optional<AdaptSpec> adapt = Optional.empty();
             private Optional<AdapterWeights> startAdapter = Optional.empty();
+            private Optional<StepProbe> probe = Optional.empty();
 
             private Builder() {
             }
@@ -216,10 +223,16 @@ public final class TrainingRun {
                 return this;
             }
 
+            /** Runs {@code probe} where it is due. */
+            public Builder probe(StepProbe probe) {
+                this.probe = Optional.of(probe);
+                return this;
+            }
+
             /** @throws IllegalArgumentException or NullPointerException naming the value that is out of range or missing */
             public Spec build() {
                 return new Spec(config, modelDir, actionFormat, suites, toolOptions, dataset, steps, reward, checkpointDir, jobId, adapt,
-                        startAdapter);
+                        startAdapter, probe);
             }
         }
     }
@@ -328,7 +341,7 @@ public final class TrainingRun {
         ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
                 AdapterPublisher.create(WeightsChunker.DEFAULT_MAX_CHUNK_BYTES), "adapter-publisher-" + actorName(spec.jobId()));
         LearnerJob learnerJob = new LearnerJob(LearnerSettings.of(plan, cursor), core, config.algorithm(), config.optimisation().sftRewardThreshold(), spec.reward(),
-                TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), outcome, training);
+                TaskRewards.contexts(spec.dataset()), coach, publisher, Optional.of(checkpoints), spec.probe(), outcome, training);
         LearnerSingleton.init(node.system(), spec.jobId(), LearnerActor.create(learnerJob));
         // announced last: athletes that find the job find its coach and learner already there
         ActorRef<JobProtocol.Command> announcer = node.spawn(JobAnnouncer.create(new JobSpec(spec.jobId(),

@@ -197,20 +197,25 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     }
 
     /**
-     * @param testExamples   most test questions held out (20 % of the task's examples up to this): 300 give a 95 % interval
-     *                       of about ±5 points at 70 %
-     * @param passAtKQueries most training queries pass@k is measured on (the first ones, those the first steps sample)
+     * @param testExamples    most test questions held out (20 % of the task's examples up to this): 300 give a 95 %
+     *                        interval of about ±5 points at 70 %
+     * @param passAtKQueries  most training queries pass@k is measured on (the first ones, those the first steps sample)
+     * @param heldOutEvery    job steps between the small held-out evaluations while training (0: none); the curve of
+     *                        training rollouts alone hides learning, as dynamic sampling keeps the groups that differ
+     * @param heldOutExamples test questions each of those evaluates (the first of the test split): 64 are one batch of
+     *                        the default engine, a 95 % interval of about ±11 points at 70 %
      */
-    public record Evaluation(int testExamples, int passAtKQueries) {
+    public record Evaluation(int testExamples, int passAtKQueries, int heldOutEvery, int heldOutExamples) {
         public Evaluation {
-            if (testExamples < 1 || passAtKQueries < 0) {
-                throw new IllegalArgumentException("the evaluation needs testExamples >= 1 and passAtKQueries >= 0, got "
-                        + testExamples + " and " + passAtKQueries);
+            if (testExamples < 1 || passAtKQueries < 0 || heldOutEvery < 0 || heldOutExamples < 1) {
+                throw new IllegalArgumentException("the evaluation needs testExamples >= 1, passAtKQueries >= 0, heldOutEvery >= 0"
+                        + " and heldOutExamples >= 1, got " + testExamples + ", " + passAtKQueries + ", " + heldOutEvery + " and "
+                        + heldOutExamples);
             }
         }
 
         public static Evaluation defaults() {
-            return new Evaluation(300, 64);
+            return new Evaluation(300, 64, 10, 64);
         }
     }
 
@@ -308,6 +313,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
         json.put("actionFormat", rollouts.actionFormat.formatName());
         json.put("testExamples", evaluation.testExamples);
         json.put("passAtKQueries", evaluation.passAtKQueries);
+        json.put("heldOutEvery", evaluation.heldOutEvery);
+        json.put("heldOutExamples", evaluation.heldOutExamples);
         return json;
     }
 
@@ -342,8 +349,8 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
     /**
      * Reads the flat JSON form ({@link #json()}); a missing number is 0, as it always was, except those added later:
      * a missing {@code oversampling} is 1 (no dynamic sampling, what recipes written before it meant), a missing
-     * {@code testExamples} or {@code passAtKQueries} the default evaluation's, a missing {@code actionFormat}
-     * {@code tool-n1-compact}.
+     * {@code testExamples}, {@code passAtKQueries} or {@code heldOutExamples} the default evaluation's, a missing
+     * {@code heldOutEvery} 0 (no held-out evaluation while training), a missing {@code actionFormat} {@code tool-n1-compact}.
      */
     @JsonCreator
     static ScratchRecipe fromJson(@JsonProperty("shape") ScratchModel.Shape shape,
@@ -363,14 +370,17 @@ public record ScratchRecipe(ScratchModel.Shape shape, Vocabulary vocabulary, War
                                   @JsonProperty("maxTotalTokens") int maxTotalTokens, @JsonProperty("maxNewTokens") int maxNewTokens,
                                   @JsonProperty("engineBatch") int engineBatch, @JsonProperty("actionFormat") String actionFormat,
                                   @JsonProperty("testExamples") Integer testExamples,
-                                  @JsonProperty("passAtKQueries") Integer passAtKQueries) {
+                                  @JsonProperty("passAtKQueries") Integer passAtKQueries,
+                                  @JsonProperty("heldOutEvery") int heldOutEvery,
+                                  @JsonProperty("heldOutExamples") Integer heldOutExamples) {
         ActionFormat format = actionFormat == null ? ActionFormat.TOOL_N1_COMPACT : recipeField(actionFormat);
         return new ScratchRecipe(shape, new Vocabulary(maxMerges, minMergeCount, vocabularyExamples), new Warmup(warmupTraces, warmupEpochs, warmupBatch, warmupLr, warmupHeldOut, warmupPatience,
                         warmupTargetLoss, warmupTeacherErrors),
                 new Grpo(groupSize, groupsPerStep, grpoSteps, temperature, grpoLr, callWeight, lora, oversampling == null ? 1 : oversampling, entropyBonus),
                 new Rollouts(maxTurns, maxTotalTokens, maxNewTokens, engineBatch, format),
                 new Evaluation(testExamples == null ? Evaluation.defaults().testExamples() : testExamples,
-                        passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries));
+                        passAtKQueries == null ? Evaluation.defaults().passAtKQueries() : passAtKQueries, heldOutEvery,
+                        heldOutExamples == null ? Evaluation.defaults().heldOutExamples() : heldOutExamples));
     }
 
     private static ActionFormat recipeField(String actionFormat) {

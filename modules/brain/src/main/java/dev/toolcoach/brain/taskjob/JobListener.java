@@ -1,5 +1,6 @@
 package dev.toolcoach.brain.taskjob;
 
+import dev.toolcoach.brain.run.HeldOutLine;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.StepLine;
 
@@ -28,6 +29,10 @@ public interface JobListener {
 
     /** A learner step finished (on the learner's thread). */
     default void step(StepLine line) {
+    }
+
+    /** A held-out evaluation while training finished (on the learner's thread; the next step waits for it). */
+    default void heldOut(HeldOutLine line) {
     }
 
     /** Training ended. */

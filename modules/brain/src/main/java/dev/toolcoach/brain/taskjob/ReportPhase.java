@@ -66,7 +66,7 @@ final class ReportPhase {
      */
     private static void drawCurve(Path run, String title) {
         try {
-            RewardCurve.write(run.resolve("reward_curve.png"), title, RunRecorder.read(run));
+            RewardCurve.write(run.resolve("reward_curve.png"), title, RunRecorder.read(run), RunRecorder.readHeldOut(run));
         } catch (LinkageError | java.awt.AWTError | InternalError e) {
             LOG.warn("reward_curve.png not drawn: this JVM cannot draw text ({}); metrics.jsonl holds its figures", e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.toolcoach.brain.taskjob;
 
 import dev.toolcoach.brain.run.ConsoleProgress;
+import dev.toolcoach.brain.run.HeldOutLine;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.StepLine;
 import dev.toolcoach.brain.run.TrainingProgress;
@@ -56,6 +57,13 @@ public final class TerminalListener implements JobListener {
     @Override
     public synchronized void step(StepLine line) {
         if (bar != null) bar.accept(line);
+    }
+
+    @Override
+    public synchronized void heldOut(HeldOutLine line) {
+        progress.println(String.format(Locale.ROOT, "[%s] held-out after step %d: accuracy %.1f%% (%d/%d, 95%% CI %.1f-%.1f%%)", task, line.step(),
+                100 * line.accuracy(), line.correct(), line.examples(), 100 * line.accuracyCi95().get(0),
+                100 * line.accuracyCi95().get(1)));
     }
 
     @Override

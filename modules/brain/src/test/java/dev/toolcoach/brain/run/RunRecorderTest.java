@@ -39,11 +39,17 @@ class RunRecorderTest {
     @Test
     void aResumeThatRedoesStepsReplacesTheirRecordsAndKeepsTheRest(@TempDir Path run) {
         RunRecorder first = new RunRecorder(run, "finance", t -> true, line -> { });
-        for (int step = 1; step <= 3; step++) first.accept(report(step, "a"));
+        for (int step = 1; step <= 3; step++) {
+            first.accept(report(step, "a"));
+            first.heldOut(new HeldOutLine(step, step, 10, step, step / 10.0, List.of(0.0, 1.0), 0.5));
+        }
         // the node died after step 3 but before its checkpoint: the next session resumes after step 2 and redoes step 3
         RunRecorder second = new RunRecorder(run, "finance", t -> true, line -> { });
         second.accept(report(3, "b"));
+        second.heldOut(new HeldOutLine(3, 3, 10, 9, 0.9, List.of(0.0, 1.0), 0.5));
         second.accept(report(4, "b"));
+        assertEquals(List.of(1, 2, 9), RunRecorder.readHeldOut(run).stream().map(HeldOutLine::correct).toList(),
+                "the redone step's held-out evaluation replaces the first session's");
 
         assertEquals(List.of(1L, 2L, 3L, 4L), RunRecorder.read(run).stream().map(StepLine::step).toList());
         assertEquals(List.of("a/g1/0", "a/g2/0", "b/g3/0", "b/g4/0"), TraceJson.read(run.resolve("traces.jsonl")).items().stream()

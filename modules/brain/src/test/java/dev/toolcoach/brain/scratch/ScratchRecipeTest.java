@@ -27,7 +27,8 @@ class ScratchRecipeTest {
         json.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("shape", "maxMerges", "minMergeCount", "vocabularyExamples", "warmupTraces", "warmupEpochs", "warmupBatch", "warmupLr",
                 "warmupHeldOut", "warmupPatience", "warmupTargetLoss", "warmupTeacherErrors", "groupSize", "groupsPerStep", "grpoSteps", "temperature", "grpoLr", "callWeight", "lora", "oversampling", "entropyBonus", "maxTurns",
-                "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries"), fields);
+                "maxTotalTokens", "maxNewTokens", "engineBatch", "actionFormat", "testExamples", "passAtKQueries",
+                "heldOutEvery", "heldOutExamples"), fields);
         assertEquals(JSON.readTree("""
                 {"dim":128,"hiddenDim":384,"layers":4,"heads":4,"kvHeads":4,"maxSeqLen":512}"""), json.get("shape"));
         assertEquals(800, json.get("warmupTraces").asInt());
@@ -51,6 +52,19 @@ class ScratchRecipeTest {
         json.put("warmupPatience", 2);
         Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> JSON.treeToValue(json, ScratchRecipe.class));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("a patience or a target loss needs held-out demonstrations"), e.getMessage());
+    }
+
+    @Test
+    void aRecipeWrittenBeforeHeldOutEvaluationsWhileTrainingReadsAsWithoutThemAndAUsersRecipeGetsThem() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode json = JSON.valueToTree(ScratchRecipe.defaults());
+        json.remove("heldOutEvery");
+        json.remove("heldOutExamples");
+        assertEquals(new ScratchRecipe.Evaluation(300, 64, 0, 64), JSON.treeToValue(json, ScratchRecipe.class).evaluation());
+        assertEquals(new ScratchRecipe.Evaluation(300, 64, 10, 64),
+                ScratchRecipe.overDefaults(JSON.readTree("{\"grpoSteps\": 20}")).evaluation());
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                () -> ScratchRecipe.overDefaults(JSON.readTree("{\"heldOutEvery\": -1}")));
+        assertTrue(e.getMessage().contains("heldOutEvery >= 0"), e.getMessage());
     }
 
     @Test

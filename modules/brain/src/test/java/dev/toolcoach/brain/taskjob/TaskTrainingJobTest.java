@@ -6,6 +6,7 @@ import dev.toolcoach.agent.CodeActCodec;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.brain.dataset.ExampleJsonl;
+import dev.toolcoach.brain.run.HeldOutLine;
 import dev.toolcoach.brain.run.Progress;
 import dev.toolcoach.brain.run.RunRecorder;
 import dev.toolcoach.model.io.HostTensor;
@@ -217,11 +218,25 @@ class TaskTrainingJobTest {
 
     /** ARCHITECTURE.md says why: seeded model and optimisers, one intra-op thread, rollouts seeded by id, lag 0, dispatch order. */
     @Test
-    void theSynchronousModeRepeatsARunExactlyWithTheSameSeed(@TempDir Path dir) {
+    void theSynchronousModeRepeatsARunExactlyWithTheSameSeedHeldOutEvaluationsIncluded(@TempDir Path dir) throws Exception {
+        ScratchRecipe tiny = TinyRecipe.get();
+        // a held-out evaluation after every step, on the whole (20-question) test split
+        ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), tiny.vocabulary(), tiny.warmup(), tiny.grpo(), tiny.rollouts(),
+                new ScratchRecipe.Evaluation(20, 4, 1, 64));
         List<TaskTrainingJob.Summary> runs = new ArrayList<>();
+        List<HeldOutLine> heard = new ArrayList<>();
         for (String name : List.of("first", "second")) {
-            runs.add(TaskTrainingJob.run(tinyFinance(dir.resolve(name)).mode(TrainingMode.SYNC).build(), Optional.empty(),
-                    recording(new ArrayList<>())));
+            runs.add(TaskTrainingJob.run(tinyFinance(dir.resolve(name)).recipe(recipe).mode(TrainingMode.SYNC).build(), Optional.empty(),
+                    new JobListener() {
+                        @Override
+                        public void phase(String phase) {
+                        }
+
+                        @Override
+                        public void heldOut(HeldOutLine line) {
+                            heard.add(line);
+                        }
+                    }));
         }
         assertEquals(withoutSpeed(runs.get(0).evaluations()), withoutSpeed(runs.get(1).evaluations()),
                 "the same accuracies, intervals and pass@k");
@@ -233,6 +248,16 @@ class TaskTrainingJobTest {
         for (String name : first.keySet()) {
             assertArrayEquals(first.get(name).data(), second.get(name).data(), "the same adapter, bit for bit: " + name);
         }
+
+        List<HeldOutLine> heldOut = RunRecorder.readHeldOut(dir.resolve("first"));
+        assertEquals(List.of(1L, 2L), heldOut.stream().map(HeldOutLine::step).toList(), "one after each step");
+        assertEquals(List.of(20, 20), heldOut.stream().map(HeldOutLine::examples).toList());
+        assertEquals(heldOut, RunRecorder.readHeldOut(dir.resolve("second")), "greedy on the same adapters: the same figures");
+        assertEquals(heard, List.of(heldOut.get(0), heldOut.get(1), heldOut.get(0), heldOut.get(1)), "the listener heard each");
+        // the one after the last step evaluated the trained adapter on the same questions as the final evaluation
+        EvalRecord trained = runs.get(0).evaluations().get("after_grpo");
+        assertEquals(List.of(trained.correct(), runs.get(0).training().adapter().version()),
+                List.of(heldOut.get(1).correct(), heldOut.get(1).version()));
     }
 
     /** The evaluations without their rollouts per second: wall-clock speed is the one figure a rerun need not repeat. */

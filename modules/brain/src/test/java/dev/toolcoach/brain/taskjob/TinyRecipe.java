@@ -16,6 +16,6 @@ public final class TinyRecipe {
         return new ScratchRecipe(new ScratchModel.Shape(32, 64, 2, 2, 2, 768), new ScratchRecipe.Vocabulary(64, 8, 64),
                 new ScratchRecipe.Warmup(8, 2, 4, 3e-3),
                 new ScratchRecipe.Grpo(4, 2, 2, 1.0f, 2e-3, 0.5, new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj")), 1, 0),
-                new ScratchRecipe.Rollouts(3, 768, 96, 8), new ScratchRecipe.Evaluation(20, 4));
+                new ScratchRecipe.Rollouts(3, 768, 96, 8), new ScratchRecipe.Evaluation(20, 4, 0, 64));
     }
 }

@@ -6,6 +6,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.japi.function.Function2;
 import dev.toolcoach.cluster.coach.CursorCodec;
 import dev.toolcoach.cluster.metrics.ToolUseMetrics;
 import dev.toolcoach.cluster.protocol.CoachProtocol.CoachCursor;
@@ -28,6 +29,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * The learner: a thin shell over {@link LearnerSteps} (the step state and every count, on this actor's thread),
@@ -36,7 +39,8 @@ import java.util.concurrent.CompletableFuture;
  * and closes groups with the coach ({@link GroupTrained}, {@link GroupDropped}: with dynamic sampling a group without
  * signal is dropped when scored, and the coach refills the batch with a fresh query); scores and runs one step at a time
  * on the job's training thread, so traces keep being acked while it trains; publishes each new adapter version; and, when a
- * checkpoint is due, saves the learner with the coach's cursor taken after the step's groups closed.
+ * checkpoint is due, saves the learner with the coach's cursor taken after the step's groups closed; then runs the job's
+ * {@link StepProbe} where it is due, before the next step.
  * Meant to run once per job, as a cluster singleton on the node that owns the device.
  */
 public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command> {
@@ -52,7 +56,14 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
     private record CursorReceived(CoachCursor cursor, long jobStep, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
     }
 
-    private record CheckpointSaved(Optional<Path> file, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
+    private record CheckpointSaved(Optional<Path> file, long jobStep, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
+    }
+
+    private record ProbeDone(long jobStep, Throwable failure) implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
+    }
+
+    private enum RunEnded implements LearnerProtocol.Local, NoSerializationVerificationNeeded {
+        INSTANCE
     }
 
     private final LearnerJob job;
@@ -91,6 +102,8 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
                 .onMessage(StepFinished.class, this::onStepFinished)
                 .onMessage(CursorReceived.class, this::onCursor)
                 .onMessage(CheckpointSaved.class, this::onCheckpointSaved)
+                .onMessage(ProbeDone.class, this::onProbeDone)
+                .onMessageEquals(RunEnded.INSTANCE, this::onRunEnded)
                 .build();
     }
 
@@ -120,7 +133,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
     /** Scores complete groups on the training thread, in completion order (its one thread keeps the order). */
     private void scoreCompleted() {
         for (CompleteGroup group : steps.takeCompleted()) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> scorer.score(group), job.training()), GroupScored::new);
+            onTrainingThread(() -> scorer.score(group), GroupScored::new);
         }
     }
 
@@ -146,8 +159,7 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
         LearnerSteps.Next next = steps.next();
         if (next == LearnerSteps.Nothing.INSTANCE) return this;
         if (next instanceof LearnerSteps.Train train) {
-            getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> training.run(train.batch()), job.training()),
-                    StepFinished::new);
+            onTrainingThread(() -> training.run(train.batch()), StepFinished::new);
         }
         publishStatus();
         if (next == LearnerSteps.Finish.INSTANCE) job.listener().finished(steps.accounts());
@@ -169,21 +181,19 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
                     (cursor, failure) -> new CursorReceived(cursor, jobStep, failure));
             return this;
         }
-        steps.idle();
-        return nextStep();
+        return probeOrNextStep(jobStep);
     }
 
     private Behavior<LearnerProtocol.Command> onCursor(CursorReceived received) {
         if (received.failure() != null) {
             getContext().getLog().error("no checkpoint at step {}: the coach did not give its cursor ({})",
                     job.core().step(), received.failure().toString());
-            steps.idle();
-            return nextStep();
+            return probeOrNextStep(received.jobStep());
         }
         byte[] cursor = CursorCodec.encode(received.cursor());
-        getContext().pipeToSelf(CompletableFuture.supplyAsync(
-                () -> job.checkpoints().orElseThrow().afterBatch(job.core(), cursor, received.jobStep()), job.training()),
-                CheckpointSaved::new);
+        long jobStep = received.jobStep();
+        onTrainingThread(() -> job.checkpoints().orElseThrow().afterBatch(job.core(), cursor, jobStep),
+                (file, failure) -> new CheckpointSaved(file, jobStep, failure));
         return this;
     }
 
@@ -192,6 +202,45 @@ public final class LearnerActor extends AbstractBehavior<LearnerProtocol.Command
             getContext().getLog().error("checkpoint at step {} failed; training goes on", job.core().step(), saved.failure());
         } else {
             saved.file().ifPresent(f -> getContext().getLog().info("checkpoint {} (step {}, version {})", f, job.core().step(), steps.version()));
+        }
+        return probeOrNextStep(saved.jobStep());
+    }
+
+    /** After a step (and its checkpoint): the probe when it is due there, on the training thread, else the next step. */
+    private Behavior<LearnerProtocol.Command> probeOrNextStep(long jobStep) {
+        if (job.probe().isPresent() && job.probe().get().due(jobStep)) {
+            StepProbe probe = job.probe().get();
+            onTrainingThread(() -> {
+                probe.run(jobStep, job.core().adapterWeights());
+                return jobStep;
+            }, (done, failure) -> new ProbeDone(jobStep, failure));
+            return this;
+        }
+        steps.idle();
+        return nextStep();
+    }
+
+    /**
+     * Runs {@code work} on the job's training thread, its outcome piped back as {@code reply}. Once the job's run has
+     * ended (cancelled or failed: it shuts that thread down) traces of rollouts still in flight may come; the learner
+     * then stops instead of failing on them.
+     */
+    private <T> void onTrainingThread(Supplier<T> work, Function2<T, Throwable, LearnerProtocol.Command> reply) {
+        try {
+            getContext().pipeToSelf(CompletableFuture.supplyAsync(work, job.training()), reply);
+        } catch (RejectedExecutionException runEnded) {
+            getContext().getSelf().tell(RunEnded.INSTANCE);
+        }
+    }
+
+    private Behavior<LearnerProtocol.Command> onRunEnded() {
+        getContext().getLog().info("the job's run has ended (its training thread is shut down): the learner stops");
+        return Behaviors.stopped();
+    }
+
+    private Behavior<LearnerProtocol.Command> onProbeDone(ProbeDone done) {
+        if (done.failure() != null) {
+            getContext().getLog().error("the probe after step {} failed; training goes on", done.jobStep(), done.failure());
         }
         steps.idle();
         return nextStep();

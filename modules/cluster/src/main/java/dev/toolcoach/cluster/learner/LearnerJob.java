@@ -28,13 +28,15 @@ import java.util.function.Function;
  * @param coach              hears of every rollout received and every group closed
  * @param publisher          sends each new adapter version to the engines
  * @param checkpoints        saves the learner with the coach's cursor every N steps, if given
+ * @param probe              runs after the steps it is due at (after their checkpoint), before the next step, if given
  * @param listener           hears of steps, the end of the job and failures
  * @param training           the thread steps run on (one at a time), so traces are acked while a step runs
  */
 public record LearnerJob(LearnerSettings settings, LearnerCore core, Algorithm algorithm,
                          double sftRewardThreshold, Reward reward, Function<String, RewardContext> examples,
                          ActorRef<CoachProtocol.Command> coach, ActorRef<AdapterPublisherProtocol.Command> publisher,
-                         Optional<PeriodicCheckpoints> checkpoints, LearnerListener listener, Executor training) {
+                         Optional<PeriodicCheckpoints> checkpoints, Optional<StepProbe> probe, LearnerListener listener,
+                         Executor training) {
     public LearnerJob {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(core, "core");
@@ -44,6 +46,7 @@ public record LearnerJob(LearnerSettings settings, LearnerCore core, Algorithm a
         Objects.requireNonNull(coach, "coach");
         Objects.requireNonNull(publisher, "publisher");
         Objects.requireNonNull(checkpoints, "checkpoints");
+        Objects.requireNonNull(probe, "probe");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(training, "training");
     }

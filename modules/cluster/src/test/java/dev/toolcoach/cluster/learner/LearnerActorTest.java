@@ -1,6 +1,8 @@
 package dev.toolcoach.cluster.learner;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.LoggingTestKit;
+import org.slf4j.event.Level;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import dev.toolcoach.cluster.metrics.PrometheusText;
 import dev.toolcoach.cluster.metrics.ToolCoachMetrics;
@@ -48,6 +50,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -209,11 +212,69 @@ class LearnerActorTest {
         coach.expectNoMessage(Duration.ofMillis(200));
     }
 
+    @Test
+    void aProbeDueAtAStepRunsAfterItsCheckpointWithThatStepsAdapterAndTheNextStepWaitsForIt(@TempDir Path dir) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        LinkedBlockingQueue<String> probed = new LinkedBlockingQueue<>();
+        StepProbe probe = new StepProbe() {
+            @Override
+            public boolean due(long jobStep) {
+                return true;
+            }
+
+            @Override
+            public void run(long jobStep, AdapterWeights adapter) {
+                probed.add("step " + jobStep + ", version " + adapter.version());
+                try {
+                    assertTrue(release.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 2, 3), 0, 0),
+                Optional.of(new PeriodicCheckpoints(new CheckpointStore(dir, 3), 1)), Optional.of(probe));
+        published();
+        deliver(learner, "g0");
+        deliver(learner, "g1");
+        untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 1, 2, 2, GroupCounts.NONE));
+        assertEquals("step 1, version 1", probed.poll(WAIT.toSeconds(), TimeUnit.SECONDS), "after the step's checkpoint");
+
+        deliver(learner, "g2");
+        assertEquals(G, coach.receiveSeveralMessages(G, WAIT).stream().filter(RolloutReceived.class::isInstance).count());
+        coach.expectNoMessage(Duration.ofMillis(500)); // the last group is complete, but no step runs while the probe does
+        release.countDown();
+        List<CoachProtocol.Command> last = untilCursorAsked(new CoachCursor(3, 0, 3, List.of(), 2, 3, 3, GroupCounts.NONE));
+        assertEquals(List.of(new GroupTrained("g2", 2)), only(last, GroupTrained.class));
+        assertEquals("step 2, version 2", probed.poll(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertEquals(List.of(1L, 2L), List.of(events.step().step(), events.step().step()));
+        assertEquals(3, events.finished().trained(), "the job ends after the last step's probe");
+    }
+
+    @Test
+    void aRolloutThatArrivesAfterTheJobsRunEndedStopsTheLearnerInsteadOfFailingIt() {
+        ActorRef<LearnerProtocol.Command> learner = spawn(new LearnerSettings(Plans.plan(G, 2, 0, 4), 0, 0), Optional.empty());
+        published();
+        training.shutdown(); // a cancelled run shuts its training thread down; rollouts in flight still come
+        TestProbe<Object> watcher = testKit.createTestProbe();
+        LoggingTestKit.empty().withLogLevel(Level.ERROR).withOccurrences(0).expect(testKit.system(), () -> {
+            deliver(learner, "g0");
+            watcher.expectTerminated(learner, WAIT);
+            return null;
+        });
+        assertEquals(G, acks.receiveSeveralMessages(G, WAIT).size(), "every trace that came was acked");
+    }
+
     private ActorRef<LearnerProtocol.Command> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints) {
+        return spawn(settings, checkpoints, Optional.empty());
+    }
+
+    private ActorRef<LearnerProtocol.Command> spawn(LearnerSettings settings, Optional<PeriodicCheckpoints> checkpoints,
+                                                    Optional<StepProbe> probe) {
         LearnerJob job = new LearnerJob(settings, core, Algorithm.GRPO, 0, ParityReward.INSTANCE,
                 queryId -> queryId.equals("q-bad") ? RewardContext.of(queryId, "", null)
                         : RewardContext.of(queryId, "", null).withField("parity", queryId.equals("q-same") ? 2 : 0),
-                coach.getRef(), publisher.getRef(), checkpoints, events, training);
+                coach.getRef(), publisher.getRef(), checkpoints, probe, events, training);
         ActorRef<LearnerProtocol.Command> learner = testKit.spawn(LearnerActor.create(job));
         assertEquals(new LearnerStarted(learner), coach.expectMessageClass(LearnerStarted.class, WAIT), "the coach learns where it is");
         return learner;
