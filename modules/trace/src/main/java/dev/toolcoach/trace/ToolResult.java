@@ -19,7 +19,8 @@ import java.util.Objects;
 public record ToolResult(ToolCall call, Status status, String text, Object structured, String error,
                          @JsonProperty("latency_millis") long latencyMillis, boolean truncated) {
 
-    public enum Status { OK, ERROR, TIMEOUT, INVALID_ARGUMENTS, UNKNOWN_TOOL, UNAVAILABLE }
+    /** How a call ended; {@code CANCELLED}: its rollout ended first (the tool server released it), so no one reads it. */
+    public enum Status { OK, ERROR, TIMEOUT, INVALID_ARGUMENTS, UNKNOWN_TOOL, UNAVAILABLE, CANCELLED }
 
     public ToolResult {
         Objects.requireNonNull(call, "call");

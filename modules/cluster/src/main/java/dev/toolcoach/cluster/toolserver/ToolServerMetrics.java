@@ -62,6 +62,8 @@ public final class ToolServerMetrics implements Extension, MultiCollector {
                 .help("Tool calls finished on this node, by suite, tool and status");
         HistogramSnapshot.Builder latency = HistogramSnapshot.builder().name("toolcoach_tool_call_latency_seconds")
                 .unit(Unit.SECONDS).help("Latency of tool calls on this node, by suite and tool");
+        CounterSnapshot.Builder cpu = CounterSnapshot.builder().name("toolcoach_tool_cpu_seconds").unit(Unit.SECONDS)
+                .help("CPU time tool calls' threads spent in the tool on this node, by suite and tool");
         executors.forEach((suite, executor) -> {
             for (ToolMetrics.ToolSnapshot tool : executor.metrics().snapshot()) {
                 tool.calls().forEach((status, count) -> calls.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
@@ -73,9 +75,11 @@ public final class ToolServerMetrics implements Extension, MultiCollector {
                                 perBucket(tool.cumulativeBuckets())))
                         .sum(tool.latencySumMillis() / 1000.0)
                         .build());
+                cpu.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(Labels.of("suite", suite, "tool", tool.tool()))
+                        .value(tool.cpuSumNanos() / 1e9).build());
             }
         });
-        return MetricSnapshots.of(calls.build(), latency.build(),
+        return MetricSnapshots.of(calls.build(), latency.build(), cpu.build(),
                 gauge("toolcoach_tool_calls_running", "Tool calls running now, by suite", ToolExecutor::runningCalls),
                 gauge("toolcoach_tool_calls_queued", "Tool calls waiting for a thread, by suite", ToolExecutor::queuedCalls),
                 gauge("toolcoach_tool_trajectories_open", "Trajectories holding tool state, by suite",

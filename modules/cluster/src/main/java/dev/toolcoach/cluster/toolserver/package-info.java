@@ -48,7 +48,8 @@
  *
  * <p>Tool metrics on {@code /metrics} of a tool node, read from the executors at scrape time:
  * {@code toolcoach_tool_calls_total{suite,tool,status}}, {@code toolcoach_tool_call_latency_seconds{suite,tool}}
- * (histogram), {@code toolcoach_tool_calls_running{suite}}, {@code toolcoach_tool_calls_queued{suite}},
+ * (histogram), {@code toolcoach_tool_cpu_seconds_total{suite,tool}} (CPU time of the calls' threads in the tool),
+ * {@code toolcoach_tool_calls_running{suite}}, {@code toolcoach_tool_calls_queued{suite}},
  * {@code toolcoach_tool_trajectories_open{suite}}, {@code toolcoach_tool_threads_abandoned{suite}}.
  */
 package dev.toolcoach.cluster.toolserver;

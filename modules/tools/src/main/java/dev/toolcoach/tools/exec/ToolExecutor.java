@@ -16,7 +16,10 @@ import dev.toolcoach.trace.ToolResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,11 +50,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * message for the model. The deadline counts from submission, so a call that waits behind busy threads times out
  * too. A call still running at its deadline is interrupted and abandoned: its thread is replaced by a new one (up to
  * {@code maxAbandonedThreads} at a time, {@link #abandonedThreads()}), so tools that ignore interrupts cannot take
- * the whole pool; the thread rejoins the pool, and the pool shrinks back, when the tool finally returns.
+ * the whole pool; the thread rejoins the pool, and the pool shrinks back, when the tool finally returns. A trajectory
+ * released (its rollout is over) has its calls still waiting or running cancelled the same way, so no CPU goes to a
+ * rollout no one will read. The CPU time of each call's thread is counted per tool.
  */
 public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+    private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
     /** Metrics label for calls naming no tool of the suite, so hallucinated names cannot grow the label set. */
     static final String UNKNOWN_TOOL_LABEL = "_unknown";
 
@@ -163,10 +169,20 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         return answered;
     }
 
-    /** Releases the trajectory's state now, or once its running calls end. */
+    /**
+     * Releases the trajectory's state now, or once its running calls end; its calls still waiting or running are
+     * cancelled (answered CANCELLED, a running tool interrupted): the rollout that made them is over.
+     */
     public void finishTrajectory(String trajectoryId) {
         TrajectoryState state = trajectories.remove(trajectoryId);
         if (state != null) state.finish();
+        List<Execution> calls = pending.stream().filter(e -> e.invocation.trajectoryId().equals(trajectoryId))
+                // the waiting first: the thread that replaces a stopped running call would take them up at once
+                .sorted(Comparator.comparing(e -> !e.waiting())).toList();
+        for (Execution execution : calls) {
+            execution.stop(ToolResult.Status.CANCELLED, "tool '" + execution.tool.name()
+                    + "' was cancelled: its rollout ended before the call finished");
+        }
     }
 
     /** Releases every trajectory idle longer than the idle timeout; returns how many. Also runs periodically. */
@@ -303,9 +319,12 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
                 if (state != WAITING) return;
                 state = RUNNING;
             }
+            long cpuStart = THREAD_CPU.getCurrentThreadCpuTime();
             try {
                 result.complete(invoke());
             } finally {
+                // counted when the tool returns, also after a deadline or a cancel: the CPU was spent all the same
+                metrics.recordCpu(tool.name(), THREAD_CPU.getCurrentThreadCpuTime() - cpuStart);
                 ScheduledFuture<?> d = deadline;
                 if (d != null) d.cancel(false);
                 boolean returned;
@@ -318,30 +337,48 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
         }
 
         /** The call's time is up: it is answered TIMEOUT; a running tool is interrupted and its thread abandoned. */
+        synchronized boolean waiting() {
+            return state == WAITING;
+        }
+
         void deadlinePassed() {
-            long timeoutMillis = settings.callTimeout().toMillis();
+            String within = "tool '" + tool.name() + "' did not finish within " + settings.callTimeout().toMillis() + " ms";
+            stop(ToolResult.Status.TIMEOUT, within + ": it waited for a free thread all that time (the tool server is busy)",
+                    within + " and was interrupted");
+        }
+
+        void stop(ToolResult.Status status, String message) {
+            stop(status, message, message);
+        }
+
+        /**
+         * Answers the call with {@code status} unless it has ended: a waiting call leaves the queue ({@code ifWaiting}),
+         * a running one is interrupted and its thread abandoned ({@code ifRunning}).
+         */
+        void stop(ToolResult.Status status, String ifWaiting, String ifRunning) {
+            String message = ifRunning;
             synchronized (this) {
                 if (state == ENDED) return;
                 if (state == WAITING) {
                     state = ENDED;
                     pool.remove(task);
-                    result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name() + "' did not finish within "
-                            + timeoutMillis + " ms: it waited for a free thread all that time (the tool server is busy)", startNanos));
+                    ScheduledFuture<?> d = deadline;
+                    if (d != null) d.cancel(false);
+                    result.complete(failed(call, status, ifWaiting, startNanos));
                     return;
                 }
                 if (result.isDone()) return; // answered just now, or the executor closed
                 replaced = replaceThread(); // before the answer, so whoever hears it finds the pool whole again
-                if (!result.complete(failed(call, ToolResult.Status.TIMEOUT, "tool '" + tool.name()
-                        + "' did not finish within " + timeoutMillis + " ms and was interrupted", startNanos))) {
+                if (!result.complete(failed(call, status, message, startNanos))) {
                     if (replaced) threadReturned(); // the tool answered first: its thread is not lost
                     replaced = false;
                     return;
                 }
                 task.cancel(true);
             }
-            if (replaced) LOG.warn("tool '{}' overran its {} ms deadline; its thread is abandoned and replaced", tool.name(), timeoutMillis);
-            else LOG.warn("tool '{}' overran its {} ms deadline; {} threads are abandoned already, so its thread is not replaced",
-                    tool.name(), timeoutMillis, settings.maxAbandonedThreads());
+            if (replaced) LOG.warn("tool '{}' stopped ({}); its thread is abandoned and replaced until it returns", tool.name(), message);
+            else LOG.warn("tool '{}' stopped ({}); {} threads are abandoned already, so its thread is not replaced",
+                    tool.name(), message, settings.maxAbandonedThreads());
         }
 
         private ToolResult invoke() {

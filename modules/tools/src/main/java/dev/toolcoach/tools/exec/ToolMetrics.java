@@ -26,6 +26,11 @@ public final class ToolMetrics {
         byTool.computeIfAbsent(tool, t -> new ToolStats()).record(status, latencyMillis);
     }
 
+    /** CPU time a call's thread spent in the tool, counted when the tool returns (after its answer, if it overran). */
+    void recordCpu(String tool, long cpuNanos) {
+        byTool.computeIfAbsent(tool, t -> new ToolStats()).cpuNanos.add(Math.max(0, cpuNanos));
+    }
+
     /** A consistent-enough copy for export (each counter is read once; counters only grow). */
     public List<ToolSnapshot> snapshot() {
         List<ToolSnapshot> snapshots = new ArrayList<>();
@@ -40,8 +45,10 @@ public final class ToolMetrics {
      * @param calls             calls by outcome
      * @param cumulativeBuckets calls with latency &lt;= each bound of {@link #LATENCY_BOUNDS_MILLIS}, then the total (+Inf)
      * @param latencySumMillis  sum of all latencies
+     * @param cpuSumNanos       CPU time the calls' threads spent in the tool (calls that never ran spent none)
      */
-    public record ToolSnapshot(String tool, Map<ToolResult.Status, Long> calls, long[] cumulativeBuckets, long latencySumMillis) {
+    public record ToolSnapshot(String tool, Map<ToolResult.Status, Long> calls, long[] cumulativeBuckets, long latencySumMillis,
+                               long cpuSumNanos) {
         public ToolSnapshot {
             calls = Map.copyOf(calls);
             cumulativeBuckets = cumulativeBuckets.clone();
@@ -63,7 +70,8 @@ public final class ToolMetrics {
         @Override
         public boolean equals(Object o) {
             return o instanceof ToolSnapshot s && tool.equals(s.tool) && calls.equals(s.calls)
-                    && Arrays.equals(cumulativeBuckets, s.cumulativeBuckets) && latencySumMillis == s.latencySumMillis;
+                    && Arrays.equals(cumulativeBuckets, s.cumulativeBuckets) && latencySumMillis == s.latencySumMillis
+                    && cpuSumNanos == s.cpuSumNanos;
         }
 
         @Override
@@ -73,7 +81,7 @@ public final class ToolMetrics {
 
         @Override
         public String toString() {
-            return "ToolSnapshot[" + tool + " " + calls + " sum=" + latencySumMillis + "ms]";
+            return "ToolSnapshot[" + tool + " " + calls + " sum=" + latencySumMillis + "ms cpu=" + cpuSumNanos / 1_000_000 + "ms]";
         }
     }
 
@@ -81,6 +89,7 @@ public final class ToolMetrics {
         private final Map<ToolResult.Status, LongAdder> calls = new EnumMap<>(ToolResult.Status.class);
         private final LongAdder[] buckets = new LongAdder[LATENCY_BOUNDS_MILLIS.size() + 1];
         private final LongAdder latencySum = new LongAdder();
+        private final LongAdder cpuNanos = new LongAdder();
 
         ToolStats() {
             for (ToolResult.Status s : ToolResult.Status.values()) calls.put(s, new LongAdder());
@@ -107,7 +116,7 @@ public final class ToolMetrics {
                 running += buckets[i].sum();
                 cumulative[i] = running;
             }
-            return new ToolSnapshot(tool, counts, cumulative, latencySum.sum());
+            return new ToolSnapshot(tool, counts, cumulative, latencySum.sum(), cpuNanos.sum());
         }
     }
 }

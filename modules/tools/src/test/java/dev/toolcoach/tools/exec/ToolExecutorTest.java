@@ -60,6 +60,15 @@ class ToolExecutorTest {
             throw new IllegalStateException("boom: " + why);
         }
 
+        @ToolMethod(description = "spins on the CPU for the given milliseconds of its thread's CPU time")
+        public String spin(@Param("milliseconds") long millis) {
+            java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+            long until = cpu.getCurrentThreadCpuTime() + millis * 1_000_000;
+            long x = 0;
+            while (cpu.getCurrentThreadCpuTime() < until) x += System.nanoTime() % 7;
+            return "spun " + (x >= 0 ? millis : 0) + " ms";
+        }
+
         @ToolMethod(description = "never returns on its own")
         public String hang() {
             try {
@@ -226,6 +235,43 @@ class ToolExecutorTest {
         assertTrue(misbehaving.interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the hung tool was interrupted");
         // the pool thread is free again for the next call
         assertEquals("again", await(executor.call("t1", new ToolCall("echo", Map.of("text", "again")))).text());
+    }
+
+    @Test
+    void releasingATrajectoryCancelsItsRunningAndWaitingCallsAndLeavesOthersAlone() throws Exception {
+        ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults().withConcurrency(1, 16)
+                .withCallTimeout(Duration.ofSeconds(60)));
+        CompletableFuture<ToolResult> running = executor.call("dead", new ToolCall("hang", Map.of()));
+        pollUntil(() -> executor.runningCalls() == 1, "the hung call runs");
+        CompletableFuture<ToolResult> waiting = executor.call("dead", new ToolCall("echo", Map.of("text", "never")));
+        CompletableFuture<ToolResult> other = executor.call("alive", new ToolCall("echo", Map.of("text", "mine")));
+
+        long start = System.nanoTime();
+        executor.release("dead"); // its rollout is over
+        for (CompletableFuture<ToolResult> f : List.of(running, waiting)) {
+            ToolResult r = await(f);
+            assertEquals(ToolResult.Status.CANCELLED, r.status());
+            assertTrue(r.error().contains("its rollout ended before the call finished"), r.error());
+        }
+        assertTrue(misbehaving.interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the running tool was interrupted");
+        assertTrue(System.nanoTime() - start < Duration.ofSeconds(30).toNanos(), "long before the 60 s deadline");
+        assertEquals("mine", await(other).text(), "another trajectory's call runs on");
+        ToolMetrics.ToolSnapshot hang = executor.metrics().snapshot().stream().filter(t -> t.tool().equals("hang")).findFirst().orElseThrow();
+        assertEquals(1, hang.count(ToolResult.Status.CANCELLED));
+    }
+
+    @Test
+    void eachToolsCpuTimeIsCounted() throws Exception {
+        ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults());
+        assertEquals("spun 200 ms", await(executor.call("t", new ToolCall("spin", Map.of("millis", 200)))).text());
+        await(executor.call("t", new ToolCall("echo", Map.of("text", "cheap"))));
+        Map<String, Long> cpu = new java.util.HashMap<>();
+        pollUntil(() -> {
+            executor.metrics().snapshot().forEach(t -> cpu.put(t.tool(), t.cpuSumNanos()));
+            return cpu.size() == 2;
+        }, "both calls counted");
+        assertTrue(cpu.get("spin") >= 200_000_000L && cpu.get("spin") < 5_000_000_000L, cpu.toString());
+        assertTrue(cpu.get("echo") < cpu.get("spin") / 10, cpu.toString());
     }
 
     @Test
