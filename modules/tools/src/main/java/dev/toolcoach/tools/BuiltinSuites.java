@@ -42,7 +42,7 @@ public final class BuiltinSuites {
      * @param sqlMaxRows          most rows a SQL query returns
      * @param skills              a skill library folder ({@link SkillLibrary}) whose approved composites join the suites
      *                            they are over, or null for none
-     * @param hpoData             the folder of the hpo suite's datasets (the shared data's {@code hpo/}), or null for none
+     * @param hpoData             the hpo suite's datasets folder (the shared data's {@code hpo/}), or null for none
      */
     public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows, Path skills, Path hpoData) {
         public Options {

@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * What a tool node hosts, read from {@code toolcoach.tools}: the suites (built-in, tool classes, MCP servers), the settings the built-in
- * suites need (mailboxes, SQL limits) and the executor limits every suite's server runs with.
+ * What a tool node hosts, read from {@code toolcoach.tools}: the suites (built-in, tool classes, MCP servers), the
+ * settings the built-in suites need (mailboxes, SQL limits) and the executor limits every suite's server runs with.
  *
  * @param suites   suites a tool node hosts and the coach watches
  * @param options  settings of the built-in suites
@@ -117,8 +117,8 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
     /**
      * Checks that a tool node can host every configured suite: each of {@code suites} is a built-in one, each tool
      * class can be loaded and made and has tools (no code of it runs yet), no two suites share a name, and the email
-     * suite has mailboxes that exist and can be read, and the hpo suite its datasets' folder. Run before anything starts, so a bad value is a
-     * one-line error rather than a failed actor.
+     * suite has mailboxes that exist and can be read, and the hpo suite its datasets' folder. Run before anything
+     * starts, so a bad value is a one-line error rather than a failed actor.
      */
     public ToolHostSettings checkHostable() {
         if (suites.isEmpty() && mcpServers.isEmpty() && classes.isEmpty()) {

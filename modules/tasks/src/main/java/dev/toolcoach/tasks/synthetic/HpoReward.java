@@ -24,8 +24,8 @@ import java.util.Random;
  *
  * <p>The random-search reference is an expectation, not one draw: a pool of {@value #POOL} random configurations
  * (seeded, one pool per slice) is cross-validated and test-scored, and the reference is the expected test score of the
- * cross-validation winner of a random {@code budget}-subset of the pool, exact by order statistics. A single seeded draw
- * would make a query's reward hinge on that draw's luck.
+ * cross-validation winner of a random {@code budget}-subset of the pool, exact by order statistics. A single seeded
+ * draw would make a query's reward hinge on that draw's luck.
  */
 public final class HpoReward implements TraceReward {
 

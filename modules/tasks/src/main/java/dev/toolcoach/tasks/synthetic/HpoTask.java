@@ -24,13 +24,14 @@ import java.util.function.UnaryOperator;
 /**
  * Tune XGBoost on real tabular data with a budget of {@code cross_validate} calls, as ToolBrain's LightGBM use case
  * does: each query names a dataset, the metric, the rows and features to use (all, half or 30% of the training rows, or
- * the first or last half of the features) and the budget (2-6 calls). The answer is the chosen configuration in the tools'
- * own {@code name=value} format; {@link HpoReward} scores it on the held-out test part against the defaults and random
- * search. The oracle tunes as a practitioner would within the budget: a strong prior first (200 trees at rate 0.1,
- * depth 4, 80% row and feature sampling), then greedy coordinate moves around the best so far (shallower, deeper, half
- * the rate with twice the trees, heavier leaves, fewer features per tree), keeping a move only where the cross-validated
- * score improves, and answers the best it saw. Its replies stay short (a few words, one call) for a scratch model's 64
- * new tokens. Building the task runs the oracle's searches for real; the lab's cache shares their common prefixes.
+ * the first or last half of the features) and the budget (2-6 calls). The answer is the chosen configuration in the
+ * tools' own {@code name=value} format; {@link HpoReward} scores it on the held-out test part against the defaults and
+ * random search. The oracle tunes as a practitioner would within the budget: a strong prior first (200 trees at rate
+ * 0.1, depth 4, 80% row and feature sampling), then greedy coordinate moves around the best so far (shallower, deeper,
+ * half the rate with twice the trees, heavier leaves, fewer features per tree), keeping a move only where the
+ * cross-validated score improves, and answers the best it saw. Its replies stay short (a few words, one call) for a
+ * scratch model's 64 new tokens. Building the task runs the oracle's searches for real; the lab's cache shares their
+ * common prefixes.
  */
 public final class HpoTask {
 

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class HpoTaskTest {
 
@@ -47,7 +48,7 @@ class HpoTaskTest {
         assertEquals(queries.size(), texts.size(), "every query reads differently");
     }
 
-    /** The CI-sized check: a one-dataset task builds, its oracle runs through the real agent loop and tools, and scores. */
+    /** The CI-sized check: a one-dataset task builds, its oracle runs through the agent loop and real tools, and scores. */
     @Test
     void theOracleRunsThroughTheToolsAndItsAnswerScores() throws Exception {
         assertEquals(50, wine.examples().size());
@@ -81,8 +82,39 @@ class HpoTaskTest {
         assertTrue(better > wine.examples().size() / 2, better + " of " + wine.examples().size());
     }
 
+    /**
+     * The oracle against the defaults and random search on every query of the whole task, for the record: minutes on
+     * two cores, so only with {@code -Dtoolcoach.hpo.measure=true}.
+     */
     @Test
-    void anAnswerWithoutAConfigurationOrOverBudgetScoresZero() {
+    void measureTheOracleOnTheWholeTask() {
+        assumeTrue(Boolean.getBoolean("toolcoach.hpo.measure"), "skipped: set -Dtoolcoach.hpo.measure=true to measure");
+        long start = System.nanoTime();
+        Task task = HpoTask.create(lab, 1);
+        System.out.printf("hpo: built %d queries in %d s%n", task.examples().size(), (System.nanoTime() - start) / 1_000_000_000);
+        HpoReward reward = (HpoReward) task.reward();
+        java.util.Map<String, double[]> byDataset = new java.util.TreeMap<>(); // queries, above defaults, at or above random, reward
+        for (TaskExample ex : task.examples()) {
+            RewardContext ctx = RewardContext.of(ex);
+            int budget = ((Number) ex.gold().get("budget")).intValue();
+            var slice = HpoReward.slice(ctx);
+            var metric = HpoReward.metric(ctx);
+            BoosterConfig chosen = BoosterConfig.parse(ex.goldAnswer());
+            double oracle = reward.test(slice, metric, chosen);
+            double r = reward.relative(slice, metric, budget, chosen);
+            double[] row = byDataset.computeIfAbsent(slice.dataset(), k -> new double[4]);
+            row[0]++;
+            if (oracle > reward.test(slice, metric, BoosterConfig.defaults())) row[1]++;
+            if (oracle >= reward.randomSearch(slice, metric, budget)) row[2]++;
+            row[3] += r;
+        }
+        byDataset.forEach((name, row) -> System.out.printf("hpo %s: %d queries, oracle above defaults on %d, at or above"
+                + " random search on %d, mean reward %.3f%n", name, (int) row[0], (int) row[1], (int) row[2], row[3] / row[0]));
+        System.out.printf("hpo: measured in %d s%n", (System.nanoTime() - start) / 1_000_000_000);
+    }
+
+    @Test
+    void theAnswerIsReadFromTheFinalTextOrNotAtAll() {
         assertTrue(BoosterConfig.find("I could not decide.").isEmpty());
         assertTrue(BoosterConfig.find("max_depth=40").isEmpty());
         assertEquals(BoosterConfig.parse("max_depth=3 learning_rate=0.05"),

@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 public record BoosterConfig(Map<String, BigDecimal> values) {
 
     /**
-     * One tunable parameter: its XGBoost name (empty for {@code n_estimators}, the number of boosting rounds rather than
-     * a booster parameter), its range (inclusive) and XGBoost's default.
+     * One tunable parameter: its XGBoost name (empty for {@code n_estimators}, the number of boosting rounds rather
+     * than a booster parameter), its range (inclusive) and XGBoost's default.
      */
     public record Param(String name, String xgboostName, boolean integer, double min, double max, double byDefault,
                         String description) {
@@ -66,8 +66,8 @@ public record BoosterConfig(Map<String, BigDecimal> values) {
     }
 
     /**
-     * Reads {@code name=value} pairs separated by spaces, commas or semicolons (an empty text or {@code defaults} is the
-     * defaults).
+     * Reads {@code name=value} pairs separated by spaces, commas or semicolons (an empty text or {@code defaults} is
+     * the defaults).
      *
      * @throws IllegalArgumentException one line naming the first unknown parameter, value that is not a number of the
      *                                  parameter's type, or value out of its range

@@ -28,9 +28,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Trains and scores XGBoost models on the datasets of one folder. Each dataset is split once, with a fixed seed, into a
  * training part (the tools' {@link #crossValidate}) and a held-out test part only {@link #testScores} reads, which a
- * task scores answers on. Everything is deterministic: fixed split, fixed folds, XGBoost seeded and on one thread (which
- * also bounds a call to one core), so one configuration on one slice always gets one result; results are cached by
- * slice and configuration, computed once even when asked for twice at the same time. Safe to use from several threads.
+ * task scores answers on. Everything is deterministic: fixed split, fixed folds, XGBoost seeded and on one thread
+ * (which also bounds a call to one core), so one configuration on one slice always gets one result; results are cached
+ * by slice and configuration, computed once even when asked for twice at the same time. Safe to use from several
+ * threads.
  */
 public final class HpoLab {
 
@@ -77,7 +78,7 @@ public final class HpoLab {
         }
     }
 
-    /** A dataset's rows split once: the training part (shuffled, so any leading share is a fair sample) and the test part. */
+    /** A dataset's rows split once: the training part (shuffled, so a leading share is a fair sample) and the test. */
     private record Split(HpoDataset data, int[] train, int[] test) {
     }
 
@@ -105,7 +106,7 @@ public final class HpoLab {
         return cached(new Key(slice, config, false), deadlineNanos);
     }
 
-    /** The configuration trained on the slice's whole training part and scored on the held-out test part; no deadline. */
+    /** The configuration trained on the slice's whole training part, scored on the held-out test part; no deadline. */
     public Scores testScores(DataSlice slice, BoosterConfig config) {
         try {
             return cached(new Key(slice, config, true), Long.MAX_VALUE);
