@@ -30,7 +30,7 @@ import java.util.Random;
 public final class HpoReward implements TraceReward {
 
     /** Configurations in each slice's random-search pool: at least the largest budget. */
-    static final int POOL = 10;
+    static final int POOL = 6;
     private static final long POOL_SEED = 7;
 
     private final HpoLab lab;
@@ -47,6 +47,15 @@ public final class HpoReward implements TraceReward {
         return BoosterConfig.find(trace.finalAnswer())
                 .map(config -> relative(slice(example), metric(example), budget, config))
                 .orElse(0.0);
+    }
+
+    /**
+     * Computes the slice's references (the defaults' and the random-search pool's scores) now, so that scoring an answer
+     * later is one test fit.
+     */
+    public void prepare(DataSlice slice) {
+        test(slice, HpoMetric.of(lab.dataset(slice.dataset()).kind()).get(0), BoosterConfig.defaults());
+        randomSearch(slice, HpoMetric.of(lab.dataset(slice.dataset()).kind()).get(0), 1);
     }
 
     /** The configuration's place between the defaults (0) and random search with {@code budget} calls (1). */

@@ -12,6 +12,7 @@ import dev.toolcoach.tools.hpo.BoosterConfig;
 import dev.toolcoach.tools.hpo.HpoDataset;
 import dev.toolcoach.tools.hpo.HpoLab;
 import dev.toolcoach.tools.hpo.HpoTools;
+import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.Trace;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class HpoTaskTest {
         List<HpoTask.Query> queries = HpoTask.queries(lab, HpoDataset.NAMES);
         Set<String> texts = new HashSet<>();
         queries.forEach(q -> texts.add(HpoTask.question(q)));
-        assertEquals(225, queries.size());
+        assertEquals(216, queries.size());
         assertEquals(queries.size(), new HashSet<>(queries).size());
         assertEquals(queries.size(), texts.size(), "every query reads differently");
     }
@@ -51,7 +52,7 @@ class HpoTaskTest {
     /** The CI-sized check: a one-dataset task builds, its oracle runs through the agent loop and real tools, and scores. */
     @Test
     void theOracleRunsThroughTheToolsAndItsAnswerScores() throws Exception {
-        assertEquals(50, wine.examples().size());
+        assertEquals(27, wine.examples().size());
         try (ToolExecutor tools = new ToolExecutor(HpoTools.suite(lab), ExecutorSettings.defaults())) {
             for (TaskExample ex : wine.examples().subList(0, 5)) {
                 Trace trace = OracleRollout.run(ex, tools, CONFIG).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -111,6 +112,21 @@ class HpoTaskTest {
         byDataset.forEach((name, row) -> System.out.printf("hpo %s: %d queries, oracle above defaults on %d, at or above"
                 + " random search on %d, mean reward %.3f%n", name, (int) row[0], (int) row[1], (int) row[2], row[3] / row[0]));
         System.out.printf("hpo: measured in %d s%n", (System.nanoTime() - start) / 1_000_000_000);
+    }
+
+    @Test
+    void noConfigurationOrMoreCallsThanTheBudgetScoresZero() throws Exception {
+        TaskExample ex = wine.examples().stream().filter(e -> e.gold().get("budget").equals(3)).findFirst().orElseThrow();
+        try (ToolExecutor tools = new ToolExecutor(HpoTools.suite(lab), ExecutorSettings.defaults())) {
+            Trace right = OracleRollout.run(ex, tools, CONFIG).toCompletableFuture().get(60, TimeUnit.SECONDS);
+            Trace noConfiguration = new Trace(right.rolloutId(), right.groupId(), right.queryId(), right.query(), right.turns(),
+                    right.tokens(), "The defaults are fine, I think.", Termination.ANSWER, null, right.startedAtMillis(),
+                    right.durationMillis(), right.metadata());
+            assertEquals(0.0, wine.reward().score(noConfiguration, RewardContext.of(ex)));
+            assertEquals(0.0, wine.reward().score(right, RewardContext.of(ex).withField("budget", 2)));
+            assertEquals(wine.reward().score(right, RewardContext.of(ex)),
+                    wine.reward().score(right, RewardContext.of(ex).withField("budget", 4)));
+        }
     }
 
     @Test

@@ -34,6 +34,11 @@ public record BoosterConfig(Map<String, BigDecimal> values) {
         String format(BigDecimal value) {
             return value.stripTrailingZeros().toPlainString();
         }
+
+        /** {@code max_depth 1-12 (default 6)}: what {@code list_params} says of it. */
+        public String summary() {
+            return name + " " + plain(min) + "-" + plain(max) + " (default " + plain(byDefault) + ")";
+        }
     }
 
     /**

@@ -89,6 +89,11 @@ public final class HpoLab {
         return split(name).data;
     }
 
+    /** Rows of the dataset's held-out test part. */
+    public int testRows(String dataset) {
+        return split(dataset).test.length;
+    }
+
     /** Rows of the slice's training part (what cross-validation folds). */
     public int trainingRows(DataSlice slice) {
         return rowsOf(split(slice.dataset()), slice).length;

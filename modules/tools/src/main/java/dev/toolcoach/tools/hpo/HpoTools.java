@@ -61,9 +61,7 @@ public final class HpoTools {
 
     @ToolMethod(name = "list_params", description = "The tunable parameters: name, range and default.")
     public ToolOutput listParams() {
-        String text = BoosterConfig.PARAMS.stream()
-                .map(p -> p.name() + " " + plain(p.min()) + "-" + plain(p.max()) + " (default " + plain(p.byDefault()) + ")")
-                .collect(Collectors.joining("; "));
+        String text = BoosterConfig.PARAMS.stream().map(BoosterConfig.Param::summary).collect(Collectors.joining("; "));
         return new ToolOutput(text, BoosterConfig.PARAMS.stream().map(p -> Map.of("name", p.name(), "min", p.min(),
                 "max", p.max(), "default", p.byDefault(), "integer", p.integer(), "description", p.description())).toList());
     }
@@ -104,9 +102,5 @@ public final class HpoTools {
             throw new ToolException("no dataset named '" + name + "'; datasets: " + String.join(", ", HpoDataset.NAMES));
         }
         return lab.dataset(name);
-    }
-
-    private static String plain(double v) {
-        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }
