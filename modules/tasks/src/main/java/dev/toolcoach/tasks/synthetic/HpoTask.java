@@ -27,8 +27,8 @@ import java.util.function.UnaryOperator;
  * Tune XGBoost on real tabular data with a budget of {@code cross_validate} calls, as ToolBrain's LightGBM use case
  * does: each query names a dataset, the metric ({@link #metrics}), the rows (all, 60% or 30% of the training part) and
  * features (all, or the first or last half) to use, and the budget (1-3 calls, what the default recipe's 4 turns leave
- * for the answer). The answer is the chosen configuration in the tools' own {@code name=value} format; {@link HpoReward} scores it on
- * the held-out test part against the defaults and random search.
+ * for the answer). The answer is the chosen configuration in the tools' own {@code name=value} format;
+ * {@link HpoReward} scores it on the held-out test part against the defaults and random search.
  *
  * <p>The oracle tunes as a practitioner would within the budget: a strong prior first (200 trees at rate 0.1, depth 4,
  * 80% row and feature sampling), then coordinate search around the best so far, one parameter at a time, keeping a move
@@ -123,7 +123,7 @@ public final class HpoTask {
     }
 
     /** The oracle's search: the configurations it tries, in order, and the best. */
-    record Search(List<BoosterConfig> tried, List<String> thoughts, List<Double> scores, BoosterConfig best, double bestScore) {
+    record Search(List<BoosterConfig> tried, List<String> thoughts, BoosterConfig best, double bestScore) {
     }
 
     static Search search(HpoLab lab, Query q) {
@@ -132,12 +132,10 @@ public final class HpoTask {
         moves.addAll(THEN);
         List<BoosterConfig> tried = new ArrayList<>();
         List<String> thoughts = new ArrayList<>();
-        List<Double> scores = new ArrayList<>();
         BoosterConfig best = PRIOR;
         double bestScore = cv(lab, q, PRIOR);
         tried.add(PRIOR);
         thoughts.add("Start from a strong prior.");
-        scores.add(bestScore);
         Set<String> settled = new HashSet<>(); // a coordinate whose move improved: its other moves are skipped
         for (Move move : moves) {
             if (tried.size() == q.budget()) break;
@@ -146,14 +144,13 @@ public final class HpoTask {
             double score = cv(lab, q, candidate);
             tried.add(candidate);
             thoughts.add("Best " + format(bestScore) + ". " + move.thought);
-            scores.add(score);
             if (q.metric().oriented(score) > q.metric().oriented(bestScore)) {
                 best = candidate;
                 bestScore = score;
                 settled.add(move.coordinate);
             }
         }
-        return new Search(tried, thoughts, scores, best, bestScore);
+        return new Search(tried, thoughts, best, bestScore);
     }
 
     private static double cv(HpoLab lab, Query q, BoosterConfig config) {

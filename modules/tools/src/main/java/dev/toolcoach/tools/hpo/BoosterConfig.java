@@ -165,9 +165,9 @@ public record BoosterConfig(Map<String, BigDecimal> values) {
      */
     public static BoosterConfig random(Random random) {
         BoosterConfig c = defaults()
-                .with("n_estimators", 50 + random.nextInt(351))
+                .with("n_estimators", 50 + random.nextInt(251))
                 .with("learning_rate", round(logUniform(random, 0.01, 0.5)))
-                .with("max_depth", 2 + random.nextInt(9))
+                .with("max_depth", 2 + random.nextInt(7))
                 .with("min_child_weight", round(logUniform(random, 0.5, 10)))
                 .with("subsample", round(0.5 + 0.5 * random.nextDouble()))
                 .with("colsample_bytree", round(0.5 + 0.5 * random.nextDouble()))

@@ -9,6 +9,7 @@ import dev.toolcoach.tools.spi.ToolSuite;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -47,16 +48,16 @@ public final class HpoTools {
         HpoDataset data = dataset(dataset);
         DataSlice whole = DataSlice.whole(data.name());
         String target = data.kind() == HpoDataset.Kind.REGRESSION ? "a number" : data.classes().size() + " classes";
-        String metrics = HpoMetric.of(data.kind()).stream().map(HpoMetric::label).collect(Collectors.joining(", "));
+        List<String> metrics = HpoMetric.of(data.kind()).stream().map(HpoMetric::label).toList();
         int rows = lab.trainingRows(whole);
         Map<String, Object> structured = new LinkedHashMap<>();
         structured.put("dataset", data.name());
         structured.put("rows", rows);
         structured.put("features", data.featureCount());
         structured.put("task", data.kind().text());
-        structured.put("metrics", HpoMetric.of(data.kind()).stream().map(HpoMetric::label).toList());
+        structured.put("metrics", metrics);
         return new ToolOutput("%s: %d rows, features 0-%d, %s (%s); metrics %s".formatted(data.name(), rows,
-                data.featureCount() - 1, data.kind().text(), target, metrics), structured);
+                data.featureCount() - 1, data.kind().text(), target, String.join(", ", metrics)), structured);
     }
 
     @ToolMethod(name = "list_params", description = "The tunable parameters: name, range and default.")
@@ -82,7 +83,6 @@ public final class HpoTools {
         try {
             HpoMetric m = metric == null ? HpoMetric.of(data.kind()).get(0) : HpoMetric.parse(metric, data.kind());
             DataSlice slice = new DataSlice(data.name(), BigDecimal.valueOf(rows == null ? 1 : rows), features);
-            slice.columns(data.featureCount());
             BoosterConfig parsed = BoosterConfig.parse(config);
             double score = lab.crossValidate(slice, parsed, deadline).get(m);
             Map<String, Object> structured = new LinkedHashMap<>();

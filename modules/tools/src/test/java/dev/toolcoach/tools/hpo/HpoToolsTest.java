@@ -3,6 +3,7 @@ package dev.toolcoach.tools.hpo;
 import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.spi.ToolException;
 import dev.toolcoach.trace.ToolCall;
 import dev.toolcoach.trace.ToolResult;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,9 +12,12 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HpoToolsTest {
@@ -58,19 +62,43 @@ class HpoToolsTest {
             assertEquals(first.text(), again.text());
             assertTrue(first.text().startsWith("cv accuracy 0."), first.text());
             assertEquals(trained, lab.trainings(), "the second call trained nothing");
+            assertTrue(call(tools, Map.of("dataset", "wine", "config", "defaults", "rows", 1)).ok(), "an integer share");
         }
+    }
+
+    @Test
+    void twoCallsOfOneConfigurationAtOnceTrainItOnce() throws Exception {
+        DataSlice slice = DataSlice.whole(HpoDataset.WINE).withFeatures("0-9");
+        BoosterConfig config = BoosterConfig.parse("max_depth=2 n_estimators=300");
+        long before = lab.trainings();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            var first = pool.submit(() -> lab.crossValidate(slice, config, Long.MAX_VALUE));
+            var second = pool.submit(() -> lab.crossValidate(slice, config, Long.MAX_VALUE));
+            assertEquals(first.get(), second.get());
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(HpoLab.FOLDS, lab.trainings() - before);
     }
 
     @Test
     void aCallPastItsDeadlineStopsBoostingAndIsNotCached() throws Exception {
         HpoTools hurried = new HpoTools(lab, Duration.ofMillis(50));
         long start = System.nanoTime();
-        var error = org.junit.jupiter.api.Assertions.assertThrows(dev.toolcoach.tools.spi.ToolException.class,
+        var error = assertThrows(ToolException.class,
                 () -> hurried.crossValidate("digits", "n_estimators=500 max_depth=8", null, null, null));
         long millis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(error.getMessage().contains("out of time"), error.getMessage());
         assertFalse(error.getMessage().contains("\n"));
         assertTrue(millis < 2_000, "stopped within a round of its deadline, took " + millis + " ms");
+
+        DataSlice slice = DataSlice.whole(HpoDataset.WINE).withRows(0.7);
+        BoosterConfig config = BoosterConfig.parse("max_depth=3");
+        assertThrows(HpoLab.OutOfTime.class, () -> lab.crossValidate(slice, config, System.nanoTime()));
+        long before = lab.trainings();
+        lab.crossValidate(slice, config, Long.MAX_VALUE);
+        assertEquals(HpoLab.FOLDS, lab.trainings() - before, "the cut call left nothing in the cache");
     }
 
     @Test
