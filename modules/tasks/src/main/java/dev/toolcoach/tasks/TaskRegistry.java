@@ -56,7 +56,7 @@ public final class TaskRegistry {
         r.register(ArithmeticTask.NAME, () -> ArithmeticTask.create(GENERATED_QUESTIONS, seed));
         r.register(FinanceTask.NAME, () -> FinanceTask.create(GENERATED_QUESTIONS, seed));
         r.register(EmailTask.NAME, () -> emailTask(dataDir.resolve("enron"), seed));
-        r.register(HpoTask.NAME, () -> HpoTask.create(new HpoLab(existing(dataDir.resolve("hpo"))), seed));
+        r.register(HpoTask.NAME, () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), seed));
         for (String category : List.of("simple", "multiple", "parallel")) {
             r.register("bfcl-" + category, () -> new FunctionCallingTask("bfcl-" + category, new BfclLoader().load(
                     existing(dataDir.resolve("bfcl/BFCL_v3_" + category + ".json")),

@@ -104,7 +104,7 @@ public final class BuiltinSuites {
                 if (options.hpoData() == null) {
                     throw new IllegalArgumentException("the hpo suite needs the folder of its datasets (the shared data's hpo/)");
                 }
-                yield new Hosted(HpoTools.suite(new HpoLab(options.hpoData())), () -> { });
+                yield new Hosted(HpoTools.suite(HpoLab.shared(options.hpoData())), () -> { });
             }
             default -> throw new IllegalArgumentException("no built-in tool suite named '" + name + "'; built-in suites: " + NAMES);
         };

@@ -54,9 +54,23 @@ public final class HpoLab {
             });
     private final AtomicLong trainings = new AtomicLong();
 
-    /** A lab over the datasets in {@code dir} (the shared data's {@code hpo/} folder), each read when first used. */
+    private static final Map<Path, HpoLab> SHARED = new ConcurrentHashMap<>();
+
+    /**
+     * A lab of its own over the datasets in {@code dir} (the shared data's {@code hpo/} folder), each read when first
+     * used, with an empty cache.
+     */
     public HpoLab(Path dir) {
         this.dir = dir;
+    }
+
+    /**
+     * The one lab of this JVM over {@code dir}. A result depends only on the data, the slice and the configuration, so
+     * every user in a process shares one cache: in a one-JVM job the task's build, the oracle's replays for the
+     * vocabulary and the warm-up, and the embedded tool node compute each oracle call once, not three times.
+     */
+    public static HpoLab shared(Path dir) {
+        return SHARED.computeIfAbsent(dir.toAbsolutePath().normalize(), HpoLab::new);
     }
 
     /** A score per metric that applies to the slice's dataset. */

@@ -17,6 +17,8 @@
  * classpath). Every model trains on one thread with a fixed seed, on a fixed split and fixed folds: deterministic,
  * and one call takes one core. A call's deadline is checked between boosting rounds (and the thread's interrupt, so
  * the executor's timeout stops it too); results are cached by slice and configuration ({@code 0.10} and {@code 0.1},
- * or a value set to its default, are one configuration), and a call cut short caches nothing.
+ * or a value set to its default, are one configuration), and a call cut short caches nothing. One lab per data folder
+ * serves a whole JVM ({@code HpoLab.shared}), since a result depends on nothing else: a one-JVM job then computes each
+ * of its oracle's calls once, for the task's build, the oracle's replays and the embedded tool node alike.
  */
 package dev.toolcoach.tools.hpo;

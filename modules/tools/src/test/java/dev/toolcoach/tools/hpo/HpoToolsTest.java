@@ -9,6 +9,7 @@ import dev.toolcoach.trace.ToolResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +82,12 @@ class HpoToolsTest {
             pool.shutdown();
         }
         assertEquals(HpoLab.FOLDS, lab.trainings() - before);
+    }
+
+    @Test
+    void oneSharedLabPerFolder() {
+        Path dir = SharedData.require("hpo");
+        assertSame(HpoLab.shared(dir), HpoLab.shared(dir.resolve("../hpo")));
     }
 
     @Test
