@@ -11,6 +11,8 @@ import dev.toolcoach.tools.hpo.HpoLab;
 import dev.toolcoach.tools.hpo.HpoMetric;
 import dev.toolcoach.tools.hpo.HpoTools;
 import dev.toolcoach.trace.ToolCall;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,6 +46,7 @@ import java.util.function.UnaryOperator;
 public final class HpoTask {
 
     public static final String NAME = "hpo";
+    private static final Logger LOG = LoggerFactory.getLogger(HpoTask.class);
     /** At most 3 calls and the answer: the default recipe's 4 turns a rollout. */
     static final List<Integer> BUDGETS = List.of(1, 2, 3);
     static final List<Double> ROWS = List.of(1.0, 0.6, 0.3);
@@ -85,11 +88,12 @@ public final class HpoTask {
             HpoDataset data = lab.dataset(name);
             int half = data.featureCount() / 2;
             List<String> features = List.of(DataSlice.ALL, "0-" + (half - 1), half + "-" + (data.featureCount() - 1));
-            List<DataSlice> slices = new ArrayList<>();
-            for (double rows : ROWS) features.forEach(f -> slices.add(DataSlice.whole(name).withRows(rows).withFeatures(f)));
-            for (DataSlice slice : slices) {
-                for (HpoMetric metric : metrics(lab, data)) {
-                    for (int budget : BUDGETS) queries.add(new Query(slice, metric, budget));
+            for (double rows : ROWS) {
+                for (String f : features) {
+                    DataSlice slice = DataSlice.whole(name).withRows(rows).withFeatures(f);
+                    for (HpoMetric metric : metrics(lab, data)) {
+                        for (int budget : BUDGETS) queries.add(new Query(slice, metric, budget));
+                    }
                 }
             }
         }
@@ -114,10 +118,16 @@ public final class HpoTask {
     /** The task over some datasets (a short one for checks), its examples shuffled with {@code seed}. */
     public static Task create(HpoLab lab, List<String> datasets, long seed) {
         List<Query> queries = queries(lab, datasets);
+        List<DataSlice> slices = queries.stream().map(Query::slice).distinct().toList();
+        // a minute or more of CPU for the whole task, with nothing else on the console meanwhile
+        LOG.info("hpo: running the oracle's search for {} queries and the reward's references on {} slices", queries.size(),
+                slices.size());
+        long start = System.nanoTime();
         // the searches are independent and the lab is thread-safe; each is deterministic whatever the order
         List<TaskExample> examples = new ArrayList<>(queries.parallelStream().map(q -> example(lab, q)).toList());
         HpoReward reward = new HpoReward(lab);
-        queries.stream().map(Query::slice).distinct().toList().parallelStream().forEach(reward::prepare);
+        slices.parallelStream().forEach(reward::prepare);
+        LOG.info("hpo: task built in {} s", (System.nanoTime() - start) / 1_000_000_000);
         Collections.shuffle(examples, new Random(seed));
         return new SimpleTask(NAME, List.of(HpoTools.SUITE), examples, reward);
     }
