@@ -8,6 +8,8 @@ import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.tasks.synthetic.EmailCorpus;
 import dev.toolcoach.tasks.synthetic.EmailTask;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tasks.synthetic.HpoTask;
+import dev.toolcoach.tools.hpo.HpoLab;
 import dev.toolcoach.tools.email.MailSource;
 import dev.toolcoach.tools.email.MailSourceException;
 
@@ -44,8 +46,8 @@ public final class TaskRegistry {
     }
 
     /**
-     * {@code arithmetic}, {@code finance} and {@code email} generated with {@code seed}, and the
-     * datasets under {@code dataDir} ({@code bfcl/}, {@code toolcall/}, {@code enron/}, laid out as
+     * {@code arithmetic}, {@code finance}, {@code email} and {@code hpo} generated with {@code seed}, and the
+     * datasets under {@code dataDir} ({@code bfcl/}, {@code toolcall/}, {@code enron/}, {@code hpo/}, laid out as
      * in the project's shared data): {@code bfcl-simple}, {@code bfcl-multiple}, {@code bfcl-parallel},
      * {@code xlam-toolalpaca}, {@code glaive}.
      */
@@ -54,6 +56,7 @@ public final class TaskRegistry {
         r.register(ArithmeticTask.NAME, () -> ArithmeticTask.create(GENERATED_QUESTIONS, seed));
         r.register(FinanceTask.NAME, () -> FinanceTask.create(GENERATED_QUESTIONS, seed));
         r.register(EmailTask.NAME, () -> emailTask(dataDir.resolve("enron"), seed));
+        r.register(HpoTask.NAME, () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), seed));
         for (String category : List.of("simple", "multiple", "parallel")) {
             r.register("bfcl-" + category, () -> new FunctionCallingTask("bfcl-" + category, new BfclLoader().load(
                     existing(dataDir.resolve("bfcl/BFCL_v3_" + category + ".json")),

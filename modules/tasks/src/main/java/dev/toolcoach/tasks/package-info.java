@@ -3,8 +3,8 @@
  * turns, gold facts; {@code rolloutRequest} makes a rollout's request), oracles ({@code OracleRollout},
  * {@code OracleStep}), splits ({@code Split}), the one per-rollout reward type ({@code TraceReward} over a
  * {@code RewardContext}) and answer matcher ({@code AnswerMatcher}, {@code AnswerText}, {@code AnswerReward}), the
- * arithmetic, finance and email (Enron) tasks ({@code TaskRegistry}), {@code FunctionCallingTask} (examples that bring
- * their own tools: BFCL, xLAM, Glaive; loaders in {@code datasets}) and BFCL's AST call checker ({@code calling}). A
- * type two modules need about examples, rewards or answer matching lives here, once.
+ * arithmetic, finance, email (Enron) and hpo (XGBoost tuning) tasks ({@code TaskRegistry}), {@code FunctionCallingTask}
+ * (examples that bring their own tools: BFCL, xLAM, Glaive; loaders in {@code datasets}) and BFCL's AST call checker
+ * ({@code calling}). A type two modules need about examples, rewards or answer matching lives here, once.
  */
 package dev.toolcoach.tasks;

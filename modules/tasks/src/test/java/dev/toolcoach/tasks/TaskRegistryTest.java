@@ -32,7 +32,7 @@ class TaskRegistryTest {
     @Test
     void knowsTheGeneratedTasksAndTheDatasetsByName() {
         TaskRegistry registry = TaskRegistry.standard(SharedData.require("."), 1);
-        assertEquals(List.of("arithmetic", "finance", "email", "bfcl-simple", "bfcl-multiple", "bfcl-parallel",
+        assertEquals(List.of("arithmetic", "finance", "email", "hpo", "bfcl-simple", "bfcl-multiple", "bfcl-parallel",
                 "xlam-toolalpaca", "glaive"), registry.names());
         assertSame(registry.get("arithmetic"), registry.get("arithmetic"));
         assertEquals(TaskRegistry.GENERATED_QUESTIONS, registry.get("finance").examples().size());
@@ -63,5 +63,6 @@ class TaskRegistryTest {
         DatasetException e = assertThrows(DatasetException.class, () -> registry.get("bfcl-simple"));
         assertTrue(e.getMessage().contains("BFCL_v3_simple.json does not exist"), e.getMessage());
         assertThrows(DatasetException.class, () -> registry.get("email"));
+        assertTrue(assertThrows(DatasetException.class, () -> registry.get("hpo")).getMessage().endsWith("hpo does not exist"));
     }
 }

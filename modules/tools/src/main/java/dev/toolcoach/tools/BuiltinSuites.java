@@ -7,6 +7,8 @@ import dev.toolcoach.tools.email.IndexReport;
 import dev.toolcoach.tools.email.MailSource;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.finance.FinanceTools;
+import dev.toolcoach.tools.hpo.HpoLab;
+import dev.toolcoach.tools.hpo.HpoTools;
 import dev.toolcoach.tools.skills.ApprovedSkills;
 import dev.toolcoach.tools.spi.ToolSuite;
 import dev.toolcoach.tools.sql.SqlDatabase;
@@ -26,7 +28,8 @@ import java.util.Objects;
 public final class BuiltinSuites {
 
     private static final Logger LOG = LoggerFactory.getLogger(BuiltinSuites.class);
-    public static final List<String> NAMES = List.of(ArithmeticTools.SUITE, FinanceTools.SUITE, EmailTools.SUITE, SqlTools.SUITE);
+    public static final List<String> NAMES = List.of(ArithmeticTools.SUITE, FinanceTools.SUITE, EmailTools.SUITE, SqlTools.SUITE,
+            HpoTools.SUITE);
 
     private BuiltinSuites() {
     }
@@ -39,28 +42,33 @@ public final class BuiltinSuites {
      * @param sqlMaxRows          most rows a SQL query returns
      * @param skills              a skill library folder ({@link SkillLibrary}) whose approved composites join the suites
      *                            they are over, or null for none
+     * @param hpoData             the hpo suite's datasets folder (the shared data's {@code hpo/}), or null for none
      */
-    public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows, Path skills) {
+    public record Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows, Path skills, Path hpoData) {
         public Options {
             mailboxes = List.copyOf(mailboxes);
             Objects.requireNonNull(sqlStatementTimeout, "sqlStatementTimeout");
         }
 
         public Options(List<Path> mailboxes, Duration sqlStatementTimeout, int sqlMaxRows) {
-            this(mailboxes, sqlStatementTimeout, sqlMaxRows, null);
+            this(mailboxes, sqlStatementTimeout, sqlMaxRows, null, null);
         }
 
-        /** No mailboxes, 2 s SQL statements, 50 rows, no skills. */
+        /** No mailboxes, 2 s SQL statements, 50 rows, no skills, no hpo datasets. */
         public static Options defaults() {
             return new Options(List.of(), Duration.ofSeconds(2), 50);
         }
 
         public Options withMailboxes(List<Path> paths) {
-            return new Options(paths, sqlStatementTimeout, sqlMaxRows, skills);
+            return new Options(paths, sqlStatementTimeout, sqlMaxRows, skills, hpoData);
+        }
+
+        public Options withHpoData(Path folder) {
+            return new Options(mailboxes, sqlStatementTimeout, sqlMaxRows, skills, folder);
         }
 
         public Options withSkills(Path folder) {
-            return new Options(mailboxes, sqlStatementTimeout, sqlMaxRows, folder);
+            return new Options(mailboxes, sqlStatementTimeout, sqlMaxRows, folder, hpoData);
         }
     }
 
@@ -92,6 +100,12 @@ public final class BuiltinSuites {
                 yield new Hosted(SqlTools.suite(database, options.sqlStatementTimeout(), options.sqlMaxRows()), database);
             }
             case EmailTools.SUITE -> openEmail(options.mailboxes());
+            case HpoTools.SUITE -> {
+                if (options.hpoData() == null) {
+                    throw new IllegalArgumentException("the hpo suite needs the folder of its datasets (the shared data's hpo/)");
+                }
+                yield new Hosted(HpoTools.suite(HpoLab.shared(options.hpoData())), () -> { });
+            }
             default -> throw new IllegalArgumentException("no built-in tool suite named '" + name + "'; built-in suites: " + NAMES);
         };
     }

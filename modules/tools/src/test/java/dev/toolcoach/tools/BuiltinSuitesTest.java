@@ -45,12 +45,15 @@ class BuiltinSuitesTest {
     }
 
     @Test
-    void unknownSuiteAndEmailWithoutMailboxesFailClearly() {
-        assertEquals("no built-in tool suite named 'weather'; built-in suites: [arithmetic, finance, email, sql]",
+    void unknownSuiteAndEmailOrHpoWithoutDataFailClearly() {
+        assertEquals("no built-in tool suite named 'weather'; built-in suites: [arithmetic, finance, email, sql, hpo]",
                 assertThrows(IllegalArgumentException.class,
                         () -> BuiltinSuites.open("weather", BuiltinSuites.Options.defaults())).getMessage());
         assertEquals("the email suite needs at least one mailbox (an mbox file, a maildir or a CSV)",
                 assertThrows(IllegalArgumentException.class,
                         () -> BuiltinSuites.open("email", BuiltinSuites.Options.defaults())).getMessage());
+        assertEquals("the hpo suite needs the folder of its datasets (the shared data's hpo/)",
+                assertThrows(IllegalArgumentException.class,
+                        () -> BuiltinSuites.open("hpo", BuiltinSuites.Options.defaults())).getMessage());
     }
 }

@@ -314,6 +314,7 @@ public final class TrainingRun {
                 "toolcoach.tools.suites", spec.suites(),
                 "toolcoach.tools.email.mailboxes", spec.toolOptions().mailboxes().stream().map(Path::toString).toList(),
                 "toolcoach.tools.skills.dir", spec.toolOptions().skills() == null ? "" : spec.toolOptions().skills().toAbsolutePath().toString(),
+                "toolcoach.tools.hpo.data-dir", spec.toolOptions().hpoData() == null ? "" : spec.toolOptions().hpoData().toAbsolutePath().toString(),
                 "toolcoach.athlete.actors-per-node", spec.config().athletes(),
                 // the embedded athletes compute where the learner does, so they share its base
                 ComputeDevice.CONFIG_KEY, spec.config().device().name(),

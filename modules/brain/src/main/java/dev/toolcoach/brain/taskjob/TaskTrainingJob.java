@@ -373,10 +373,14 @@ public final class TaskTrainingJob {
         return seen < split.train().size() ? split.train().subList(seen, split.train().size()) : split.train();
     }
 
-    /** The built-in suites' options with the shared data folder's mail (the email task's Enron mailboxes). */
+    /**
+     * The built-in suites' options with the shared data folder's mail (the email task's Enron mailboxes) and tabular
+     * datasets (the hpo task's).
+     */
     public static BuiltinSuites.Options toolOptions(Path dataDir) {
         return BuiltinSuites.Options.defaults()
-                .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")));
+                .withMailboxes(List.of(dataDir.resolve("enron/maildir"), dataDir.resolve("enron/emails_sample.csv")))
+                .withHpoData(dataDir.resolve("hpo"));
     }
 
     /** The distractor tools {@code choice} names (other suites, BFCL schema files relative to {@code dataDir}). */

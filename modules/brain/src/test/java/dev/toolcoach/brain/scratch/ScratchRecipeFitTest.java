@@ -5,9 +5,14 @@ import dev.toolcoach.tasks.Task;
 import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tasks.synthetic.ArithmeticTask;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
+import dev.toolcoach.tasks.synthetic.HpoTask;
+import dev.toolcoach.testkit.SharedData;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.hpo.HpoDataset;
+import dev.toolcoach.tools.hpo.HpoLab;
+import dev.toolcoach.tools.hpo.HpoTools;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,13 +30,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ScratchRecipeFitTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {FinanceTask.NAME, ArithmeticTask.NAME})
+    @ValueSource(strings = {FinanceTask.NAME, ArithmeticTask.NAME, HpoTask.NAME})
     void everyOracleReplyAndContextFitsTheDefaultLimits(String taskName, @TempDir Path dir) throws Exception {
         ScratchRecipe recipe = ScratchRecipe.defaults();
-        Task task = taskName.equals(FinanceTask.NAME) ? FinanceTask.create(400, 11L) : ArithmeticTask.create(400, 11L);
+        // hpo on wine alone: its searches take seconds, the whole task's a minute and more, and its replies are as long
+        // (wine and breast cancer together: longest reply 42 tokens, longest context 196)
+        HpoLab lab = taskName.equals(HpoTask.NAME) ? new HpoLab(SharedData.require("hpo")) : null;
+        Task task = switch (taskName) {
+            case FinanceTask.NAME -> FinanceTask.create(400, 11L);
+            case HpoTask.NAME -> HpoTask.create(lab, List.of(HpoDataset.WINE), 11L);
+            default -> ArithmeticTask.create(400, 11L);
+        };
         List<String> texts;
-        try (ToolExecutor tools = new ToolExecutor(BuiltinSuites.open(taskName, BuiltinSuites.Options.defaults()).suite(),
-                ExecutorSettings.defaults())) {
+        try (ToolExecutor tools = new ToolExecutor(lab != null ? HpoTools.suite(lab)
+                : BuiltinSuites.open(taskName, BuiltinSuites.Options.defaults()).suite(), ExecutorSettings.defaults())) {
             texts = TaskTexts.of(task.examples(), tools, recipe.greedyAgent());
         }
         TaskVocabulary vocabulary = TaskVocabulary.learn(texts, recipe.vocabulary().maxMerges(), recipe.vocabulary().minMergeCount());

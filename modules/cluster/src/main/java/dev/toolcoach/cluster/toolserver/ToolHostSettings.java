@@ -9,6 +9,7 @@ import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.annotated.ToolClassSuite;
 import dev.toolcoach.tools.email.EmailTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
+import dev.toolcoach.tools.hpo.HpoTools;
 import dev.toolcoach.tools.mcp.McpServerSpec;
 
 import java.nio.file.Files;
@@ -19,8 +20,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * What a tool node hosts, read from {@code toolcoach.tools}: the suites (built-in, tool classes, MCP servers), the settings the built-in
- * suites need (mailboxes, SQL limits) and the executor limits every suite's server runs with.
+ * What a tool node hosts, read from {@code toolcoach.tools}: the suites (built-in, tool classes, MCP servers), the
+ * settings the built-in suites need (mailboxes, SQL limits) and the executor limits every suite's server runs with.
  *
  * @param suites   suites a tool node hosts and the coach watches
  * @param options  settings of the built-in suites
@@ -70,8 +71,9 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         int maxRows = tools.getInt("sql.max-rows");
         if (maxRows < 1) throw new NodeConfigException(PREFIX + "sql.max-rows is " + maxRows + ", must be at least 1");
         String skills = tools.getString("skills.dir");
+        String hpoData = tools.getString("hpo.data-dir");
         BuiltinSuites.Options options = new BuiltinSuites.Options(mailboxes, tools.getDuration("sql.statement-timeout"), maxRows,
-                skills.isBlank() ? null : Path.of(skills));
+                skills.isBlank() ? null : Path.of(skills), hpoData.isBlank() ? null : Path.of(hpoData));
         Duration poll = tools.getDuration("skills.poll-interval");
         if (poll.isNegative() || poll.isZero()) throw new NodeConfigException(PREFIX + "skills.poll-interval is " + poll + ", must be positive");
         return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll,
@@ -115,8 +117,8 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
     /**
      * Checks that a tool node can host every configured suite: each of {@code suites} is a built-in one, each tool
      * class can be loaded and made and has tools (no code of it runs yet), no two suites share a name, and the email
-     * suite has mailboxes that exist and can be read. Run before anything starts, so a bad value is a
-     * one-line error rather than a failed actor.
+     * suite has mailboxes that exist and can be read, and the hpo suite its datasets' folder. Run before anything
+     * starts, so a bad value is a one-line error rather than a failed actor.
      */
     public ToolHostSettings checkHostable() {
         if (suites.isEmpty() && mcpServers.isEmpty() && classes.isEmpty()) {
@@ -150,6 +152,15 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         }
         if (options.skills() != null && !Files.isDirectory(options.skills())) {
             throw new NodeConfigException(PREFIX + "skills.dir: " + options.skills() + " is not a folder");
+        }
+        if (suites.contains(HpoTools.SUITE)) {
+            if (options.hpoData() == null) {
+                throw new NodeConfigException(PREFIX + "suites includes hpo but " + PREFIX
+                        + "hpo.data-dir is empty: give the folder of its datasets (the shared data's hpo/)");
+            }
+            if (!Files.isReadable(options.hpoData().resolve("breast_cancer.csv"))) {
+                throw new NodeConfigException(PREFIX + "hpo.data-dir: " + options.hpoData() + " holds no readable breast_cancer.csv");
+            }
         }
         if (suites.contains(EmailTools.SUITE)) {
             if (options.mailboxes().isEmpty()) {

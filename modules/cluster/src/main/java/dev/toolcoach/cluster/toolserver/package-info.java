@@ -13,10 +13,11 @@
  * </ul>
  *
  * <p><b>Hosting</b> A tool node hosts the built-in suites named in {@code toolcoach.tools.suites} ({@code arithmetic},
- * {@code finance}, {@code email}, {@code sql}; default {@code arithmetic, finance, sql}). The email suite indexes the
- * mbox files, maildirs or CSV files in {@code toolcoach.tools.email.mailboxes} (none by default). Before the actor
- * system starts the node checks the settings (an unknown suite, email without mailboxes, a missing or unreadable
- * mailbox, an executor limit out of range: one line, exit 2) and opens every suite (a mailbox that cannot be indexed:
+ * {@code finance}, {@code email}, {@code sql}, {@code hpo}; default {@code arithmetic, finance, sql}). The email suite
+ * indexes the mbox files, maildirs or CSV files in {@code toolcoach.tools.email.mailboxes} (none by default); the hpo
+ * suite reads its datasets from {@code toolcoach.tools.hpo.data-dir}. Before the actor system starts the node checks
+ * the settings (an unknown suite, email without mailboxes, hpo without its datasets, a missing or unreadable mailbox,
+ * an executor limit out of range: one line, exit 2) and opens every suite (a mailbox that cannot be indexed:
  * one line, exit 3), so a node is never up without a suite it was told to host.
  *
  * <p>Annotated tool classes ({@code toolcoach.tools.classes.<name> = "com.acme.BookingTools"}, LangChain4j's

@@ -57,6 +57,14 @@ class ToolNodeBadInputTest {
     }
 
     @Test
+    void hpoWithoutItsDatasets() throws IOException {
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.suites includes hpo but toolcoach.tools.hpo.data-dir is"
+                + " empty: give the folder of its datasets (the shared data's hpo/)", "toolcoach.tools.suites = [hpo]");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.hpo.data-dir: " + dir + " holds no readable breast_cancer.csv",
+                "toolcoach.tools { suites = [hpo], hpo.data-dir = \"" + dir + "\" }");
+    }
+
+    @Test
     void missingMailbox() throws IOException {
         Path missing = dir.resolve("nowhere.mbox");
         assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.email.mailboxes: " + missing + " does not exist",
@@ -66,7 +74,7 @@ class ToolNodeBadInputTest {
     @Test
     void unknownSuite() throws IOException {
         assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.suites names 'weather', which is not a built-in "
-                + "suite [arithmetic, finance, email, sql]", "toolcoach.tools.suites = [finance, weather]");
+                + "suite [arithmetic, finance, email, sql, hpo]", "toolcoach.tools.suites = [finance, weather]");
     }
 
     @Test
