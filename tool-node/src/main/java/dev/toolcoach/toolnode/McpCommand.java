@@ -87,7 +87,7 @@ final class McpCommand implements Callable<Integer> {
         } catch (NodeStartException e) {
             return fail(NodeRunCommand.START_ERROR, e.getMessage());
         }
-        List<ToolExecutor> executors = hosted.stream().map(h -> new ToolExecutor(h.suite(), settings.executor())).toList();
+        List<ToolExecutor> executors = hosted.stream().map(h -> new ToolExecutor(h.suite(), settings.executor(h.suite().name()))).toList();
         try {
             return httpPort == null ? serveStdio(executors) : serveHttp(executors, bearer, limits);
         } finally {

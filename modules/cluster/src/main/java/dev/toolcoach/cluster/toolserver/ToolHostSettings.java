@@ -2,6 +2,7 @@ package dev.toolcoach.cluster.toolserver;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import dev.toolcoach.cluster.node.NodeConfigException;
@@ -17,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -25,7 +28,9 @@ import java.util.TreeSet;
  *
  * @param suites   suites a tool node hosts and the coach watches
  * @param options  settings of the built-in suites
- * @param executor limits of each suite's executor
+ * @param executor limits of each suite's executor, unless it has its own
+ * @param suiteExecutors limits of the suites that have their own ({@code toolcoach.tools.<suite>.executor} over
+ *                       {@code toolcoach.tools.executor}: an expensive suite runs fewer calls at once)
  * @param addedLatency latency added to each call's answer (off by default)
  * @param skillsPollInterval how often a server re-reads the skill folder ({@code options.skills()}) for new approvals
  * @param mcpServers MCP servers hosted as suites of their names, beside the built-in ones
@@ -33,7 +38,7 @@ import java.util.TreeSet;
  */
 public record ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor,
                                AddedLatency addedLatency, Duration skillsPollInterval, List<McpServerSpec> mcpServers,
-                               List<ToolClassSuite> classes) {
+                               List<ToolClassSuite> classes, Map<String, ExecutorSettings> suiteExecutors) {
 
     private static final String PREFIX = "toolcoach.tools.";
 
@@ -41,6 +46,12 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         suites = List.copyOf(suites);
         mcpServers = List.copyOf(mcpServers);
         classes = List.copyOf(classes);
+        suiteExecutors = Map.copyOf(suiteExecutors);
+    }
+
+    /** The executor limits of {@code suite}: its own, else every suite's. */
+    public ExecutorSettings executor(String suite) {
+        return suiteExecutors.getOrDefault(suite, executor);
     }
 
     /** Settings with no added latency, no MCP servers and no tool classes. */
@@ -58,7 +69,7 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
 
     /** Settings whose skill folder, if any, is re-read every 5 s, with no MCP servers and no tool classes. */
     public ToolHostSettings(List<String> suites, BuiltinSuites.Options options, ExecutorSettings executor, AddedLatency addedLatency) {
-        this(suites, options, executor, addedLatency, Duration.ofSeconds(5), List.of(), List.of());
+        this(suites, options, executor, addedLatency, Duration.ofSeconds(5), List.of(), List.of(), Map.of());
     }
 
     /**
@@ -76,8 +87,8 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
                 skills.isBlank() ? null : Path.of(skills), hpoData.isBlank() ? null : Path.of(hpoData));
         Duration poll = tools.getDuration("skills.poll-interval");
         if (poll.isNegative() || poll.isZero()) throw new NodeConfigException(PREFIX + "skills.poll-interval is " + poll + ", must be positive");
-        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools), addedLatency(tools), poll,
-                McpServerSettings.fromConfig(tools), toolClasses(tools));
+        return new ToolHostSettings(tools.getStringList("suites"), options, executorSettings(tools.getConfig("executor"), "executor"),
+                addedLatency(tools), poll, McpServerSettings.fromConfig(tools), toolClasses(tools), suiteExecutors(tools));
     }
 
     /** {@code classes}: suite name to class name, in name order (HOCON keeps no key order, and every node lists alike). */
@@ -103,14 +114,24 @@ public record ToolHostSettings(List<String> suites, BuiltinSuites.Options option
         }
     }
 
-    private static ExecutorSettings executorSettings(Config tools) {
-        Config executor = tools.getConfig("executor");
+    /** Each {@code <suite>.executor} block, over the shared {@code executor} block. */
+    private static Map<String, ExecutorSettings> suiteExecutors(Config tools) {
+        Map<String, ExecutorSettings> own = new TreeMap<>();
+        for (String suite : tools.root().keySet()) {
+            String key = ConfigUtil.joinPath(suite, "executor");
+            if (suite.equals("executor") || !tools.hasPath(key) || tools.getValue(key).valueType() != ConfigValueType.OBJECT) continue;
+            own.put(suite, executorSettings(tools.getConfig(key).withFallback(tools.getConfig("executor")), key));
+        }
+        return own;
+    }
+
+    private static ExecutorSettings executorSettings(Config executor, String key) {
         try {
             return new ExecutorSettings(executor.getInt("max-concurrent-calls"), executor.getInt("max-queued-calls"),
                     executor.getDuration("call-timeout"), executor.getInt("output-cap-chars"),
                     executor.getDuration("trajectory-idle-timeout"), executor.getInt("max-abandoned-threads"));
         } catch (IllegalArgumentException e) { // the right type, out of range: the record's check names the value
-            throw new NodeConfigException(PREFIX + "executor: " + e.getMessage());
+            throw new NodeConfigException(PREFIX + key + ": " + e.getMessage());
         }
     }
 

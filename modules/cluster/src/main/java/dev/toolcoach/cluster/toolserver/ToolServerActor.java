@@ -64,10 +64,11 @@ public final class ToolServerActor extends AbstractBehavior<ToolServerProtocol.C
      * approved skills over the suite, registered as they are approved (the folder is re-read every poll interval).
      */
     public static Behavior<ToolServerProtocol.Command> create(BuiltinSuites.Hosted hosted, ToolHostSettings host) {
-        if (host.options().skills() == null) return create(hosted, host.executor(), host.addedLatency());
+        ExecutorSettings executor = host.executor(hosted.suite().name());
+        if (host.options().skills() == null) return create(hosted, executor, host.addedLatency());
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(ReloadSkills.INSTANCE, host.skillsPollInterval());
-            return new ToolServerActor(context, hosted, host.executor(), host.addedLatency(),
+            return new ToolServerActor(context, hosted, executor, host.addedLatency(),
                     new ApprovedSkills(hosted.suite(), host.options().skills()));
         }));
     }

@@ -39,7 +39,7 @@ class ToolClassHostingTest {
         assertEquals(List.of("arithmetic", "greetings", "memory"), settings.hostedSuites());
 
         ToolHostSettings withoutMcp = new ToolHostSettings(settings.suites(), settings.options(), settings.executor(),
-                settings.addedLatency(), settings.skillsPollInterval(), List.of(), settings.classes());
+                settings.addedLatency(), settings.skillsPollInterval(), List.of(), settings.classes(), settings.suiteExecutors());
         List<BuiltinSuites.Hosted> hosted = HostedSuites.open(withoutMcp);
         try (ToolExecutor executor = new ToolExecutor(hosted.get(1).suite(), settings.executor())) {
             assertEquals(List.of("arithmetic", "greetings"), hosted.stream().map(h -> h.suite().name()).toList());

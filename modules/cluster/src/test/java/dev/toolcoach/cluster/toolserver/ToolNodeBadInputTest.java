@@ -169,6 +169,8 @@ class ToolNodeBadInputTest {
     void executorLimitOutOfRange() throws IOException {
         assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.executor: maxConcurrentCalls must be >= 1, got 0",
                 "toolcoach.tools.executor.max-concurrent-calls = 0");
+        assertFails(NodeRunCommand.CONFIG_ERROR, "tool-node: toolcoach.tools.sql.executor: maxQueuedCalls must be >= 0, got -1",
+                "toolcoach.tools.sql.executor.max-queued-calls = -1");
     }
 
     @Test

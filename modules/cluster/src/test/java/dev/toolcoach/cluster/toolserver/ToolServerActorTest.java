@@ -149,7 +149,7 @@ class ToolServerActorTest {
         Path folder = Files.createDirectories(skills.resolve("compound_interest_then_cagr"));
         Files.writeString(folder.resolve("skill.json"), GROWTH_SKILL);
         ToolHostSettings settings = new ToolHostSettings(List.of("finance"), BuiltinSuites.Options.defaults().withSkills(skills),
-                ExecutorSettings.defaults(), AddedLatency.NONE, Duration.ofMillis(50), List.of(), List.of()).checkHostable();
+                ExecutorSettings.defaults(), AddedLatency.NONE, Duration.ofMillis(50), List.of(), List.of(), Map.of()).checkHostable();
         List<BuiltinSuites.Hosted> hosted = HostedSuites.open(settings);
         ActorRef<ToolServerProtocol.Command> server = testKit.spawn(ToolServerActor.create(hosted.get(0), settings));
         ToolCall growth = new ToolCall("compound_interest_then_cagr", Map.of("principal", 1000, "annual_rate", 0.05, "years", 10));
