@@ -40,7 +40,7 @@ while (( $# )); do
     --pause) pause="${2:?--pause needs a value}"; shift 2 ;;
     --model) model="${2:?--model needs a folder}"; [[ -f "$model/config.json" ]] || { echo "chaos.sh: --model $model has no config.json" >&2; exit 2; }
       model="$(realpath "$model")"; shift 2 ;;
-    --short) steps=70; pause=20; shift ;;
+    --short) steps=40; pause=20; shift ;;
     --soak) soak="${2:?--soak needs minutes}"; [[ "$soak" =~ ^[1-9][0-9]*$ ]] || { echo "chaos.sh: --soak needs a whole number of minutes" >&2; exit 2; }
       steps=100000; shift 2 ;;
     --kill-every) kill_every="${2:?--kill-every needs seconds}"; [[ "$kill_every" =~ ^[1-9][0-9]*$ ]] || { echo "chaos.sh: --kill-every needs a whole number of seconds" >&2; exit 2; }
@@ -88,7 +88,8 @@ cat > "$recipe" <<EOF
  "maxMerges": 512, "minMergeCount": 2, "warmupTraces": 128, "warmupEpochs": 10, "warmupBatch": 8, "warmupLr": 0.02,
  "groupSize": 4, "groupsPerStep": 2, "grpoSteps": $steps, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
  "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
- "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0}
+ "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0,
+ "heldOutEvery": 20}
 EOF
 
 model_args=()
