@@ -35,8 +35,12 @@ public final class RunsCommand {
         @Parameters(paramLabel = "RUN", arity = "1..*", description = "run folders (e.g. runs/finance-s1 runs/finance-s2 ...)")
         List<Path> runs;
 
-        @Option(names = "--png", description = "write the runs' learning curves (training accuracy per step, moving mean) here")
+        @Option(names = "--png", description = "write the runs' learning curves (per step, moving mean of 10) here")
         Path png;
+
+        @Option(names = "--curve", description = "what the curves show: accuracy or reward, of the training rollouts "
+                + "(default: accuracy)")
+        String curve = "accuracy";
 
         @Option(names = "--json", description = "print the runs and the summary as JSON instead of a table")
         boolean json;
@@ -54,10 +58,17 @@ public final class RunsCommand {
             }
             RunComparison.Summary summary = RunComparison.summarise(read);
             if (png != null) {
+                RewardCurve.Curve shown;
+                try {
+                    shown = RewardCurve.Curve.valueOf(curve.trim().toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, "--curve: unknown curve '" + curve
+                            + "'; valid: accuracy, reward");
+                }
                 Map<String, List<StepLine>> curves = new LinkedHashMap<>();
                 read.forEach(r -> curves.put(r.name(), r.curve()));
                 try {
-                    RewardCurve.writeComparison(png, "learning curves", curves);
+                    RewardCurve.writeComparison(png, "learning curves", curves, shown);
                 } catch (IllegalArgumentException | UncheckedIOException e) {
                     return CommandOutput.error(spec, CommandOutput.INPUT_ERROR, e.getMessage());
                 }

@@ -45,6 +45,19 @@ class RunsCommandTest {
     }
 
     @Test
+    void drawsTheMeanRewardCurvesOnAskingAndNamesAnUnknownCurve(@TempDir Path root) throws Exception {
+        Path a = run(root, "hpo-s1", 1, 0.60, 0.70);
+        Path png = root.resolve("reward.png");
+        CliRun cli = new CliRun();
+        assertEquals(0, cli.execute("runs", "compare", a.toString(), "--png", png.toString(), "--curve", "reward"), cli.err.toString());
+        assertEquals(900, ImageIO.read(png.toFile()).getWidth());
+
+        cli = new CliRun();
+        assertEquals(CommandOutput.INPUT_ERROR, cli.execute("runs", "compare", a.toString(), "--png", png.toString(), "--curve", "loss"));
+        assertTrue(cli.err.toString().contains("--curve: unknown curve 'loss'; valid: accuracy, reward"), cli.err.toString());
+    }
+
+    @Test
     void showsWhereTheRunsErrorsAreAsTheirOracleRoutesPooled(@TempDir Path root) throws Exception {
         Path a = routed(run(root, "fin-s1", 1, 0.60, 0.70), 12, 30);
         Path b = routed(run(root, "fin-s2", 2, 0.62, 0.64), 10, 20);

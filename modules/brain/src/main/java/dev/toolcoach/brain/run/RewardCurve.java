@@ -14,6 +14,7 @@ import java.awt.Color;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The run's {@code reward_curve.png}: per learner step, the accuracy and mean reward of every rollout sampled for it,
@@ -26,6 +27,22 @@ import java.util.Map;
 public final class RewardCurve {
     /** Steps in the moving mean. */
     static final int WINDOW = 10;
+
+    /** What a comparison draws per step, from the training rollouts. */
+    public enum Curve {
+        /** The share that solved their example. */
+        ACCURACY("training accuracy", StepLine::accuracy),
+        /** Their mean reward (ToolBrain's curves; a task whose reward is graded, such as hpo's). */
+        REWARD("training mean reward", StepLine::meanReward);
+
+        private final String label;
+        private final Function<StepLine, Double> value;
+
+        Curve(String label, Function<StepLine, Double> value) {
+            this.label = label;
+            this.value = value;
+        }
+    }
 
     private RewardCurve() {
     }
@@ -72,14 +89,14 @@ public final class RewardCurve {
      *
      * @param runs each run's label and its step lines, drawn in this order
      */
-    public static void writeComparison(Path png, String title, Map<String, List<StepLine>> runs) {
+    public static void writeComparison(Path png, String title, Map<String, List<StepLine>> runs, Curve curve) {
         System.setProperty("java.awt.headless", "true");
         XYChart chart = new XYChartBuilder().width(900).height(500).title(title).xAxisTitle("learner step")
-                .yAxisTitle("training accuracy, mean of " + WINDOW + " steps").build();
+                .yAxisTitle(curve.label + ", mean of " + WINDOW + " steps").build();
         runs.forEach((label, lines) -> {
             if (lines.isEmpty()) return;
             XYSeries series = chart.addSeries(label, lines.stream().map(StepLine::step).toList(),
-                    movingMean(lines.stream().map(StepLine::accuracy).toList(), WINDOW));
+                    movingMean(lines.stream().map(curve.value).toList(), WINDOW));
             series.setMarker(SeriesMarkers.NONE);
             series.setLineWidth(2f);
         });
