@@ -38,7 +38,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code train}: the main job, embedded — a task-sized model trained from scratch on a registered task
  * (warm-up by distillation from the task's oracle, then GRPO, DPO or SFT through the coach, athletes and
- * learner on a one-node cluster in this JVM), or with {@code --model} a LoRA adapter over a user's model folder.
+ * learner on a one-node cluster in this JVM, or in {@code --mode sync} through the synchronous loop), or with
+ * {@code --model} a LoRA adapter over a user's model folder.
  * Progress on stderr; the final table on stdout.
  */
 @Command(name = "train", mixinStandardHelpOptions = true,
@@ -61,7 +62,9 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--algorithm", description = "grpo, dpo or sft (default: grpo)")
     String algorithm;
 
-    @Option(names = "--mode", description = "async (rollouts go on while the learner trains) or sync (default: async)")
+    @Option(names = "--mode", description = "async (rollouts go on while the learner trains), sync (roll out a batch, "
+            + "train, repeat; one loop) or turn-barrier (sync with each turn of a batch in lockstep, to measure what "
+            + "asynchrony buys) (default: async)")
     String mode;
 
     @Option(names = "--model", description = "a Hugging Face model folder (Qwen2.5, Qwen3, Llama 3.x, Mistral, Phi, or a run's "

@@ -17,6 +17,7 @@ import dev.toolcoach.brain.eval.PeriodicEvaluation;
 import dev.toolcoach.brain.eval.EvaluationReport;
 import dev.toolcoach.brain.eval.PassAtK;
 import dev.toolcoach.brain.run.Progress;
+import dev.toolcoach.brain.run.SyncGrpo;
 import dev.toolcoach.brain.run.TrainingRun;
 import dev.toolcoach.brain.zerolearn.ZeroLearn;
 import dev.toolcoach.brain.zerolearn.ZeroLearnResult;
@@ -164,7 +165,8 @@ public final class Brain {
     /**
      * Trains until the job has taken {@code steps} learner steps over {@code dataset} (walked in order and wrapped),
      * telling {@code onStep} of every learner step (on the learner's thread). A second call continues the same job from
-     * its last checkpoint in the work folder.
+     * its last checkpoint in the work folder. Without a node, the synchronous mode (a policy lag of 0) runs as one loop
+     * in this process ({@link SyncGrpo}); otherwise the coach, athletes, tool servers and learner run it as actors.
      *
      * @param jobId names this run of the job on the cluster; unique per call
      */
@@ -187,8 +189,10 @@ public final class Brain {
         try (EvaluationProbe probe = heldOut.map(h -> new EvaluationProbe(h, () -> evaluation(h.examples().size(), false)))
                 .orElse(null)) {
             if (probe != null) spec.probe(probe);
-            TrainingRun.Result result = tools.node() == null ? TrainingRun.runEmbedded(spec.build(), onStep)
-                    : TrainingRun.run(spec.build(), tools.node(), onStep);
+            // embedded, the synchronous mode is one loop in this thread; a policy lag above 0 or a cluster takes the actors
+            TrainingRun.Result result = tools.node() != null ? TrainingRun.run(spec.build(), tools.node(), onStep)
+                    : config.batching().maxPolicyLag() == 0 ? SyncGrpo.run(spec.build(), onStep)
+                    : TrainingRun.runEmbedded(spec.build(), onStep);
             adapter = result.adapter();
             return result;
         }

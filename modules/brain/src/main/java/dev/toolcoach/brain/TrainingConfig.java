@@ -83,9 +83,16 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
      *                       job samples at most this many times its {@code steps × groupsPerStep} groups (the bound that
      *                       ends it when the policy solves, or fails, nearly every query). 1: every group is trained
      *                       on, those without signal skipped by the step (default 1)
+     * @param turnBarrier    the rollouts dispatched together wait at each turn for the slowest of them (its reply and
+     *                       its tool calls), as a synchronous batched rollout does: VerlTool's baseline, for comparing
+     *                       with the asynchronous rollouts; policy lag 0 only, run by the synchronous loop (default off)
      */
-    public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, int oversampling) {
+    public record Batching(int groupSize, int groupsPerStep, int maxPolicyLag, Duration rolloutTimeout, int oversampling,
+                           boolean turnBarrier) {
         public Batching {
+            if (turnBarrier && maxPolicyLag != 0) {
+                throw new IllegalArgumentException("the turn barrier is a synchronous rollout: max policy lag must be 0, was " + maxPolicyLag);
+            }
             Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
             positive("group size", groupSize);
             positive("groups per step", groupsPerStep);
@@ -138,6 +145,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         b.maxPolicyLag = batching.maxPolicyLag;
         b.rolloutTimeout = batching.rolloutTimeout;
         b.oversampling = batching.oversampling;
+        b.turnBarrier = batching.turnBarrier;
         b.athletes = athletes;
         b.rollouts = rollouts;
         b.lora = optimisation.lora;
@@ -161,6 +169,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         private int maxPolicyLag = 1;
         private Duration rolloutTimeout = Duration.ofMinutes(2);
         private int oversampling = 1;
+        private boolean turnBarrier;
         private int athletes = 16;
         private RolloutSettings rollouts = new RolloutSettings(1.0, 96, 4, 1024);
         private LoraConfig lora = new LoraConfig(16, 32f, 0f, Set.copyOf(LoraConfig.ALL_TARGETS));
@@ -204,6 +213,11 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
 
         public Builder oversampling(int factor) {
             this.oversampling = factor;
+            return this;
+        }
+
+        public Builder turnBarrier(boolean on) {
+            this.turnBarrier = on;
             return this;
         }
 
@@ -269,7 +283,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
 
         /** @throws IllegalArgumentException or NullPointerException naming the setting that is out of range or missing */
         public TrainingConfig build() {
-            return new TrainingConfig(algorithm, new Batching(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, oversampling),
+            return new TrainingConfig(algorithm, new Batching(groupSize, groupsPerStep, maxPolicyLag, rolloutTimeout, oversampling, turnBarrier),
                     athletes, rollouts, new Optimisation(lora, learningRate, klBeta, entropyBonus, sftRewardThreshold, microBatchRows),
                     checkpointEvery, seed, limits, device);
         }
@@ -284,6 +298,7 @@ public record TrainingConfig(Algorithm algorithm, Batching batching, int athlete
         json.put("groupsPerStep", batching.groupsPerStep);
         json.put("maxPolicyLag", batching.maxPolicyLag);
         json.put("oversampling", batching.oversampling);
+        if (batching.turnBarrier) json.put("turnBarrier", true);
         json.put("athletes", athletes);
         json.put("temperature", rollouts.temperature());
         json.put("maxNewTokens", rollouts.maxNewTokens());

@@ -133,38 +133,42 @@ public final class FinanceRecipeBench {
     private static void grpo(ScratchRecipe recipe, Task task, Split split, ScratchModel base, LocalPolicy policy, Path work, long seed) {
         Phase phase = Phase.start("GRPO");
         ScratchRecipe.Rollouts r = recipe.rollouts();
-        // the job spec's mapping, in sync mode; this loop does not sample dynamically
+        // the job spec's mapping, in sync mode, without dynamic sampling: each step trains the next queries of the order
         TrainingConfig config = TrainingJobSpec.builder().task(task.name()).runDir(work).recipe(recipe).mode(TrainingMode.SYNC)
                 .athletes(r.engineBatch()).seed(seed).build().trainingConfig().toBuilder().oversampling(1).build();
+        // the training queries in shuffled epochs, one after another: the order the loop walks them in
         List<TaskExample> pool = new ArrayList<>(TaskTrainingJob.trainingQueries(split, recipe));
+        List<TaskExample> order = new ArrayList<>();
+        Random shuffle = new Random(seed);
+        int perStep = recipe.grpo().groupsPerStep();
+        for (int cursor = pool.size(), step = 0; step < recipe.grpo().steps(); step++, cursor += perStep) {
+            if (cursor + perStep > pool.size()) {
+                Collections.shuffle(pool, shuffle);
+                cursor = 0;
+            }
+            order.addAll(pool.subList(cursor, cursor + perStep));
+        }
         TrainingRun.Spec spec = TrainingRun.Spec.builder().config(config).modelDir(base.dir()).actionFormat(r.actionFormat())
-                .suites(task.toolSuites()).dataset(pool).steps(recipe.grpo().steps())
+                .suites(task.toolSuites()).dataset(order).steps(recipe.grpo().steps())
                 .reward(Reward.perTrace(task.name(), new CallShapedReward(task.reward(), recipe.grpo().callWeight())))
                 .checkpointDir(work.resolve("checkpoints")).jobId("finance-recipe-bench").build();
-        Random order = new Random(seed);
-        int cursor = pool.size();
-        long rolloutCount = 0;
-        long rolloutMillis = 0;
-        try (SyncGrpo grpo = SyncGrpo.open(spec)) {
-            for (int step = 0; step < recipe.grpo().steps(); step++) {
-                if (cursor + recipe.grpo().groupsPerStep() > pool.size()) {
-                    Collections.shuffle(pool, order);
-                    cursor = 0;
-                }
-                SyncGrpo.Step s = grpo.step(pool.subList(cursor, cursor + recipe.grpo().groupsPerStep()));
-                cursor += recipe.grpo().groupsPerStep();
-                rolloutCount += s.rollouts();
-                rolloutMillis += s.rolloutMillis();
-                GrpoMetrics m = (GrpoMetrics) s.metrics();
-                System.out.printf("GRPO step %d: reward %.3f, rollouts %d in %d ms, train %d ms, loss %.4f, clip %.3f/%.3f,"
-                                + " entropy %.3f, grad %.3f, skipped groups %d%n", step, s.meanReward(), s.rollouts(),
-                        s.rolloutMillis(), s.trainMillis(), m.loss(), m.clipFractionLow(), m.clipFractionHigh(), m.entropy(),
-                        m.gradNorm(), m.skippedGroups());
-            }
-            policy.engine().setAdapter(grpo.adapter()); // the evaluation after GRPO
-            policy.engine().whenAdapterAtLeast(grpo.adapter().version()).join();
-        }
-        System.out.printf("GRPO rollouts: %d in %.1f s of sampling = %.2f rollouts/s%n", rolloutCount, rolloutMillis / 1e3,
+        long[] rollouts = {0};
+        long[] trainMillis = {0};
+        long start = System.nanoTime();
+        TrainingRun.Result result = SyncGrpo.run(spec, s -> {
+            int stepRollouts = s.sampled().stream().mapToInt(g -> g.traces().size()).sum();
+            rollouts[0] += stepRollouts;
+            trainMillis[0] += s.elapsed().toMillis();
+            GrpoMetrics m = (GrpoMetrics) s.metrics();
+            System.out.printf("GRPO step %d: reward %.3f, rollouts %d, train %d ms, loss %.4f, clip %.3f/%.3f, entropy %.3f,"
+                            + " grad %.3f, skipped groups %d%n", s.step(), s.meanReward(), stepRollouts, s.elapsed().toMillis(),
+                    m.loss(), m.clipFractionLow(), m.clipFractionHigh(), m.entropy(), m.gradNorm(), m.skippedGroups());
+        });
+        long rolloutMillis = (System.nanoTime() - start) / 1_000_000 - trainMillis[0];
+        long rolloutCount = rollouts[0];
+        policy.engine().setAdapter(result.adapter()); // the evaluation after GRPO
+        policy.engine().whenAdapterAtLeast(result.adapter().version()).join();
+        System.out.printf("GRPO rollouts: %d in %.1f s outside training steps = %.2f rollouts/s%n", rolloutCount, rolloutMillis / 1e3,
                 rolloutCount * 1e3 / Math.max(1, rolloutMillis));
         phase.end();
     }

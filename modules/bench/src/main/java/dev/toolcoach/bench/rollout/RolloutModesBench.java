@@ -1,6 +1,7 @@
 package dev.toolcoach.bench.rollout;
 
 import dev.toolcoach.bench.BenchOptions;
+import dev.toolcoach.brain.run.TurnBarrier;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;

@@ -112,7 +112,7 @@ public final class RunRecorder implements Consumer<StepReport> {
                 report.dropped().size(), report.meanReward(), accuracy, sampledMeanReward, sampledAccuracy,
                 scored.size() / Math.max(1e-9, (now - lastNanos) / 1e9), (now - startNanos) / 1e9,
                 report.groupsSampled(), report.informativeFraction(), report.metrics(), Arrays.stream(lags).average().orElse(0),
-                Arrays.stream(lags).max().orElse(0), toolCalls(scored));
+                Arrays.stream(lags).max().orElse(0), toolCalls(scored), report.elapsed().toNanos() / 1e9);
         lastNanos = now;
         lines.add(line);
         JsonLines.write(metrics, List.of(line), RunRecorder::toJson, true, "step metrics");

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  *                       generated a token of the trace (0: on-policy)
  * @param maxPolicyLag   the largest of those lags
  * @param toolCalls      the step's traces' tool results, by tool (empty in lines written before it was recorded)
+ * @param trainSec       wall time of the learner's update (the rest of the step's wall time the learner waited for
+ *                       rollouts); NaN in lines written before it was recorded
  */
 public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("mean_reward") double meanReward, double accuracy,
@@ -40,8 +42,10 @@ public record StepLine(long step, int version, int groups, int dropped,
                        @JsonProperty("groups_sampled") int groupsSampled,
                        @JsonProperty("informative_fraction") double informativeFraction, TrainingMetrics learner,
                        @JsonProperty("mean_policy_lag") double meanPolicyLag, @JsonProperty("max_policy_lag") int maxPolicyLag,
-                       @JsonProperty("tool_calls") Map<String, ToolCallStats> toolCalls) {
+                       @JsonProperty("tool_calls") Map<String, ToolCallStats> toolCalls,
+                       @JsonProperty("train_sec") Double trainSec) {
     public StepLine {
+        trainSec = trainSec == null ? Double.NaN : trainSec;
         sampledMeanReward = sampledMeanReward == null ? Double.NaN : sampledMeanReward;
         sampledAccuracy = sampledAccuracy == null ? Double.NaN : sampledAccuracy;
         toolCalls = toolCalls == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(toolCalls));

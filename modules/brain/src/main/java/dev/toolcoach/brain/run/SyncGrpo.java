@@ -1,108 +1,138 @@
 package dev.toolcoach.brain.run;
 
+import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.AgentLoop;
+import dev.toolcoach.agent.Generator;
+import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.brain.AgentTools;
 import dev.toolcoach.brain.TrainingConfig;
+import dev.toolcoach.cluster.coach.Assignment;
+import dev.toolcoach.cluster.coach.RolloutScheduler;
+import dev.toolcoach.cluster.coach.CursorCodec;
+import dev.toolcoach.cluster.learner.Admission;
 import dev.toolcoach.cluster.learner.CompleteGroup;
 import dev.toolcoach.cluster.learner.GroupScorer;
+import dev.toolcoach.cluster.learner.LearnerSettings;
+import dev.toolcoach.cluster.learner.LearnerSteps;
+import dev.toolcoach.cluster.learner.StepReport;
 import dev.toolcoach.cluster.learner.StepResult;
 import dev.toolcoach.cluster.learner.TrainingStep;
+import dev.toolcoach.cluster.protocol.AthleteProtocol.AssignRollout;
+import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
+import dev.toolcoach.cluster.tile.TilePreferences;
 import dev.toolcoach.learn.batch.ScoredGroup;
-import dev.toolcoach.learn.core.LearnerCore;
-import dev.toolcoach.learn.core.LoraWeights;
-import dev.toolcoach.learn.core.TrainingMetrics;
+import dev.toolcoach.lm.Generation;
+import dev.toolcoach.lm.GenerationRequest;
 import dev.toolcoach.model.ModelLoader;
 import dev.toolcoach.model.PolicyModel;
 import dev.toolcoach.model.lora.AdapterWeights;
 import dev.toolcoach.policy.LocalPolicy;
-import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.codeact.CodeActEnvironment;
 import dev.toolcoach.trace.Trace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
+import java.util.function.Supplier;
 
 /**
- * The training algorithm in one loop, to read before the actors: what a job does at policy lag 0 (the synchronous
- * mode), in one JVM, without a coach, athletes, tool servers or a learner actor. Each step opens the next groups of the
- * dataset (walked in order and wrapped, named {@code g0}, {@code g1}, ... as the coach names them), rolls each out G
- * times with the current adapter (each rollout seeded from the job's seed and its id, as an athlete seeds it), scores each
- * group whole with the job's reward (the learner's {@link GroupScorer}), trains one update on the batch (the learner's
- * {@link TrainingStep}: GRPO, DPO or SFT on the LoRA adapter) and gives the new adapter to the engine, which the next
- * step's rollouts sample from. The engine, the learner and the agent are set up as {@link TrainingRun} sets them up, so
- * a cluster run of the same spec trains the same groups into the same steps ({@code SyncGrpoTest} pins the two).
+ * The training loop in one thread of control: what an embedded job runs in the synchronous mode (policy lag 0), and
+ * the loop to read before the actors. It drives the plain classes the actors are thin shells over, in their order:
+ * <ol>
+ *   <li>the coach's {@link RolloutScheduler} opens the next groups of the dataset ({@code g0}, {@code g1}, ..., walked in
+ *       order and wrapped) and hands out their rollouts to as many engine slots as the job has athletes;</li>
+ *   <li>an athlete's {@link AgentLoop} runs each rollout with the current adapter, seeded from the job's seed and its id;</li>
+ *   <li>the learner's {@link LearnerSteps} groups the traces, {@link GroupScorer} scores each complete group with the
+ *       job's reward, and a dropped group (unusable, unscored, without signal under dynamic sampling, given up) is
+ *       replaced by a fresh query;</li>
+ *   <li>{@link TrainingStep} trains one update on a full batch (GRPO, DPO or SFT on the LoRA adapter), which the engine
+ *       samples the next groups with; the step is reported, checkpointed with the scheduler's cursor and probed.</li>
+ * </ol>
+ * Scoring, steps, checkpoints and probes run on the learner's training thread, as in the cluster, so a run of this loop
+ * and a cluster run of the same spec at lag 0 train the same groups into the same steps ({@code SyncGrpoTest} pins the
+ * two). The job's watchdog ends it as {@link TrainingFailedException} past its limits, as does an interrupt (a cancel).
  *
- * <p>What the cluster adds: rollouts pulled by athletes across nodes, a policy lag above 0, dynamic sampling, dropped
- * groups refilled by fresh queries, deadlines and re-dispatch, checkpoints and resumption.
+ * <p>With {@code TrainingConfig.Batching#turnBarrier} (the mode {@code turn-barrier}) the rollouts go out a batch at a
+ * time, each batch behind a {@link TurnBarrier} that hands out a turn's replies together once all are generated and
+ * starts the next turn once every tool call of the batch is back: the synchronous rollout asynchronous ones are
+ * measured against. It changes when tokens are sampled, never which.
+ *
+ * <p>What the actors add ({@link TrainingRun}): a policy lag above 0, athletes and tool servers on other nodes, and a
+ * coach or athlete that dies and comes back.
  */
 public final class SyncGrpo implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncGrpo.class);
+    /** How the scheduler names this loop's engine: one athlete with a slot per job athlete. */
+    private static final String ENGINE = "engine";
+    private static final Duration DEADLINE_CHECK = Duration.ofSeconds(1);
 
-    /**
-     * One step.
-     *
-     * @param step          the job's step, from 1
-     * @param version       the adapter version after it
-     * @param groups        its batch, scored, in the order the groups were opened
-     * @param metrics       the update's figures
-     * @param rolloutMillis wall time of sampling and scoring
-     * @param trainMillis   wall time of the update
-     */
-    public record Step(long step, int version, List<ScoredGroup> groups, TrainingMetrics metrics, long rolloutMillis,
-                       long trainMillis) {
-        public int rollouts() {
-            return groups.stream().mapToInt(g -> g.traces().size()).sum();
-        }
-
-        public double meanReward() {
-            return groups.stream().flatMapToDouble(g -> Arrays.stream(g.rewards())).average().orElse(0);
-        }
+    /** A rollout that ended, with its trace or the failure that left it without one. */
+    private record Ended(String rolloutId, Trace trace, Throwable failure) {
     }
 
     private final TrainingRun.Spec spec;
+    private final Consumer<StepReport> onStep;
     private final AgentTools.Open tools;
     private final LocalPolicy engine;
     private final PolicyModel learnerModel;
-    private final LearnerCore learner;
+    private final TrainingRun.JobLearner learner;
+    private final ExecutorService trainingThread = TrainingRun.trainingThread();
+    private final JobWatchdog watchdog;
     private final AgentLoop agent;
     private final long rolloutSeed;
+    private final RolloutScheduler<String> scheduler;
+    private final LearnerSteps steps;
     private final GroupScorer scorer;
     private final TrainingStep training;
-    private long nextGroup;
-    private long stepsDone;
+    private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
+    /** Under a turn barrier, the generator of each running rollout: its wave's barrier over the engine's. */
+    private final Map<String, Generator> waves = new ConcurrentHashMap<>();
 
     /**
-     * The job's engine (a batch of {@code athletes} sequences), learner (a LoRA adapter on its own copy of the base) and
-     * agent (the job's built-in suite opened in this process).
+     * Runs the job to its end in this process: a new job, or the rest of one its checkpoint folder holds.
      *
-     * @throws IllegalArgumentException for a job this loop does not run: more than one suite, or dynamic sampling
+     * @param onStep hears every step, on the caller's thread; a listener that fails fails the job
+     * @throws IllegalArgumentException for a job this loop does not run: a policy lag above 0, or more than one suite
+     * @throws TrainingFailedException  when the job cannot go on (the reward is unavailable, a step failed, the run
+     *                                  folder cannot be written), passed a limit, or was interrupted
      */
-    public static SyncGrpo open(TrainingRun.Spec spec) {
-        if (spec.suites().size() != 1) throw new IllegalArgumentException("the synchronous loop runs one built-in suite, got " + spec.suites());
-        if (spec.config().batching().oversampling() != 1) {
-            throw new IllegalArgumentException("the synchronous loop does not sample dynamically: oversampling must be 1, was "
-                    + spec.config().batching().oversampling());
+    public static TrainingRun.Result run(TrainingRun.Spec spec, Consumer<StepReport> onStep) {
+        if (spec.config().batching().maxPolicyLag() != 0) {
+            throw new IllegalArgumentException("the synchronous loop runs at policy lag 0, was " + spec.config().batching().maxPolicyLag());
         }
-        return new SyncGrpo(spec);
+        if (spec.suites().size() > 1) throw new IllegalArgumentException("the synchronous loop runs one built-in suite, got " + spec.suites());
+        try (SyncGrpo loop = new SyncGrpo(spec, onStep)) {
+            return loop.fit();
+        }
     }
 
-    private SyncGrpo(TrainingRun.Spec spec) {
+    private SyncGrpo(TrainingRun.Spec spec, Consumer<StepReport> onStep) {
         this.spec = spec;
+        this.onStep = onStep;
         TrainingConfig config = spec.config();
         AgentTools.Open opened = null;
         LocalPolicy loaded = null;
         PolicyModel base = null;
         try {
-            opened = new AgentTools(spec.suites().get(0), false, spec.toolOptions(), null).open();
+            opened = new AgentTools(spec.suites().isEmpty() ? AgentTools.NONE : spec.suites().get(0), false, spec.toolOptions(), null).open();
             loaded = LocalPolicy.load(spec.modelDir(), null, null, config.athletes(), config.device());
             base = ModelLoader.shared(spec.modelDir(), null, config.device());
-            this.learner = new LearnerCore(base.transformer(), new LoraWeights(base.addLora(config.optimisation().lora(), config.seed())),
-                    TrainingRun.learnerConfig(config));
+            this.learner = TrainingRun.JobLearner.open(spec, base);
         } catch (RuntimeException e) {
+            trainingThread.shutdown();
             if (base != null) base.close();
             if (loaded != null) loaded.close();
             if (opened != null) opened.close();
@@ -111,64 +141,202 @@ public final class SyncGrpo implements AutoCloseable {
         this.tools = opened;
         this.engine = loaded;
         this.learnerModel = base;
+        this.watchdog = new JobWatchdog(config.limits(), System::nanoTime);
         AgentConfig sampling = config.rollouts().samplingAgent(spec.actionFormat(), config.seed());
-        this.agent = new AgentLoop(engine.tokenizer(), engine.chatFormat(), engine.generator(),
-                CodeActEnvironment.forFormat(sampling.actionFormat(), tools), sampling);
+        // ADAPT's preferences start fresh, as an embedded node's do
+        ToolEnvironment routed = spec.adapt().map(adapt -> adapt.over(tools, TilePreferences.fresh(ConfigFactory.load()), config.seed()))
+                .orElse(tools);
+        Generator generator = config.batching().turnBarrier() ? new WaveGenerator(engine.generator()) : engine.generator();
+        this.agent = new AgentLoop(engine.tokenizer(), engine.chatFormat(), generator,
+                CodeActEnvironment.forFormat(sampling.actionFormat(), routed), sampling);
         this.rolloutSeed = sampling.sampling().seed();
+        var coachSettings = TrainingRun.coachSettings(spec);
+        this.scheduler = learner.cursor()
+                .map(cursor -> RolloutScheduler.<String>resume(coachSettings, spec.dataset(), Clock.systemUTC(), cursor))
+                .orElseGet(() -> RolloutScheduler.start(coachSettings, spec.dataset(), Clock.systemUTC()));
         this.scorer = new GroupScorer(spec.reward(), TaskRewards.contexts(spec.dataset()));
-        this.training = new TrainingStep(learner, config.algorithm(), config.optimisation().sftRewardThreshold());
-        publish(learner.adapterWeights()); // as the learner does when it starts
+        this.training = new TrainingStep(learner.core(), config.algorithm(), config.optimisation().sftRewardThreshold());
+        this.steps = new LearnerSteps(LearnerSettings.of(coachSettings.plan(), learner.cursor()), learner.core().version(),
+                training::hasSignal);
     }
 
-    /** The job: {@code spec.steps()} steps over the dataset, walked in order and wrapped, as the coach opens its groups. */
-    public List<Step> run(Consumer<Step> onStep) {
-        List<Step> steps = new ArrayList<>();
-        int perStep = spec.config().batching().groupsPerStep();
-        while (stepsDone < spec.steps()) {
-            List<TaskExample> queries = new ArrayList<>(perStep);
-            for (int i = 0; i < perStep; i++) queries.add(spec.dataset().get((int) ((nextGroup + i) % spec.dataset().size())));
-            Step step = step(queries);
-            onStep.accept(step);
-            steps.add(step);
-        }
-        return steps;
-    }
-
-    /** One step on these queries, one group each. */
-    public Step step(List<TaskExample> queries) {
-        long start = System.nanoTime();
-        // 1. every rollout of every group at once, so the engine decodes them together
-        List<String> groupIds = new ArrayList<>();
-        List<List<CompletableFuture<Trace>>> rollouts = new ArrayList<>();
-        for (TaskExample query : queries) {
-            String groupId = "g" + nextGroup++;
-            groupIds.add(groupId);
-            rollouts.add(IntStream.range(0, spec.config().batching().groupSize())
-                    .mapToObj(i -> agent.run(query.rolloutRequest(groupId + "/" + i, groupId).seededFrom(rolloutSeed)).toCompletableFuture())
-                    .toList());
-        }
-        // 2. each group scored whole by the job's reward
-        List<ScoredGroup> batch = new ArrayList<>();
-        for (int g = 0; g < queries.size(); g++) {
-            List<Trace> traces = rollouts.get(g).stream().map(CompletableFuture::join).toList();
-            GroupScorer.Score score = scorer.score(new CompleteGroup(groupIds.get(g), traces, learner.version()));
-            if (!(score instanceof GroupScorer.Scored scored)) {
-                throw new IllegalStateException("the synchronous loop refills no group, and "
-                        + ((GroupScorer.Unscored) score).reason());
+    /** The loop: sample, score, train, until every group the job allows has closed. */
+    private TrainingRun.Result fit() {
+        LOG.info("job {} starts in this process (the synchronous loop)", spec.jobId());
+        publish(learner.core().adapterWeights());
+        // under a turn barrier every rollout the scheduler may open goes out at once, as one batch
+        dispatch(scheduler.request(ENGINE, turnBarrier() ? Integer.MAX_VALUE : spec.config().athletes()));
+        while (true) {
+            LearnerSteps.Next next = steps.next();
+            if (next == LearnerSteps.Finish.INSTANCE) {
+                return new TrainingRun.Result(learner.core().adapterWeights(), steps.accounts(), learner.resumedFromVersion());
             }
-            batch.add(scored.group());
+            if (next instanceof LearnerSteps.Train train) step(train);
+            else collect();
         }
-        long sampled = System.nanoTime();
-        // 3. one update on the batch; a changed adapter reaches the engine before the next step samples
-        StepResult result = training.run(batch);
-        result.published().ifPresent(this::publish);
-        return new Step(++stepsDone, result.version(), batch, result.metrics(), (sampled - start) / 1_000_000,
-                result.elapsed().toMillis());
     }
 
-    /** The adapter as trained so far. */
-    public AdapterWeights adapter() {
-        return learner.adapterWeights();
+    /**
+     * Starts the rollouts the scheduler handed out (under a turn barrier, as one wave behind a barrier of its own), and
+     * drops the groups it gave up (a rollout sent too often).
+     */
+    private void dispatch(List<Assignment<String>> assignments) {
+        if (turnBarrier() && !assignments.isEmpty()) {
+            List<String> ids = assignments.stream().map(a -> a.message().rolloutId()).toList();
+            Generator wave = TurnBarrier.holdingReplies(ids).generator(engine.generator());
+            ids.forEach(id -> waves.put(id, wave));
+        }
+        for (Assignment<String> assignment : assignments) {
+            AssignRollout rollout = assignment.message();
+            try {
+                agent.run(rollout.example().rolloutRequest(rollout.rolloutId(), rollout.groupId()).seededFrom(rolloutSeed))
+                        .whenComplete((trace, failure) -> ended.add(new Ended(rollout.rolloutId(), trace, failure)));
+            } catch (RuntimeException e) {
+                Generator wave = waves.remove(rollout.rolloutId());
+                if (wave != null) wave.release(rollout.rolloutId()); // never run: it must not hold its wave
+                ended.add(new Ended(rollout.rolloutId(), null, e));
+            }
+        }
+        for (String groupId : scheduler.takeGivenUp()) {
+            LOG.warn("group {} given up: a rollout of it went out too often; it is dropped", groupId);
+            if (steps.giveUp(groupId)) dispatch(scheduler.groupDropped(groupId, GroupDropped.Reason.REDISPATCH_LIMIT));
+        }
+    }
+
+    /**
+     * Waits for the next rollout to end (or a deadline to pass: the rollout goes out again), hands its trace to the
+     * learner's groups and scores the groups it completes; its slot takes the next rollout.
+     */
+    private void collect() {
+        Ended next = poll();
+        if (next == null) {
+            dispatch(scheduler.expireDeadlines());
+            return;
+        }
+        if (next.failure() != null) {
+            LOG.error("rollout {} failed without a trace; its deadline dispatches it again", next.rolloutId(), next.failure());
+        } else {
+            offer(next.trace());
+        }
+        if (!turnBarrier()) dispatch(scheduler.request(ENGINE, 1));
+    }
+
+    private void offer(Trace trace) {
+        Admission admission;
+        try {
+            admission = steps.offer(trace);
+        } catch (IllegalArgumentException e) {
+            LOG.error("trace of rollout {} cannot be grouped: {}", trace.rolloutId(), e.getMessage());
+            return;
+        }
+        scheduler.rolloutReceived(trace.rolloutId());
+        switch (admission) {
+            case GROUP_STALE -> dispatch(scheduler.groupDropped(trace.groupId(), GroupDropped.Reason.STALE_POLICY));
+            case GROUP_UNUSABLE -> dispatch(scheduler.groupDropped(trace.groupId(), GroupDropped.Reason.UNUSABLE));
+            case GROUP_READY -> score();
+            default -> {
+            }
+        }
+    }
+
+    /** Each complete group scored whole by the job's reward; one the step cannot use is dropped for a fresh query. */
+    private void score() {
+        for (CompleteGroup group : steps.takeCompleted()) {
+            GroupScorer.Score score = onTrainingThread(() -> scorer.score(group));
+            switch (steps.scored(score)) {
+                case NO_SIGNAL -> dispatch(scheduler.groupDropped(score.groupId(), GroupDropped.Reason.NO_SIGNAL));
+                case REWARD_FAILED -> dispatch(scheduler.groupDropped(score.groupId(), GroupDropped.Reason.REWARD_FAILED));
+                case READY -> {
+                }
+            }
+        }
+    }
+
+    /**
+     * One update on the batch. The new adapter reaches the engine before the next groups open, which then sample while
+     * the step is reported, checkpointed (with the cursor taken after its groups closed) and probed.
+     */
+    private void step(LearnerSteps.Train train) {
+        StepResult result = onTrainingThread(() -> training.run(train.batch()));
+        StepReport report = steps.stepDone(result);
+        result.published().ifPresent(this::publish);
+        List<Assignment<String>> opened = new ArrayList<>();
+        for (ScoredGroup group : report.scored()) opened.addAll(scheduler.groupTrained(group.groupId(), report.version()));
+        dispatch(opened);
+        watchdog.stepDone();
+        try {
+            onStep.accept(report);
+        } catch (RuntimeException e) {
+            LOG.error("the step listener failed on step {}", report.step(), e);
+            throw new TrainingFailedException("training stopped: " + TrainingRun.recordingFailed(report, e).getMessage(), e);
+        }
+        long jobStep = report.step();
+        if (learner.checkpoints().due(jobStep)) {
+            byte[] cursor = CursorCodec.encode(scheduler.snapshot());
+            goOnAfterFailure("checkpoint at step " + jobStep, () -> learner.checkpoints().afterBatch(learner.core(), cursor, jobStep)
+                    .ifPresent(f -> LOG.info("checkpoint {} (step {}, version {})", f, learner.core().step(), steps.version())));
+        }
+        spec.probe().filter(probe -> probe.due(jobStep)).ifPresent(probe ->
+                goOnAfterFailure("the probe after step " + jobStep, () -> probe.run(jobStep, learner.core().adapterWeights())));
+        steps.idle();
+    }
+
+    /** Runs {@code work} on the training thread; its failure is logged and training goes on. */
+    private void goOnAfterFailure(String what, Runnable work) {
+        onTrainingThread(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.error("{} failed; training goes on", what, e);
+            }
+            return null;
+        });
+    }
+
+    /** The next ended rollout, or null when none ended within the deadline check. */
+    private Ended poll() {
+        try {
+            Ended next = ended.poll(Math.min(DEADLINE_CHECK.toNanos(), watchdog.nanosUntilDue()), TimeUnit.NANOSECONDS);
+            watchdog.check();
+            return next;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TrainingFailedException("interrupted while training", e);
+        }
+    }
+
+    /** Runs {@code work} on the training thread and waits for it, within the job's limits. */
+    private <T> T onTrainingThread(Supplier<T> work) {
+        Future<T> running = trainingThread.submit(work::get);
+        try {
+            return watchdog.await(running);
+        } finally {
+            running.cancel(true); // a step still running (a hung reward) is interrupted, not waited for
+        }
+    }
+
+    private boolean turnBarrier() {
+        return spec.config().batching().turnBarrier();
+    }
+
+    /** Routes each rollout's turns to its wave's barrier, and the engine's way once it ends. */
+    private final class WaveGenerator implements Generator {
+        private final Generator direct;
+
+        WaveGenerator(Generator direct) {
+            this.direct = direct;
+        }
+
+        @Override
+        public CompletionStage<Generation> generate(GenerationRequest request) {
+            return waves.getOrDefault(request.trajectoryId(), direct).generate(request);
+        }
+
+        @Override
+        public void release(String trajectoryId) {
+            Generator wave = waves.remove(trajectoryId);
+            (wave == null ? direct : wave).release(trajectoryId);
+        }
     }
 
     private void publish(AdapterWeights adapter) {
@@ -176,10 +344,13 @@ public final class SyncGrpo implements AutoCloseable {
         engine.engine().whenAdapterAtLeast(adapter.version()).join();
     }
 
+    /** Stops the training thread, then the engine (rollouts still running end with it) and the tools. */
     @Override
     public void close() {
-        try (AgentTools.Open closingTools = tools; LocalPolicy closingEngine = engine; PolicyModel closingBase = learnerModel) {
-            learner.close();
+        trainingThread.shutdownNow();
+        TrainingRun.awaitQuietly(trainingThread);
+        try (AgentTools.Open closingTools = tools; PolicyModel closingBase = learnerModel; LocalPolicy closingEngine = engine) {
+            learner.core().close();
         }
     }
 }

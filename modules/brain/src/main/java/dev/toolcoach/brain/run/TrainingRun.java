@@ -59,11 +59,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -268,24 +266,20 @@ public final class TrainingRun {
      */
     public static Result run(Spec spec, JobNode node, Consumer<StepReport> onStep) {
         TrainingConfig config = spec.config();
-        ExecutorService training = Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
+        if (config.batching().turnBarrier()) {
+            throw new IllegalArgumentException("the turn barrier runs in the synchronous loop of an embedded job "
+                    + "(train --mode turn-barrier), not through a cluster's actors");
+        }
+        ExecutorService training = trainingThread();
         // shared: the athletes this node hosts serve the same base through their engine (JobResources, LocalPolicy.load)
         try (PolicyModel learnerModel = ModelLoader.shared(spec.modelDir(), null, config.device())) {
-            LoraConfig lora = spec.startAdapter().map(AdapterWeights::config).orElse(config.optimisation().lora());
-            LearnerCore core = new LearnerCore(learnerModel.transformer(), new LoraWeights(learnerModel.addLora(lora, config.seed())),
-                    learnerConfig(config));
-            PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
-                    config.checkpointEvery());
-            Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
-            int resumedFrom = cursor.isPresent() ? core.version() : -1;
-            if (cursor.isEmpty()) spec.startAdapter().ifPresent(core::startFrom);
-            cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
-                    LearnerSteps.jobStep(c.groupsTrained(), config.batching().groupsPerStep()), core.step(), core.version()));
+            JobLearner learner = JobLearner.open(spec, learnerModel);
+            LearnerCore core = learner.core();
             try {
                 // not the management URL: a coach restarted under a running job resumes it before its server is bound
                 LOG.info("job {} starts on node {}", spec.jobId(), node.system().address());
                 Outcome outcome = new Outcome(onStep, new JobWatchdog(config.limits(), System::nanoTime));
-                JobActors actors = start(node, spec, core, checkpoints, cursor, outcome, training);
+                JobActors actors = start(node, spec, core, learner.checkpoints(), learner.cursor(), outcome, training);
                 LearnerAccounts accounts;
                 try {
                     accounts = outcome.await();
@@ -295,7 +289,7 @@ public final class TrainingRun {
                 } finally {
                     actors.end();
                 }
-                return new Result(core.adapterWeights(), accounts, resumedFrom);
+                return new Result(core.adapterWeights(), accounts, learner.resumedFromVersion());
             } finally {
                 training.shutdown();
                 awaitQuietly(training);
@@ -333,10 +327,8 @@ public final class TrainingRun {
                               Optional<CoachCursor> cursor, Outcome outcome, ExecutorService training) {
         TrainingConfig config = spec.config();
         TrainingConfig.Batching batching = config.batching();
-        // the one plan of groups the coach opens and the learner batches
-        GroupPlan plan = GroupPlan.of(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), spec.steps(),
-                batching.oversampling());
-        CoachSettings coachSettings = new CoachSettings(plan, batching.rolloutTimeout(), config.limits().maxRedispatches());
+        CoachSettings coachSettings = coachSettings(spec);
+        GroupPlan plan = coachSettings.plan();
         ActorRef<CoachProtocol.Command> coach = CoachSingleton.init(node.system(), spec.jobId(),
                 CoachActor.create(coachSettings, spec.dataset(), cursor, Clock.systemUTC(), DEADLINE_CHECK));
         ActorRef<AdapterPublisherProtocol.Command> publisher = node.spawn(
@@ -355,6 +347,37 @@ public final class TrainingRun {
         return URLEncoder.encode(jobId, StandardCharsets.UTF_8);
     }
 
+    /** How the job's coach runs it, with the one plan of groups the coach opens and the learner batches. */
+    static CoachSettings coachSettings(Spec spec) {
+        TrainingConfig config = spec.config();
+        TrainingConfig.Batching batching = config.batching();
+        GroupPlan plan = GroupPlan.of(batching.groupSize(), batching.groupsPerStep(), batching.maxPolicyLag(), spec.steps(),
+                batching.oversampling());
+        return new CoachSettings(plan, batching.rolloutTimeout(), config.limits().maxRedispatches());
+    }
+
+    /**
+     * The job's learner on its copy of the base: a LoRA adapter resumed from the newest good checkpoint in the job's
+     * checkpoint folder (with the coach's cursor saved beside it), else started from the spec's start adapter, else fresh.
+     *
+     * @param resumedFromVersion the adapter version a resumed job starts from, -1 for a new job
+     */
+    record JobLearner(LearnerCore core, PeriodicCheckpoints checkpoints, Optional<CoachCursor> cursor, int resumedFromVersion) {
+        static JobLearner open(Spec spec, PolicyModel model) {
+            TrainingConfig config = spec.config();
+            LoraConfig lora = spec.startAdapter().map(AdapterWeights::config).orElse(config.optimisation().lora());
+            LearnerCore core = new LearnerCore(model.transformer(), new LoraWeights(model.addLora(lora, config.seed())),
+                    learnerConfig(config));
+            PeriodicCheckpoints checkpoints = new PeriodicCheckpoints(new CheckpointStore(spec.checkpointDir(), 3),
+                    config.checkpointEvery());
+            Optional<CoachCursor> cursor = checkpoints.resume(core).map(CursorCodec::decode);
+            if (cursor.isEmpty()) spec.startAdapter().ifPresent(core::startFrom);
+            cursor.ifPresent(c -> LOG.info("resuming from the checkpoint after job step {} (learner step {}, adapter version {})",
+                    LearnerSteps.jobStep(c.groupsTrained(), config.batching().groupsPerStep()), core.step(), core.version()));
+            return new JobLearner(core, checkpoints, cursor, cursor.isPresent() ? core.version() : -1);
+        }
+    }
+
     /** The learner's optimiser for a job: the one mapping of a training config to it (the synchronous loop uses it too). */
     static LearnerConfig learnerConfig(TrainingConfig config) {
         LearnerConfig defaults = LearnerConfig.defaults(config.optimisation().learningRate());
@@ -364,7 +387,12 @@ public final class TrainingRun {
                 defaults.schedule(), defaults.maxGradNorm(), config.optimisation().microBatchRows(), config.seed());
     }
 
-    private static void awaitQuietly(ExecutorService executor) {
+    /** The thread a job's scoring, steps, checkpoints and probes run on, one at a time, with its intra-op threads. */
+    static ExecutorService trainingThread() {
+        return Executors.newSingleThreadExecutor(OpThreads.threadFactory("learner-training", LEARNER_INTRA_OP_THREADS));
+    }
+
+    static void awaitQuietly(ExecutorService executor) {
         try {
             if (!executor.awaitTermination(1, TimeUnit.MINUTES)) LOG.warn("the training thread did not stop within a minute");
         } catch (InterruptedException e) {
@@ -372,9 +400,14 @@ public final class TrainingRun {
         }
     }
 
+    /** Why a job stops when its step listener fails: its records would otherwise silently stop matching its training. */
+    static IllegalStateException recordingFailed(StepReport report, RuntimeException failure) {
+        return new IllegalStateException("recording step " + report.step() + " failed: " + failure.getMessage(), failure);
+    }
+
     /**
      * The learner's listener: passes steps on and completes when the job ends. A step listener that fails (the run
-     * folder cannot be written) fails the job: its records would otherwise silently stop matching its training.
+     * folder cannot be written) fails the job ({@link #recordingFailed}).
      */
     private static final class Outcome implements LearnerListener {
         private final Consumer<StepReport> onStep;
@@ -393,8 +426,7 @@ public final class TrainingRun {
                 onStep.accept(report);
             } catch (RuntimeException e) {
                 LOG.error("the step listener failed on step {}", report.step(), e);
-                done.completeExceptionally(new IllegalStateException("recording step " + report.step() + " failed: "
-                        + e.getMessage(), e));
+                done.completeExceptionally(recordingFailed(report, e));
             }
         }
 
@@ -409,25 +441,7 @@ public final class TrainingRun {
         }
 
         LearnerAccounts await() {
-            try {
-                while (true) {
-                    Optional<String> expired = watchdog.expired();
-                    if (expired.isPresent()) {
-                        LOG.error("training stopped by the watchdog: {}", expired.get());
-                        throw new TrainingFailedException("training stopped: " + expired.get(), null);
-                    }
-                    try {
-                        return done.get(watchdog.nanosUntilDue(), TimeUnit.NANOSECONDS);
-                    } catch (TimeoutException e) {
-                        // a limit may be due: asked at the top
-                    }
-                }
-            } catch (ExecutionException e) {
-                throw new TrainingFailedException("training stopped: " + e.getCause().getMessage(), e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TrainingFailedException("interrupted while training", e);
-            }
+            return watchdog.await(done);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.toolcoach.bench.rollout;
+package dev.toolcoach.brain.run;
 
 import dev.toolcoach.agent.AgentLoop;
 import dev.toolcoach.agent.Generator;

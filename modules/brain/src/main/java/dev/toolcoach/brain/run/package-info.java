@@ -22,11 +22,14 @@
  * {@code RewardContext} per example when the job starts ({@code TaskRewards.contexts}; a query outside the dataset is
  * refused by name and its group dropped as unscored; a step's accuracy is {@code TaskRewards.succeeded}).
  *
- * <p><b>SyncGrpo</b> What a job does at policy lag 0, in one loop without the actors: open the next groups {@code g<n>}
- * over the dataset, roll each out G times with the current adapter, seeded as athletes seed, score each group with the
- * learner's {@code GroupScorer}, one update with the learner's {@code TrainingStep}, the new adapter to the engine; set
- * up as {@code TrainingRun} sets the job up. {@code SyncGrpoTest} pins it to a cluster run of the same spec (the same
- * groups, tokens and rewards in the same steps; losses and adapters to float rounding).
+ * <p><b>SyncGrpo</b> The loop an embedded job runs at policy lag 0 ({@code train --mode sync}, {@code Brain.train}), in
+ * one thread of control without the actors: {@code fit()} drives the coach's {@code RolloutScheduler}, an athlete's
+ * {@code AgentLoop}, the learner's {@code LearnerSteps}, {@code GroupScorer} and {@code TrainingStep} in their order
+ * (dynamic sampling's refills, deadlines and given-up groups included), records, checkpoints (with the scheduler's
+ * cursor, so a rerun resumes) and probes each step, and stops under the job's watchdog or an interrupt. Set up as
+ * {@code TrainingRun} sets a job up ({@code TrainingRun.JobLearner}, {@code coachSettings}). {@code SyncGrpoTest} pins it
+ * to a cluster run of the same spec (the same groups, dropped groups, tokens and rewards in the same steps; losses and
+ * adapters to float rounding).
  *
  * <p><b>What is deterministic</b> In {@code --mode sync} a rerun with the same seed repeats the job: the task, split,
  * vocabulary and model come from the seed; the warm-up and learner steps run on one intra-op thread with seeded

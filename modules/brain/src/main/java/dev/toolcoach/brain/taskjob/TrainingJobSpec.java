@@ -52,7 +52,8 @@ import java.util.regex.Pattern;
  *                  {@code <task>-<date>-<time>})
  * @param dataDir   the shared data folder, for tasks built from files, e.g. email (default {@code ../shared/data})
  * @param algorithm what trains after the warm-up (default GRPO)
- * @param mode      synchronous (roll out a batch, train, broadcast) or asynchronous (default asynchronous)
+ * @param mode      asynchronous, synchronous (roll out a batch, train, broadcast), or synchronous with a turn barrier
+ *                  (default asynchronous)
  * @param recipe    model shape, warm-up and training settings (default {@link ScratchRecipe#defaults()}, whose training
  *                  settings are {@link TrainingConfig#defaults()}'s)
  * @param athletes  athlete actors of the embedded node, ignored on a cluster: athlete nodes bring their own
@@ -575,7 +576,7 @@ public record TrainingJobSpec(String task, Path runDir, Path dataDir, Algorithm 
         ScratchRecipe.Grpo g = recipe.grpo();
         ScratchRecipe.Rollouts r = recipe.rollouts();
         return TrainingConfig.builder().algorithm(algorithm)
-                .groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep()).maxPolicyLag(mode.maxPolicyLag())
+                .groupSize(g.groupSize()).groupsPerStep(g.groupsPerStep()).maxPolicyLag(mode.maxPolicyLag()).turnBarrier(mode.turnBarrier())
                 .oversampling(g.oversampling())
                 .athletes(athletes)
                 .rollouts(new RolloutSettings(g.temperature(), r.maxNewTokens(), r.maxTurns(), r.maxTotalTokens()))

@@ -7,12 +7,24 @@ public enum TrainingMode {
     /** Rollouts go on while the learner trains: a policy lag of 1. */
     ASYNC(1),
     /** Roll out a batch, train, broadcast, repeat: a policy lag of 0, which a seed repeats exactly. */
-    SYNC(0);
+    SYNC(0, false),
+    /**
+     * {@link #SYNC} with every turn of a batch's rollouts in lockstep: each waits at each turn for the slowest reply and
+     * tool call of the batch (VerlTool's synchronous baseline). The same tokens as {@link #SYNC}; only slower, for
+     * measuring what asynchrony buys.
+     */
+    TURN_BARRIER(0, true);
 
     private final int maxPolicyLag;
+    private final boolean turnBarrier;
 
     TrainingMode(int maxPolicyLag) {
+        this(maxPolicyLag, false);
+    }
+
+    TrainingMode(int maxPolicyLag, boolean turnBarrier) {
         this.maxPolicyLag = maxPolicyLag;
+        this.turnBarrier = turnBarrier;
     }
 
     /**
@@ -23,7 +35,8 @@ public enum TrainingMode {
         return switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {
             case "async" -> ASYNC;
             case "sync" -> SYNC;
-            default -> throw new IllegalArgumentException("unknown mode '" + name + "'; valid: async, sync");
+            case "turn-barrier" -> TURN_BARRIER;
+            default -> throw new IllegalArgumentException("unknown mode '" + name + "'; valid: async, sync, turn-barrier");
         };
     }
 
@@ -32,8 +45,13 @@ public enum TrainingMode {
         return maxPolicyLag;
     }
 
+    /** Whether the mode holds a batch's rollouts at each turn ({@code TrainingConfig.Batching#turnBarrier}). */
+    public boolean turnBarrier() {
+        return turnBarrier;
+    }
+
     /** As requests and a run's {@code config.json} write it. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -15,8 +15,9 @@
  * These are records built by {@code builder()} (one setter per field, each field's default documented once on the
  * record, checked when built) with {@code toBuilder()} to change a few; no code outside a record calls its positional
  * constructor. The synchronous mode ({@code TrainingMode.SYNC}, which {@code Options.trainingConfig()} maps) is a
- * policy lag of 0: the coach opens one batch of groups at a time and rollouts wait for the new adapter
- * ({@code PolicyGate}). {@code TrainingJobSpec.fromNetwork} reads a request from the network (paths relative to the
+ * policy lag of 0: one batch of groups is open at a time and its rollouts sample the newest adapter; an embedded job
+ * runs it as one loop ({@code run.SyncGrpo}), a cluster job through the actors ({@code PolicyGate} holds rollouts for the
+ * new adapter). {@code TrainingJobSpec.fromNetwork} reads a request from the network (paths relative to the
  * node's folders; see the job controller).
  *
  * <p><b>The phases</b>, one class each, run in order by {@code TaskTrainingJob.run} over the {@code JobRun} they

@@ -18,8 +18,8 @@ class DashboardDataTest {
     void sumsEachToolOverTheStepsAndKeepsTheLargestLag() throws Exception {
         List<StepLine> steps = List.of(
                 new StepLine(1, 1, 2, 0, 0.5, 0.25, 0.75, 0.625, 3.0, 10, 2, 1.0, null, 0.5, 1,
-                        Map.of("add", new ToolCallStats(3, 1, 30), "search", new ToolCallStats(1, 0, 5))),
-                new StepLine(2, 2, 2, 0, Double.NaN, 0.5, Double.NaN, 0.5, 4.0, 20, 4, 0.5, null, 1.5, 3, Map.of("add", new ToolCallStats(2, 0, 10))));
+                        Map.of("add", new ToolCallStats(3, 1, 30), "search", new ToolCallStats(1, 0, 5)), 0.1),
+                new StepLine(2, 2, 2, 0, Double.NaN, 0.5, Double.NaN, 0.5, 4.0, 20, 4, 0.5, null, 1.5, 3, Map.of("add", new ToolCallStats(2, 0, 10)), 0.2));
         DashboardData data = DashboardData.of(null, steps, null, null,
                 List.of(new DashboardData.Node("akka://ToolCoach@127.0.0.1:1", List.of("athlete"), "Up", 4)));
         assertEquals(Map.of("add", new ToolCallStats(5, 1, 40), "search", new ToolCallStats(1, 0, 5)), data.tools());

@@ -4,7 +4,6 @@ import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.RolloutSettings;
 import dev.toolcoach.brain.TrainingConfig;
 import dev.toolcoach.cluster.learner.StepReport;
-import dev.toolcoach.cluster.protocol.CoachProtocol.GroupDropped;
 import dev.toolcoach.learn.batch.ScoredGroup;
 import dev.toolcoach.model.lora.LoraConfig;
 import dev.toolcoach.testkit.TinyChatModel;
@@ -76,37 +75,6 @@ class TrainingRunTest {
         assertEquals(4, resumed.adapter().version());
         List<String> groups = resumedSteps.get(0).scored().stream().map(ScoredGroup::groupId).toList();
         assertEquals(List.of("g6", "g7"), groups.stream().sorted().toList(), "the job goes on with new groups");
-    }
-
-    @Test
-    void withDynamicSamplingGroupsWithoutSignalAreDroppedAndRefilledSoEveryBatchHasSignal(@TempDir Path dir) throws Exception {
-        Path model = TinyChatModel.write(dir.resolve("model"), 7);
-        Task task = ArithmeticTask.create(6, 3);
-        // the even-numbered questions pay the same for every rollout: their groups carry no signal
-        Reward halfFlat = Reward.perTrace("half-flat", (trace, example) -> {
-            int index = Integer.parseInt(example.queryId().substring(example.queryId().lastIndexOf('_') + 1));
-            return index % 2 == 0 ? 0.5 : letters(trace);
-        });
-        TrainingConfig config = TrainingConfig.builder().groupSize(4).groupsPerStep(2).athletes(4).maxPolicyLag(0).oversampling(3)
-                .rollouts(new RolloutSettings(1.0, 12, 1, 4096))
-                .lora(new LoraConfig(4, 8f, 0f, Set.of("q_proj", "v_proj"))).learningRate(1e-2).build();
-        List<StepReport> steps = new CopyOnWriteArrayList<>();
-        TrainingRun.Result result = TrainingRun.runEmbedded(TrainingRun.Spec.builder().config(config).modelDir(model)
-                .actionFormat(ActionFormat.TOOL_N1).suites(task.toolSuites()).dataset(task.examples()).steps(3).reward(halfFlat)
-                .checkpointDir(dir.resolve("checkpoints")).jobId("job-dynamic").build(), steps::add);
-
-        assertEquals(3, steps.size());
-        for (StepReport step : steps) {
-            assertEquals(2, step.scored().size());
-            assertTrue(step.scored().stream().noneMatch(ScoredGroup::hasZeroVariance), "only groups with signal are trained");
-            assertEquals(2, step.informativeGroups());
-        }
-        int sampled = steps.stream().mapToInt(StepReport::groupsSampled).sum();
-        assertEquals(6 + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL), sampled, "each step counts the queries it sampled, the dropped ones too");
-        assertEquals(6, result.accounts().trained());
-        assertTrue(result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL) >= 3, "the flat questions came up and were dropped: "
-                + result.accounts().dropped().get(GroupDropped.Reason.NO_SIGNAL));
-        assertEquals(0, result.accounts().pending());
     }
 
     @Test

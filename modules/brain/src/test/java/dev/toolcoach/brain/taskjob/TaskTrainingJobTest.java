@@ -302,7 +302,7 @@ class TaskTrainingJobTest {
         assertEquals("unknown algorithm 'ppo'; valid: grpo, dpo, sft", algorithm.getMessage());
         IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
                 () -> TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"mode\": \"fast\"}", dir, dir, dir));
-        assertEquals("unknown mode 'fast'; valid: async, sync", mode.getMessage());
+        assertEquals("unknown mode 'fast'; valid: async, sync, turn-barrier", mode.getMessage());
         assertEquals(Algorithm.DPO, TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"algorithm\": \" DPO \"}", dir, dir, dir).algorithm());
         assertEquals(TrainingMode.SYNC, TrainingJobSpec.fromNetwork("{\"task\": \"finance\", \"mode\": \"Sync\"}", dir, dir, dir).mode());
         assertTrue(Files.notExists(dir.resolve("config.json")), "nothing was written");

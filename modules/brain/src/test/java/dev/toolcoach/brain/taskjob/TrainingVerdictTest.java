@@ -21,7 +21,7 @@ class TrainingVerdictTest {
 
     private static StepLine step(long n, double informative, double entropy) {
         GrpoMetrics m = new GrpoMetrics(1, 0, 1, 0, 0, 0, 0, entropy, 0.1, 100, 0, 0, 1e-3, 0);
-        return new StepLine(n, (int) n, 8, 0, 0.5, 0.5, 0.5, 0.5, 1, n, 8, informative, m, 0, 0, Map.of());
+        return new StepLine(n, (int) n, 8, 0, 0.5, 0.5, 0.5, 0.5, 1, n, 8, informative, m, 0, 0, Map.of(), 0.1);
     }
 
     @Test

@@ -12,9 +12,6 @@ import akka.actor.typed.javadsl.TimerScheduler;
 import akka.actor.typed.receptionist.Receptionist;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.ToolEnvironment;
-import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
-import dev.toolcoach.agent.adapt.EquivalentTools;
-import dev.toolcoach.agent.adapt.ToolPreferences;
 import dev.toolcoach.cluster.athlete.AthleteActor;
 import dev.toolcoach.cluster.athlete.AthleteJob;
 import dev.toolcoach.cluster.athlete.DeliverySettings;
@@ -24,7 +21,6 @@ import dev.toolcoach.cluster.coach.CoachSingleton;
 import dev.toolcoach.cluster.discovery.ServiceKeys;
 import dev.toolcoach.cluster.learner.LearnerSingleton;
 import dev.toolcoach.cluster.tile.TilePreferences;
-import dev.toolcoach.cluster.protocol.JobProtocol.AdaptSpec;
 import dev.toolcoach.cluster.protocol.JobProtocol.GetJob;
 import dev.toolcoach.cluster.protocol.JobProtocol;
 import dev.toolcoach.cluster.protocol.JobProtocol.JobSpec;
@@ -172,7 +168,8 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
         LocalPolicy policy = resources.policy();
         children.add(getContext().spawn(AdapterReceiver.create(policy.engine()::setAdapter, CATCH_UP), "adapter-receiver-" + generation));
         EngineMetrics.get(getContext().getSystem()).watch(policy.engine());
-        ToolEnvironment tools = spec.adapt().map(adapt -> adaptive(resources.tools(), adapt, spec.seed())).orElse(resources.tools());
+        ToolEnvironment tools = spec.adapt().map(adapt -> adapt.over(resources.tools(),
+                TilePreferences.get(getContext().getSystem()).preferences(), spec.seed())).orElse(resources.tools());
         // never below the job's first version: a continued adapter is sampled from the first rollout, never the bare base
         PolicyGate gate = needed -> policy.engine().whenAdapterAtLeast(Math.max(spec.firstVersion(), needed));
         RolloutRunner runner = new RolloutRunner(policy.tokenizer(), policy.chatFormat(), policy.generator(), tools,
@@ -190,15 +187,6 @@ public final class AthleteHost extends AbstractBehavior<AthleteHost.Command> {
     private static String reason(Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         return cause instanceof IllegalStateException || cause instanceof UncheckedIOException ? cause.getMessage() : cause.toString();
-    }
-
-    /** The job's tools under ADAPT, over this node's replicated preferences: routing, or hinting seeded by the job. */
-    private ToolEnvironment adaptive(ToolEnvironment tools, AdaptSpec adapt, long seed) {
-        ToolPreferences preferences = TilePreferences.get(getContext().getSystem()).preferences();
-        EquivalentTools equivalent = new EquivalentTools(adapt.equivalent());
-        return adapt.hint()
-                ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalent, adapt.context(), seed)
-                : new AdaptiveToolEnvironment(tools, preferences, equivalent, adapt.context());
     }
 
     /** A model that is not on this node's disk yet, or tools not up yet, may be there soon: back off and retry. */

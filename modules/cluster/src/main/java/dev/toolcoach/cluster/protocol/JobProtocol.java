@@ -4,6 +4,10 @@ import akka.actor.typed.ActorRef;
 import dev.toolcoach.agent.ActionFormat;
 import dev.toolcoach.agent.AgentConfig;
 import dev.toolcoach.agent.RolloutSettings;
+import dev.toolcoach.agent.ToolEnvironment;
+import dev.toolcoach.agent.adapt.AdaptiveToolEnvironment;
+import dev.toolcoach.agent.adapt.EquivalentTools;
+import dev.toolcoach.agent.adapt.ToolPreferences;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,6 +96,13 @@ public final class JobProtocol {
         public AdaptSpec {
             Objects.requireNonNull(context, "context");
             equivalent = equivalent.stream().map(List::copyOf).toList();
+        }
+
+        /** {@code tools} under ADAPT over {@code preferences}: routing, or hinting seeded by the job's {@code seed}. */
+        public ToolEnvironment over(ToolEnvironment tools, ToolPreferences preferences, long seed) {
+            EquivalentTools equivalentTools = new EquivalentTools(equivalent);
+            return hint ? AdaptiveToolEnvironment.hinting(tools, preferences, equivalentTools, context, seed)
+                    : new AdaptiveToolEnvironment(tools, preferences, equivalentTools, context);
         }
     }
 }

@@ -43,7 +43,7 @@ public final class TilePreferences implements Extension, MultiCollector {
 
     private TilePreferences(ExtendedActorSystem classic) {
         Config c = classic.settings().config().getConfig("toolcoach.tile");
-        preferences = new ToolPreferences(new ToolPreferences.Prior(c.getDouble("prior.alpha"), c.getDouble("prior.beta")), c.getLong("seed"));
+        preferences = fresh(classic.settings().config());
         Config ddata = classic.settings().config().getConfig("akka.cluster.distributed-data")
                 .withValue("name", ConfigValueFactory.fromAnyRef("tileReplicator"))
                 .withValue("role", ConfigValueFactory.fromAnyRef(c.getString("role")))
@@ -63,6 +63,12 @@ public final class TilePreferences implements Extension, MultiCollector {
         system.systemActorOf(PreferenceReplicator.create(preferences, replicator, self, c.getDuration("flush-interval"),
                 this::fail), "tilePreferences", Props.empty());
         ToolCoachMetrics.get(system).registry().register(this);
+    }
+
+    /** Preferences with no experience yet, at the prior and seed of {@code toolcoach.tile} in {@code config}. */
+    public static ToolPreferences fresh(Config config) {
+        Config c = config.getConfig("toolcoach.tile");
+        return new ToolPreferences(new ToolPreferences.Prior(c.getDouble("prior.alpha"), c.getDouble("prior.beta")), c.getLong("seed"));
     }
 
     public static TilePreferences get(ActorSystem<?> system) {
