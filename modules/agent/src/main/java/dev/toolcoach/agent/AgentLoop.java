@@ -5,6 +5,7 @@ import dev.toolcoach.trace.Trace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -13,6 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
@@ -113,11 +117,44 @@ public final class AgentLoop {
      * component ends the run with termination ERROR and everything recorded up to that point.
      */
     public CompletionStage<Trace> run(RolloutRequest request) {
+        return play(new Episode(request, this)).whenComplete((trace, e) -> release(request.rolloutId()));
+    }
+
+    /**
+     * Runs one rollout that may take at most {@code timeLimit} from now, as {@link #run(RolloutRequest)} does. Still
+     * running then, it is stopped: no new turn or tool call starts, its trajectory is released at once (so the tool
+     * environment cancels its calls and the generator drops its state), and the stage fails with a
+     * {@link TimeoutException} instead of yielding a trace, since a trace cut off mid-run is not one to learn from.
+     * The trajectory is released exactly once, whichever comes first.
+     */
+    public CompletionStage<Trace> run(RolloutRequest request, Duration timeLimit) {
         Episode episode = new Episode(request, this);
+        AtomicBoolean over = new AtomicBoolean();
+        CompletableFuture<Trace> result = new CompletableFuture<>();
+        // a timer of its own, cancelled when the run ends first, so an ended run is not held until its limit
+        CompletableFuture<Void> limit = new CompletableFuture<Void>()
+                .orTimeout(timeLimit.toMillis(), TimeUnit.MILLISECONDS);
+        limit.whenCompleteAsync((ignored, passed) -> {
+            if (passed == null || !over.compareAndSet(false, true)) return;
+            episode.stop();
+            release(request.rolloutId());
+            result.completeExceptionally(new TimeoutException("rollout " + request.rolloutId()
+                    + " was still running after " + timeLimit.toMillis() + " ms"));
+        }, executor);
+        play(episode).whenComplete((trace, e) -> {
+            limit.complete(null);
+            if (!over.compareAndSet(false, true)) return; // stopped: released then, and the trace is not wanted
+            release(request.rolloutId());
+            result.complete(trace);
+        });
+        return result;
+    }
+
+    /** The episode's turns, from its prompt to its trace (an ERROR trace when something broke). */
+    private CompletionStage<Trace> play(Episode episode) {
         return CompletableFuture.completedFuture(null)
                 .thenComposeAsync(ignored -> episode.start(), executor)
-                .exceptionally(episode::failed)
-                .whenComplete((trace, e) -> release(request.rolloutId()));
+                .exceptionally(episode::failed);
     }
 
     /** Best effort: a failing release must not cost the trace, so it is only logged. */

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,8 @@ final class Episode {
     private final long startNanos = System.nanoTime();
     /** The reply being acted on; kept so a failure while acting still records it as a turn. */
     private PendingTurn pending;
+    /** Set from another thread when the run's time limit passed: no new generation or tool call may start. */
+    private volatile boolean stopped;
 
     Episode(RolloutRequest request, AgentLoop agent) {
         this.request = request;
@@ -73,6 +76,11 @@ final class Episode {
         return nextTurn();
     }
 
+    /** Stops the run: the stage in flight may still complete, but nothing new starts after it. */
+    void stop() {
+        stopped = true;
+    }
+
     /** Ends the run on an unexpected failure, keeping everything recorded so far. */
     Trace failed(Throwable e) {
         if (pending != null) record(pending, null, List.of());
@@ -80,6 +88,9 @@ final class Episode {
     }
 
     private CompletionStage<Trace> nextTurn() {
+        if (stopped) {
+            return cutOff();
+        }
         if (turns.size() >= config.maxTurns()) {
             return done(Termination.MAX_TURNS, null);
         }
@@ -123,6 +134,9 @@ final class Episode {
             String feedback = "Error: your reply could not be used (" + parsed.parseError() + "). "
                     + config.actionFormat().reminder();
             return observe(turn, List.of(feedback), List.of());
+        }
+        if (stopped) {
+            return cutOff();
         }
         long toolsStart = System.nanoTime();
         return agent.toolRunner().run(request.rolloutId(), parsed.toolCalls())
@@ -185,6 +199,11 @@ final class Episode {
         contextText.setLength(0);
         contextText.append(next);
         return nextTurn();
+    }
+
+    /** A stopped run ends here: the loop has already answered for it, so what this yields is dropped. */
+    private static CompletionStage<Trace> cutOff() {
+        return CompletableFuture.failedFuture(new CancellationException("the rollout was stopped"));
     }
 
     private void record(PendingTurn turn, String toolOutput, List<ToolResult> results) {

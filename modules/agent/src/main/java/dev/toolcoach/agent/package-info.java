@@ -48,5 +48,13 @@
  * only, and {@code AgentLoop} refuses any other by name. Teacher distillation ({@code TeacherGenerator}) reads tool
  * outputs from the tokens appended after a reply, so it fails with a clear message when the student's run starts a new
  * context.
+ *
+ * <p><b>Time limit</b> {@code AgentLoop.run(request, timeLimit)} stops a rollout still running when its limit passes
+ * (the athletes' rollout deadline): {@code Episode} starts no further generation or tool call (the stage in flight may
+ * still complete, and its result is dropped), the trajectory is released at once, so the tool environment cancels its
+ * calls and the generator drops its state (an {@code InferenceEngine} frees the slot once a generation under way
+ * ends), and the stage fails with a {@code TimeoutException}: a run cut off midway is no trace to learn from. The run's
+ * end and its stop race for one flag, so the trajectory is released exactly once. The timer is cancelled when the run
+ * ends first; {@code run(request)} has no limit.
  */
 package dev.toolcoach.agent;
