@@ -36,8 +36,11 @@ import java.util.Optional;
  */
 public final class AthleteActor extends AbstractBehavior<AthleteProtocol.Command> {
 
-    /** The agent loop finished (the stage always yields a trace, so a failure here is a broken shell). */
-    private record RolloutEnded(AssignRollout assignment, Trace trace, Throwable failure)
+    /**
+     * The agent loop finished: its trace, or none when the rollout was stopped at its deadline (a failure here is a
+     * broken shell: the loop turns its own failures into ERROR traces).
+     */
+    private record RolloutEnded(AssignRollout assignment, Optional<Trace> trace, Throwable failure)
             implements AthleteProtocol.Local, NoSerializationVerificationNeeded {
     }
 
@@ -128,7 +131,14 @@ public final class AthleteActor extends AbstractBehavior<AthleteProtocol.Command
                     + "dispatches it again)", ended.assignment().rolloutId(), ended.failure());
             return act(work().rolloutFailed());
         }
-        TraceDelivery delivery = new TraceDelivery(ended.trace(), ackAdapter);
+        if (ended.trace().isEmpty()) {
+            // the coach's deadline has sent it to another athlete already: a trace would be a duplicate
+            getContext().getLog().warn("rollout {} was stopped at its deadline; asking for new work (the coach has "
+                    + "dispatched it again)", ended.assignment().rolloutId());
+            return act(work().rolloutFailed());
+        }
+        Trace trace = ended.trace().get();
+        TraceDelivery delivery = new TraceDelivery(trace, ackAdapter);
         if (!frame.fits(delivery)) {
             // Artery would drop it on the way and the learner would never ack it: refused here, counted, and the rollout
             // comes back through the coach's deadline (given up after the re-dispatch cap, if it is always this large)
@@ -136,7 +146,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteProtocol.Command
                     ended.assignment().rolloutId(), frame.maxBytes());
             return act(work().rolloutFailed());
         }
-        return act(work().traceReady(ended.trace()));
+        return act(work().traceReady(trace));
     }
 
     private Behavior<AthleteProtocol.Command> onAck(AckReceived received) {
@@ -176,7 +186,7 @@ public final class AthleteActor extends AbstractBehavior<AthleteProtocol.Command
             getContext().pipeToSelf(job.orElseThrow().runner().run(assignment),
                     (trace, failure) -> new RolloutEnded(assignment, trace, failure));
         } catch (RuntimeException e) {
-            getContext().getSelf().tell(new RolloutEnded(assignment, null, e));
+            getContext().getSelf().tell(new RolloutEnded(assignment, Optional.empty(), e));
         }
     }
 

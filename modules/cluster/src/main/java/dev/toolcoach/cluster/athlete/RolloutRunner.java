@@ -13,15 +13,23 @@ import dev.toolcoach.trace.Trace;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs assigned rollouts through one agent loop (parser, tool runner and system prompt built once) and
  * yields their traces.
+ *
+ * <p>A rollout may run for the job's rollout timeout from when its agent loop starts; still running then, the loop
+ * stops it (no further turn or tool call, its trajectory released, so the tool servers cancel its calls) and it yields
+ * no trace. The coach's deadline, the same timeout counted from dispatch, has passed by then and sent the rollout to
+ * another athlete: a late trace would only be a duplicate, or a cut-off run the learner must not train on.
  *
  * <p>Each rollout samples with its own seed, derived from the base seed of the agent's sampling and the
  * rollout id ({@link RolloutRequest#seededFrom}), so the G rollouts of a group differ yet every rollout is
@@ -34,34 +42,48 @@ public final class RolloutRunner {
     private final long baseSeed;
     private final PolicyGate gate;
     private final int maxPolicyLag;
-    private final Duration gateTimeout;
+    private final Duration rolloutTimeout;
 
     /**
-     * @param gate         a rollout first waits until the engine holds the assignment's policy version minus
-     *                     {@code maxPolicyLag}, at most {@code gateTimeout} (then it runs anyway: the learner judges it)
+     * @param gate           a rollout first waits until the engine holds the assignment's policy version minus
+     *                       {@code maxPolicyLag}, at most {@code rolloutTimeout} (then it runs anyway: the learner
+     *                       judges it)
+     * @param rolloutTimeout the job's rollout timeout ({@code JobSpec.gateTimeout}, the coach's
+     *                       {@code rolloutTimeout}): the longest a rollout waits at the gate, then the longest it runs
      */
     public RolloutRunner(Tokenizer tokenizer, ChatFormat chat, Generator generator, ToolEnvironment tools,
-                         AgentConfig config, Executor executor, PolicyGate gate, int maxPolicyLag, Duration gateTimeout) {
+                         AgentConfig config, Executor executor, PolicyGate gate, int maxPolicyLag,
+                         Duration rolloutTimeout) {
         this.loop = new AgentLoop(tokenizer, chat, generator, CodeActEnvironment.forFormat(config.actionFormat(), tools), config, executor);
         this.baseSeed = config.sampling().seed();
         this.gate = Objects.requireNonNull(gate, "gate");
         this.maxPolicyLag = maxPolicyLag;
-        this.gateTimeout = Objects.requireNonNull(gateTimeout, "gateTimeout");
+        this.rolloutTimeout = Objects.requireNonNull(rolloutTimeout, "rolloutTimeout");
     }
 
-    public CompletionStage<Trace> run(AssignRollout assignment) {
+    /** The rollout's trace, or empty when it was stopped at its deadline. */
+    public CompletionStage<Optional<Trace>> run(AssignRollout assignment) {
         RolloutRequest request = assignment.example().rolloutRequest(assignment.rolloutId(), assignment.groupId())
                 .seededFrom(baseSeed);
         int needed = assignment.policyVersion() - maxPolicyLag;
         return gate.atLeast(needed).toCompletableFuture()
-                .orTimeout(gateTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .orTimeout(rolloutTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((reached, late) -> {
                     if (late != null) {
                         LOG.warn("rollout {} starts on an adapter older than version {}: none arrived within {}",
-                                assignment.rolloutId(), needed, gateTimeout);
+                                assignment.rolloutId(), needed, rolloutTimeout);
                     }
                     return null;
                 })
-                .thenCompose(ignored -> loop.run(request));
+                .thenCompose(ignored -> loop.run(request, rolloutTimeout))
+                .handle((trace, failure) -> {
+                    if (failure == null) return Optional.of(trace);
+                    if (unwrap(failure) instanceof TimeoutException) return Optional.<Trace>empty();
+                    throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+                });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

@@ -8,7 +8,7 @@
  *   <li>{@code AthleteWork}: one rollout at a time and the trace's send/ack/resend protocol (what to do next: run,
  *       send, stop resending, ask for work), no Akka.</li>
  *   <li>{@code RolloutRunner}: one agent loop for all its rollouts: an assignment's example → a seeded
- *       {@code RolloutRequest} → a trace, after the {@code PolicyGate}.</li>
+ *       {@code RolloutRequest} → a trace (none when stopped at its deadline), after the {@code PolicyGate}.</li>
  *   <li>{@code PolicyGate}: wait for a recent enough adapter. {@code AthleteJob}, {@code DeliverySettings}.</li>
  * </ul>
  *
@@ -29,6 +29,12 @@
  *       {@code max-policy-lag}, at most the gate timeout ({@code JobSpec.gateTimeout}, the job's rollout timeout; then
  *       it runs anyway: the learner judges it): after a resume, or in the synchronous mode (lag 0), rollouts are never
  *       sampled by an adapter the learner would only drop as stale. A failing run is an ERROR trace (AgentLoop).</li>
+ *   <li>Deadline: once started, a rollout runs at most the same rollout timeout ({@code AgentLoop.run(request,
+ *       timeLimit)}). Still running then, it is stopped (no further turn or tool call; its trajectory released, so the
+ *       tool servers cancel its calls, CANCELLED), and the runner yields no trace ({@code Optional.empty()}): the
+ *       coach's deadline, counted from dispatch, has already sent the rollout to another athlete, so a trace would be
+ *       a duplicate or a cut-off run. The athlete logs it and asks for new work, as after a run that failed without a
+ *       trace ({@code AthleteWork.rolloutFailed}).</li>
  *   <li>Delivery: {@code TraceDelivery(trace, ackAdapter)} to the learner, sent again every {@code ackTimeout} until
  *       the matching {@code TraceAck}, at most {@code maxAttempts} sends (defaults 5 s × 6); then the athlete gives
  *       the trace up (logged) and asks for work, and the coach's deadline re-dispatches the rollout. The athlete never

@@ -57,7 +57,8 @@ public final class JobProtocol {
      *                       version its assignment names
      * @param firstVersion   the adapter version every rollout waits for at least: 1 when the job continues a given adapter
      *                       (never the bare base in its place), else 0
-     * @param gateTimeout    how long a rollout waits for that adapter before it runs anyway
+     * @param gateTimeout    the job's rollout timeout: how long a rollout waits for that adapter before it runs anyway,
+     *                       and how long it may then run before its athlete stops it
      * @param seed           base seed of the rollouts' sampling
      * @param adapt          TILE's ADAPT for the job's tool calls, empty when it is off
      */

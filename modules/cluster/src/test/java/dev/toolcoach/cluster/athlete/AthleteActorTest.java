@@ -20,6 +20,9 @@ import dev.toolcoach.tasks.TaskExample;
 import dev.toolcoach.tools.arithmetic.ArithmeticTools;
 import dev.toolcoach.tools.exec.ExecutorSettings;
 import dev.toolcoach.tools.exec.ToolExecutor;
+import dev.toolcoach.tools.spi.ToolMethod;
+import dev.toolcoach.tools.spi.ToolSuite;
+import dev.toolcoach.trace.ToolResult;
 import dev.toolcoach.trace.Termination;
 import dev.toolcoach.trace.TokenRecord;
 import dev.toolcoach.trace.Trace;
@@ -34,7 +37,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -151,6 +157,63 @@ class AthleteActorTest {
         }
         coach.expectMessageClass(RequestRollouts.class, WAIT);
         coach.expectNoMessage(Duration.ofMillis(200)); // one request per free slot, none while work waited
+    }
+
+    /** A tool that runs until its rollout is released, when the tool server interrupts it. */
+    public static final class SlowTool {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch interrupted = new CountDownLatch(1);
+
+        @ToolMethod(description = "never returns on its own")
+        public String hang() {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+                return "unreachable";
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            }
+        }
+    }
+
+    @Test
+    void aRolloutPastItsDeadlineIsStoppedItsToolCallCancelledAndNoTraceSent() throws Exception {
+        SlowTool slow = new SlowTool();
+        try (ToolExecutor slowTools = new ToolExecutor(ToolSuite.builder("slow").addAnnotated(slow).build(),
+                ExecutorSettings.defaults().withCallTimeout(Duration.ofSeconds(60)))) {
+            TestProbe<CoachProtocol.Command> coach = testKit.createTestProbe();
+            TestProbe<TraceDelivery> learner = testKit.createTestProbe();
+            ReplayGenerator generator = ReplayGenerator.chatMl(tokenizer, List.of(
+                    "<tool_call>[{\"name\": \"hang\", \"arguments\": {}}]</tool_call>", ANSWER));
+            // the job's rollout timeout, far below the tool's 60 s and the agent's own tool timeout
+            RolloutRunner runner = new RolloutRunner(tokenizer, new ChatMlFormat(), generator, slowTools,
+                    AgentConfig.defaults(), ForkJoinPool.commonPool(), PolicyGate.OPEN, 0, Duration.ofSeconds(2));
+            ActorRef<AthleteProtocol.Command> athlete = testKit.spawn(AthleteActor.create(new AthleteJob(coach.ref(),
+                    learner.ref(), runner, new DeliverySettings(Duration.ofMillis(300), 3))));
+            coach.expectMessageClass(RequestRollouts.class, WAIT);
+
+            athlete.tell(new AssignRollout("g9/0", "g9", question("q9"), 0));
+            assertTrue(slow.started.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the tool call runs");
+
+            assertEquals(1, coach.expectMessageClass(RequestRollouts.class, WAIT).count(),
+                    "stopped at its deadline, the athlete asks for new work");
+            assertTrue(slow.interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS),
+                    "the trajectory was released, so the tool server interrupted its running call");
+            learner.expectNoMessage(Duration.ofMillis(300)); // no trace: the coach has dispatched the rollout again
+            assertEquals(1, generator.requests().size(), "no turn after the stop");
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (cancelledCalls(slowTools) == 0 && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(10_000_000); // polling with a deadline: the executor counts the call as it ends
+            }
+            assertEquals(1, cancelledCalls(slowTools), "its call ended CANCELLED");
+        }
+    }
+
+    private static long cancelledCalls(ToolExecutor tools) {
+        return tools.metrics().snapshot().stream().filter(t -> t.tool().equals("hang"))
+                .mapToLong(t -> t.count(ToolResult.Status.CANCELLED)).sum();
     }
 
     /** The record holds exactly the generated ids, log-probs and versions, masked 1, after the prompt. */
