@@ -1,10 +1,12 @@
 package dev.toolcoach.brain;
 
+import com.typesafe.config.ConfigFactory;
 import dev.toolcoach.agent.ToolEnvironment;
 import dev.toolcoach.agent.ToolSpec;
 import dev.toolcoach.cluster.node.JobNode;
 import dev.toolcoach.cluster.tools.ClusterToolEnvironment;
 import dev.toolcoach.cluster.tools.ClusterToolSettings;
+import dev.toolcoach.cluster.toolserver.ToolHostSettings;
 import dev.toolcoach.tools.BuiltinSuites;
 import dev.toolcoach.tools.email.MailSourceException;
 import dev.toolcoach.tools.exec.ExecutorSettings;
@@ -53,8 +55,9 @@ public record AgentTools(String suite, boolean hosted, BuiltinSuites.Options opt
     }
 
     /**
-     * The tools for rollouts on this node (evaluation, distillation, a job's oracle texts): the built-in suite's executor,
-     * or a connection to the tool nodes as the athletes have. Close it after use.
+     * The tools for rollouts on this node (evaluation, distillation, a job's oracle texts, the synchronous loop): the
+     * built-in suite's executor with a tool node's limits for it, or a connection to the tool nodes as the athletes have.
+     * Close it after use.
      *
      * @throws IllegalArgumentException when the suite cannot be opened or no tool node hosts it in time
      */
@@ -69,8 +72,9 @@ public record AgentTools(String suite, boolean hosted, BuiltinSuites.Options opt
         }
         if (suite.equals(NONE)) return new Open(new NoTools());
         try {
-            return new Open(new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suite, options).suite(), options),
-                    ExecutorSettings.defaults()));
+            // the limits a tool node would serve the suite with (toolcoach.tools.<suite>.executor over the shared block)
+            ExecutorSettings limits = ToolHostSettings.fromConfig(ConfigFactory.load()).executor(suite);
+            return new Open(new ToolExecutor(BuiltinSuites.withSkills(BuiltinSuites.open(suite, options).suite(), options), limits));
         } catch (MailSourceException e) {
             throw new IllegalArgumentException("cannot open tool suite '" + suite + "': " + e.getMessage(), e);
         }

@@ -45,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -73,7 +74,7 @@ import java.util.function.Supplier;
  * <p>What the actors add ({@link TrainingRun}): a policy lag above 0, athletes and tool servers on other nodes, and a
  * coach or athlete that dies and comes back.
  */
-public final class SyncGrpo implements AutoCloseable {
+public final class SyncGrpo {
     private static final Logger LOG = LoggerFactory.getLogger(SyncGrpo.class);
     /** How the scheduler names this loop's engine: one athlete with a slot per job athlete. */
     private static final String ENGINE = "engine";
@@ -83,13 +84,44 @@ public final class SyncGrpo implements AutoCloseable {
     private record Ended(String rolloutId, Trace trace, Throwable failure) {
     }
 
+    /** What the loop holds open, closed in this order: the training thread, the learner, the engine, the tools. */
+    private record Held(AgentTools.Open tools, LocalPolicy engine, PolicyModel learnerModel, TrainingRun.JobLearner learner,
+                        ExecutorService trainingThread) implements AutoCloseable {
+
+        /** The job's tools (opened here), engine (a batch of {@code athletes} sequences) and learner (resumed if it can). */
+        static Held open(TrainingRun.Spec spec) {
+            TrainingConfig config = spec.config();
+            AgentTools.Open tools = null;
+            LocalPolicy engine = null;
+            PolicyModel base = null;
+            try {
+                tools = new AgentTools(spec.suites().isEmpty() ? AgentTools.NONE : spec.suites().get(0), false, spec.toolOptions(),
+                        null).open();
+                engine = LocalPolicy.load(spec.modelDir(), null, null, config.athletes(), config.device());
+                base = ModelLoader.shared(spec.modelDir(), null, config.device());
+                return new Held(tools, engine, base, TrainingRun.JobLearner.open(spec, base), TrainingRun.trainingThread());
+            } catch (RuntimeException e) {
+                try (AgentTools.Open t = tools; LocalPolicy en = engine; PolicyModel b = base) {
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            trainingThread.shutdownNow(); // a step still running is interrupted
+            TrainingRun.awaitQuietly(trainingThread);
+            try (AgentTools.Open t = tools; PolicyModel b = learnerModel; LocalPolicy en = engine) {
+                learner.core().close();
+            }
+        }
+    }
+
     private final TrainingRun.Spec spec;
     private final Consumer<StepReport> onStep;
-    private final AgentTools.Open tools;
     private final LocalPolicy engine;
-    private final PolicyModel learnerModel;
     private final TrainingRun.JobLearner learner;
-    private final ExecutorService trainingThread = TrainingRun.trainingThread();
+    private final ExecutorService trainingThread;
     private final JobWatchdog watchdog;
     private final AgentLoop agent;
     private final long rolloutSeed;
@@ -114,33 +146,19 @@ public final class SyncGrpo implements AutoCloseable {
             throw new IllegalArgumentException("the synchronous loop runs at policy lag 0, was " + spec.config().batching().maxPolicyLag());
         }
         if (spec.suites().size() > 1) throw new IllegalArgumentException("the synchronous loop runs one built-in suite, got " + spec.suites());
-        try (SyncGrpo loop = new SyncGrpo(spec, onStep)) {
-            return loop.fit();
+        try (Held held = Held.open(spec)) {
+            return new SyncGrpo(spec, onStep, held).fit();
         }
     }
 
-    private SyncGrpo(TrainingRun.Spec spec, Consumer<StepReport> onStep) {
+    private SyncGrpo(TrainingRun.Spec spec, Consumer<StepReport> onStep, Held held) {
         this.spec = spec;
         this.onStep = onStep;
+        this.engine = held.engine();
+        this.learner = held.learner();
+        this.trainingThread = held.trainingThread();
         TrainingConfig config = spec.config();
-        AgentTools.Open opened = null;
-        LocalPolicy loaded = null;
-        PolicyModel base = null;
-        try {
-            opened = new AgentTools(spec.suites().isEmpty() ? AgentTools.NONE : spec.suites().get(0), false, spec.toolOptions(), null).open();
-            loaded = LocalPolicy.load(spec.modelDir(), null, null, config.athletes(), config.device());
-            base = ModelLoader.shared(spec.modelDir(), null, config.device());
-            this.learner = TrainingRun.JobLearner.open(spec, base);
-        } catch (RuntimeException e) {
-            trainingThread.shutdown();
-            if (base != null) base.close();
-            if (loaded != null) loaded.close();
-            if (opened != null) opened.close();
-            throw e;
-        }
-        this.tools = opened;
-        this.engine = loaded;
-        this.learnerModel = base;
+        AgentTools.Open tools = held.tools();
         this.watchdog = new JobWatchdog(config.limits(), System::nanoTime);
         AgentConfig sampling = config.rollouts().samplingAgent(spec.actionFormat(), config.seed());
         // ADAPT's preferences start fresh, as an embedded node's do
@@ -189,7 +207,9 @@ public final class SyncGrpo implements AutoCloseable {
         for (Assignment<String> assignment : assignments) {
             AssignRollout rollout = assignment.message();
             try {
-                agent.run(rollout.example().rolloutRequest(rollout.rolloutId(), rollout.groupId()).seededFrom(rolloutSeed))
+                // stopped at the coach's deadline (which sends it out again), as an athlete stops it
+                agent.run(rollout.example().rolloutRequest(rollout.rolloutId(), rollout.groupId()).seededFrom(rolloutSeed),
+                                spec.config().batching().rolloutTimeout())
                         .whenComplete((trace, failure) -> ended.add(new Ended(rollout.rolloutId(), trace, failure)));
             } catch (RuntimeException e) {
                 Generator wave = waves.remove(rollout.rolloutId());
@@ -213,7 +233,9 @@ public final class SyncGrpo implements AutoCloseable {
             dispatch(scheduler.expireDeadlines());
             return;
         }
-        if (next.failure() != null) {
+        if (next.failure() instanceof TimeoutException || next.failure() != null && next.failure().getCause() instanceof TimeoutException) {
+            LOG.warn("rollout {} was stopped at its deadline; it goes out again", next.rolloutId());
+        } else if (next.failure() != null) {
             LOG.error("rollout {} failed without a trace; its deadline dispatches it again", next.rolloutId(), next.failure());
         } else {
             offer(next.trace());
@@ -342,15 +364,5 @@ public final class SyncGrpo implements AutoCloseable {
     private void publish(AdapterWeights adapter) {
         engine.engine().setAdapter(adapter);
         engine.engine().whenAdapterAtLeast(adapter.version()).join();
-    }
-
-    /** Stops the training thread, then the engine (rollouts still running end with it) and the tools. */
-    @Override
-    public void close() {
-        trainingThread.shutdownNow();
-        TrainingRun.awaitQuietly(trainingThread);
-        try (AgentTools.Open closingTools = tools; PolicyModel closingBase = learnerModel; LocalPolicy closingEngine = engine) {
-            learner.core().close();
-        }
     }
 }
