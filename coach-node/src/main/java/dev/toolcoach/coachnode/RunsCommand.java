@@ -38,8 +38,8 @@ public final class RunsCommand {
         @Option(names = "--png", description = "write the runs' learning curves (per step, moving mean of 10) here")
         Path png;
 
-        @Option(names = "--curve", description = "what the curves show: accuracy or reward, of the training rollouts "
-                + "(default: accuracy)")
+        @Option(names = "--curve", description = "what the curves show: accuracy (of the groups trained on) or reward "
+                + "(mean of every rollout sampled) (default: accuracy)")
         String curve = "accuracy";
 
         @Option(names = "--json", description = "print the runs and the summary as JSON instead of a table")

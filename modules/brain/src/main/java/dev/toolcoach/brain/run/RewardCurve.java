@@ -32,8 +32,11 @@ public final class RewardCurve {
     public enum Curve {
         /** The share that solved their example. */
         ACCURACY("training accuracy", StepLine::accuracy),
-        /** Their mean reward (ToolBrain's curves; a task whose reward is graded, such as hpo's). */
-        REWARD("training mean reward", StepLine::meanReward);
+        /**
+         * The mean reward of every rollout sampled for the step, dropped groups included (the kept groups' where a line
+         * predates it): ToolBrain's curves, for a task whose reward is graded, such as hpo's.
+         */
+        REWARD("mean reward of the sampled rollouts", l -> l.sampledMeanReward().isNaN() ? l.meanReward() : l.sampledMeanReward());
 
         private final String label;
         private final Function<StepLine, Double> value;

@@ -29,7 +29,9 @@
  * cursor, so a rerun resumes) and probes each step, and stops under the job's watchdog or an interrupt. Set up as
  * {@code TrainingRun} sets a job up ({@code TrainingRun.JobLearner}, {@code coachSettings}). {@code SyncGrpoTest} pins it
  * to a cluster run of the same spec (the same groups, dropped groups, tokens and rewards in the same steps; losses and
- * adapters to float rounding).
+ * adapters to float rounding). Under {@code --mode turn-barrier} each batch of rollouts it sends out goes behind a
+ * {@code TurnBarrier} (a {@code Generator} wrapper: a turn's replies handed out together, the next turn started once
+ * every tool call of the batch is back), VerlTool's synchronous rollout, for measuring what asynchrony buys.
  *
  * <p><b>What is deterministic</b> In {@code --mode sync} a rerun with the same seed repeats the job: the task, split,
  * vocabulary and model come from the seed; the warm-up and learner steps run on one intra-op thread with seeded
