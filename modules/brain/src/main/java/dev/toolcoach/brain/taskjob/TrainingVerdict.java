@@ -46,7 +46,10 @@ public final class TrainingVerdict {
         lines.add(String.format(Locale.ROOT, "%s %s: %+.1f points over the %s (95%% CI %+.1f to %+.1f, %d test questions)",
                 algorithm.name(), verdict, 100 * gain, warmedUp ? "warm-up" : "model as given", 100 * (gain - half), 100 * (gain + half), after.examples()));
         if (gain - half > 0) return lines;
-        if (steps.isEmpty()) {
+        // a GRPO step whose groups all scored alike trains no token and measures no entropy
+        List<StepLine> trained = steps.stream()
+                .filter(s -> !(s.learner() instanceof GrpoMetrics m) || m.tokensTrained() > 0).toList();
+        if (trained.isEmpty()) {
             lines.add("why: no learner step was trained (every sampled group scored alike, or the job ended first)");
             return lines;
         }
@@ -55,7 +58,7 @@ public final class TrainingVerdict {
             lines.add(String.format(Locale.ROOT, "why: only %.0f%% of the sampled groups differed in reward: most queries are always "
                     + "right or always wrong for this policy, so few carry a signal", 100 * informative));
         }
-        double entropy = steps.stream().map(StepLine::learner).filter(m -> m instanceof GrpoMetrics)
+        double entropy = trained.stream().map(StepLine::learner).filter(m -> m instanceof GrpoMetrics)
                 .mapToDouble(m -> ((GrpoMetrics) m).entropy()).average().orElse(Double.NaN);
         if (entropy < LOW_ENTROPY) {
             lines.add(String.format(Locale.ROOT, "why: the policy's entropy averaged %.3f nats per token: sampling at temperature 1 "

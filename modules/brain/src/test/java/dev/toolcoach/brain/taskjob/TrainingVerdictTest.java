@@ -20,7 +20,11 @@ class TrainingVerdictTest {
     }
 
     private static StepLine step(long n, double informative, double entropy) {
-        GrpoMetrics m = new GrpoMetrics(1, 0, 1, 0, 0, 0, 0, entropy, 0.1, 100, 0, 0, 1e-3, 0);
+        return step(n, informative, entropy, 100);
+    }
+
+    private static StepLine step(long n, double informative, double entropy, long tokensTrained) {
+        GrpoMetrics m = new GrpoMetrics(1, 0, 1, 0, 0, 0, 0, entropy, 0.1, tokensTrained, 0, 0, 1e-3, 0);
         return new StepLine(n, (int) n, 8, 0, 0.5, 0.5, 0.5, 0.5, 1, n, 8, informative, m, 0, 0, Map.of(), 0.1);
     }
 
@@ -58,6 +62,11 @@ class TrainingVerdictTest {
         List<String> lines = TrainingVerdict.of(Map.of("after_warmup", eval(198, null), "after_grpo", eval(198, null)), Algorithm.GRPO, List.of());
         assertTrue(lines.get(1).startsWith("why: no learner step was trained"), lines.toString());
         assertEquals(List.of(), TrainingVerdict.of(Map.of("before_training", eval(0, null)), Algorithm.GRPO, List.of()));
+        // steps whose groups all scored alike (a model that never answers): skipped, no token trained, no entropy measured
+        List<String> allSkipped = TrainingVerdict.of(Map.of("before_training", eval(0, null), "after_grpo", eval(0, null)),
+                Algorithm.GRPO, List.of(step(1, 0, 0, 0), step(2, 0, 0, 0)));
+        assertEquals(2, allSkipped.size(), allSkipped.toString());
+        assertTrue(allSkipped.get(1).startsWith("why: no learner step was trained"), allSkipped.get(1));
         List<String> failedWarmup = TrainingVerdict.of(Map.of("after_warmup", eval(0, new PassAtK(64, 8, 8, 1.0, 0, 0)),
                 "after_grpo", eval(1, null)), Algorithm.GRPO, List.of(step(1, 0.9, 0.4)));
         assertEquals(2, failedWarmup.size(), failedWarmup.toString());
