@@ -69,7 +69,8 @@ import java.util.function.Supplier;
  * <p>With {@code TrainingConfig.Batching#turnBarrier} (the mode {@code turn-barrier}) the rollouts go out a batch at a
  * time, each batch behind a {@link TurnBarrier} that hands out a turn's replies together once all are generated and
  * starts the next turn once every tool call of the batch is back: the synchronous rollout asynchronous ones are
- * measured against. It changes when tokens are sampled, never which.
+ * measured against. Each rollout samples from the same seed and adapter version as without it; only which rollouts
+ * share the engine's decode steps changes.
  *
  * <p>What the actors add ({@link TrainingRun}): a policy lag above 0, athletes and tool servers on other nodes, and a
  * coach or athlete that dies and comes back.

@@ -36,12 +36,15 @@
  * <p><b>What is deterministic</b> In {@code --mode sync} a rerun with the same seed repeats the job: the task, split,
  * vocabulary and model come from the seed; the warm-up and learner steps run on one intra-op thread with seeded
  * optimisers; every rollout samples with its own seed ({@code RolloutRequest.seededFrom}: the job seed and the rollout
- * id), whichever athlete runs it and however the engine batches it; with lag 0 every rollout of a step is sampled by
+ * id), whichever athlete runs it; with lag 0 every rollout of a step is sampled by
  * the same adapter version, and the coach opens groups in query order, so which groups are dropped for lack of signal
  * and which make a batch is fixed, and the batch trains in dispatch order. In async mode (lag 1) it is not: which
  * adapter version samples a rollout depends on when it reaches an athlete relative to the learner's steps, so rewards,
  * batches and the final accuracy vary between reruns of one seed. Floating-point results also depend on the machine's
- * PyTorch build and CPU kernels, so runs are repeatable on one machine, not bit-identical across machines. Training
+ * PyTorch build and CPU kernels, so runs are repeatable on one machine, not bit-identical across machines; and a
+ * batched decode row's log-probs move by about 1e-5 with the rows that share its step, so a draw that lands that close
+ * to the boundary between two tokens can tip when the batches change (a turn-barrier run of hpo left the sync run's
+ * tokens after 3-5 steps: modules/bench/README.md). Training
  * steps (the warm-up's SFT, the learner's thread) run on one PyTorch intra-op thread ({@code model.OpThreads}): two
  * spin against each other on a busy 2-core machine.
  *

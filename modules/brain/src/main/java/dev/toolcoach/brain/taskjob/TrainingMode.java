@@ -10,8 +10,8 @@ public enum TrainingMode {
     SYNC(0, false),
     /**
      * {@link #SYNC} with every turn of a batch's rollouts in lockstep: each waits at each turn for the slowest reply and
-     * tool call of the batch (VerlTool's synchronous baseline). The same tokens as {@link #SYNC}; only slower, for
-     * measuring what asynchrony buys.
+     * tool call of the batch (VerlTool's synchronous baseline), for measuring what asynchrony buys. Every rollout
+     * samples from the same seed and adapter version as in {@link #SYNC}; only the engine's batches differ.
      */
     TURN_BARRIER(0, true);
 
