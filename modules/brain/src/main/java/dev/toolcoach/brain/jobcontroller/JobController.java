@@ -199,7 +199,7 @@ public final class JobController implements Extension {
     private TrainingJobSpec checked(TrainingJobSpec requested) {
         try {
             TrainingJobSpec spec = requested.toBuilder().endpoints(endpoints).limits(limits).device(device).build();
-            TaskTrainingJob.validate(spec);
+            TaskTrainingJob.validateOnNode(spec);
             return spec;
         } catch (IllegalArgumentException e) {
             throw new Rejected(e.getMessage(), false);

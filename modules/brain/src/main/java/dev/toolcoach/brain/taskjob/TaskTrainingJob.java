@@ -98,6 +98,24 @@ public final class TaskTrainingJob {
         return check(options).task();
     }
 
+    /**
+     * {@link #validate}, for a job a node's actors run (a cluster's, or the one-node cluster that hosts a suite): the
+     * turn barrier runs only in the synchronous loop of an embedded job.
+     *
+     * @throws IllegalArgumentException naming the problem
+     */
+    public static Task validateOnNode(TrainingJobSpec options) {
+        refuseOnNode(options);
+        return validate(options);
+    }
+
+    private static void refuseOnNode(TrainingJobSpec options) {
+        if (options.mode().turnBarrier()) {
+            throw new IllegalArgumentException("mode turn-barrier runs in an embedded job (train --mode turn-barrier), "
+                    + "not on a cluster's actors: use sync or async");
+        }
+    }
+
     /** A job's task and the split it trains and is evaluated on: what {@code eval} scores a run's adapter on again. */
     public record TaskSplit(Task task, Split split) {
     }
@@ -229,6 +247,7 @@ public final class TaskTrainingJob {
     public static Summary run(TrainingJobSpec options, Optional<JobNode> node, JobListener listener, RunFolderLock held) {
         Objects.requireNonNull(held, "held");
         long start = System.nanoTime();
+        if (node.isPresent() || options.toolSuite() != null) refuseOnNode(options);
         Checked checked = check(options);
         if (options.toolSuite() != null && node.isEmpty()) {
             if (checked.hostedTools().isEmpty()) {

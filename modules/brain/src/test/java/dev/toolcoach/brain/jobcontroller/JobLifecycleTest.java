@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolcoach.brain.run.RunFolderLock;
 import dev.toolcoach.brain.taskjob.TrainingJobSpec;
+import dev.toolcoach.brain.taskjob.TrainingMode;
 import dev.toolcoach.cluster.management.ManagementServer;
 import dev.toolcoach.cluster.node.NodeProgram;
 import org.junit.jupiter.api.AfterEach;
@@ -119,6 +120,15 @@ class JobLifecycleTest {
         }
         controller.submit(request("shared"));
         assertEquals("finished", awaitEnd(controller).state());
+    }
+
+    @Test
+    void aTurnBarrierJobIsRefusedAtTheDoorWithOneLine() {
+        JobController controller = controller((options, listener, lock) -> listener.phase("train"));
+        TrainingJobSpec barrier = request("barrier").toBuilder().mode(TrainingMode.TURN_BARRIER).build();
+        JobController.Rejected rejected = assertThrows(JobController.Rejected.class, () -> controller.submit(barrier));
+        assertEquals("mode turn-barrier runs in an embedded job (train --mode turn-barrier), not on a cluster's actors: "
+                + "use sync or async", rejected.getMessage());
     }
 
     @Test
