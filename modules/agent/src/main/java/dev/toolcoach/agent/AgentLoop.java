@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -148,6 +149,12 @@ public final class AgentLoop {
             result.complete(trace);
         });
         return result;
+    }
+
+    /** Whether a {@link #run(RolloutRequest, Duration)} stage failed because the rollout was stopped at its limit. */
+    public static boolean stoppedAtLimit(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof TimeoutException;
     }
 
     /** The episode's turns, from its prompt to its trace (an ERROR trace when something broke). */

@@ -45,7 +45,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -234,7 +233,7 @@ public final class SyncGrpo {
             dispatch(scheduler.expireDeadlines());
             return;
         }
-        if (next.failure() instanceof TimeoutException || next.failure() != null && next.failure().getCause() instanceof TimeoutException) {
+        if (next.failure() != null && AgentLoop.stoppedAtLimit(next.failure())) {
             LOG.warn("rollout {} was stopped at its deadline; it goes out again", next.rolloutId());
         } else if (next.failure() != null) {
             LOG.error("rollout {} failed without a trace; its deadline dispatches it again", next.rolloutId(), next.failure());

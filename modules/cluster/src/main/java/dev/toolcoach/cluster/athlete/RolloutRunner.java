@@ -18,7 +18,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,12 +77,8 @@ public final class RolloutRunner {
                 .thenCompose(ignored -> loop.run(request, rolloutTimeout))
                 .handle((trace, failure) -> {
                     if (failure == null) return Optional.of(trace);
-                    if (unwrap(failure) instanceof TimeoutException) return Optional.<Trace>empty();
+                    if (AgentLoop.stoppedAtLimit(failure)) return Optional.<Trace>empty();
                     throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                 });
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }
