@@ -49,6 +49,8 @@ class ToolExecutorTest {
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger maxRunning = new AtomicInteger();
         final CountDownLatch interrupted = new CountDownLatch(1);
+        /** The hung tool's body has begun: a call counted as running may not have reached it yet. */
+        final CountDownLatch hanging = new CountDownLatch(1);
 
         @ToolMethod(description = "echoes its text")
         public String echo(@Param("text to echo") String text) {
@@ -71,6 +73,7 @@ class ToolExecutorTest {
 
         @ToolMethod(description = "never returns on its own")
         public String hang() {
+            hanging.countDown();
             try {
                 new CountDownLatch(1).await();
                 return "unreachable";
@@ -242,7 +245,7 @@ class ToolExecutorTest {
         ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults().withConcurrency(1, 16)
                 .withCallTimeout(Duration.ofSeconds(60)));
         CompletableFuture<ToolResult> running = executor.call("dead", new ToolCall("hang", Map.of()));
-        pollUntil(() -> executor.runningCalls() == 1, "the hung call runs");
+        pollUntil(() -> executor.runningCalls() == 1 && misbehaving.hanging.getCount() == 0, "the hung call runs");
         CompletableFuture<ToolResult> waiting = executor.call("dead", new ToolCall("echo", Map.of("text", "never")));
         CompletableFuture<ToolResult> other = executor.call("alive", new ToolCall("echo", Map.of("text", "mine")));
 
