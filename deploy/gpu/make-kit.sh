@@ -4,17 +4,19 @@
 #   jre.tar.xz      a jlink'd Java 17 runtime (the modules the nodes use), uncompressed inside, xz outside, with the
 #                   system libraries its font and image code links, fontconfig and two fonts (lib/fonts), which that
 #                   machine may lack
-#   lib.tar.xz      the jars a GPU run loads (deploy/gpu/kit-jars.txt: the project's own and the runtime dependencies
-#                   any JVM of a CPU rehearsal of gpu-check.sh loaded a class from), without DJL's PyTorch natives and
-#                   JNI (the JNI is built there against the machine's torch) and with the tokenizers jar cut to its
-#                   linux-x86_64 library; each jar stored uncompressed, so that xz over all of them gets below what the
-#                   deflated jars take
+#   lib.tar.xz      the jars a GPU run loads (those deploy/gpu/kit-jars.txt keeps: the project's own and the runtime
+#                   dependencies any JVM of a CPU rehearsal of gpu-check.sh loaded a class from, and any it does not
+#                   name), without DJL's PyTorch natives and JNI (the JNI is built there against the machine's torch)
+#                   and with the tokenizers jar cut to its linux-x86_64 library; each jar stored uncompressed, so that
+#                   xz over all of them gets below what the deflated jars take
 #   jni-include/    jni.h and jni_md.h of this JDK (the JNI build there has no JDK)
 # Run from the repository root; it builds the jars first (mvn -o package, tests skipped; -Pcuda is not needed). Needs
-# python3 (re-stores the jars) and xz; takes minutes. kit-jars.txt names jars without their versions; after a change of
-# dependencies, refresh it from a rehearsal: make a kit, run `GPUCHECK_DEVICE=cpu GPUCHECK_SMALL=1 GPUCHECK_CLASSLOG=1
-# GPUCHECK_CAP_SCALE=4 OUT=DIR deploy/gpu/gpu-check.sh` (every step must pass), copy DIR/jars-loaded.txt over it,
-# keeping the resource-only jars its header names.
+# python3 (re-stores the jars) and xz; takes minutes. kit-jars.txt names jars without their versions, kept or left out;
+# after a change of dependencies (make-kit names any jar the list does not), refresh it from a rehearsal over every
+# built jar: put them all in W/lib (gpu-check.sh unpacks the kit's only where W/lib is missing), run
+# `GPUCHECK_WORK=W GPUCHECK_DEVICE=cpu GPUCHECK_SMALL=1 GPUCHECK_CLASSLOG=1 GPUCHECK_CAP_SCALE=4 OUT=DIR
+# deploy/gpu/gpu-check.sh` (every step must pass): DIR/jars-loaded.txt are the jars to keep, with the resource-only
+# ones the list's header names, and the others are left out.
 #   deploy/gpu/make-kit.sh [DIR]
 set -euo pipefail
 DIR="${1:-.gpukit}"
@@ -36,16 +38,21 @@ for m in coach-node athlete-node tool-node modules/*; do
   done
 done
 cp "$DIR"/lib.deps/*.jar "$DIR/lib/"; rm -rf "$DIR/lib.deps" "$DIR/mvn.log"
-# only the jars a GPU run loads; a listed one the build no longer makes means the list is stale
+# only the jars a GPU run loads; a kept one the build no longer makes means the list is stale, and a jar the list does
+# not name (a new dependency) is kept, since a run that lacks a class fails there, and named here
 LIST=deploy/gpu/kit-jars.txt
 BUILT_JARS=$(ls "$DIR/lib" | wc -l)
+UNLISTED=()
 for j in "$DIR"/lib/*.jar; do
-  grep -qxF "$(basename "$j" | sed 's/-[0-9].*\.jar$//')" "$LIST" || rm -f "$j"
+  name="$(basename "$j" | sed 's/-[0-9].*\.jar$//')"
+  if grep -qxF -- "-$name" "$LIST"; then rm -f "$j"
+  elif ! grep -qxF -- "$name" "$LIST"; then UNLISTED+=("$name"); fi
 done
 while read -r name; do
   compgen -G "$DIR/lib/$name-[0-9]*.jar" > /dev/null \
-    || { echo "make-kit: $LIST names $name, which the build no longer has: refresh the list (see the top of this script)" >&2; exit 5; }
-done < <(grep -v '^#' "$LIST")
+    || { echo "make-kit: $LIST keeps $name, which the build no longer has: refresh the list (see the top of this script)" >&2; exit 5; }
+done < <(grep -v -e '^#' -e '^-' "$LIST")
+(( ${#UNLISTED[@]} == 0 )) || echo "make-kit: kept ${#UNLISTED[@]} jar(s) $LIST does not name: $(printf '%s\n' "${UNLISTED[@]}" | sort -u | tr '\n' ' ')(rehearse and classify them: see the top of this script)" >&2
 # DJL's tokenizers jar carries its Rust library for every platform: keep linux-x86_64's
 for t in "$DIR"/lib/tokenizers-*.jar; do
   [[ -f "$t" ]] || continue
@@ -75,7 +82,8 @@ tar -cf - -C "$DIR" lib | xz -9 -T0 > "$DIR/lib.tar.xz"
 # with a fontconfig file naming only them (gpu-check.sh sets FONTCONFIG_FILE to it)
 BASE_LIBS='^(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so'
 JRE_LIB="$DIR/jre.tmp/jre/lib"
-FONTCONFIG="$(ldconfig -p | awk '$1 == "libfontconfig.so.1" && /x86-64/ {print $NF; exit}')"
+# awk reads to the end: an early exit would kill ldconfig by SIGPIPE, and pipefail end this script without a word
+FONTCONFIG="$(ldconfig -p | awk '$1 == "libfontconfig.so.1" && /x86-64/ && !found {print $NF; found = 1}')"
 [[ -n "$FONTCONFIG" ]] || { echo "make-kit: no libfontconfig.so.1 here (Debian: apt-get install libfontconfig1)" >&2; exit 6; }
 cp -L "$FONTCONFIG" "$JRE_LIB/libfontconfig.so.1"
 for lib in libfontmanager.so libawt_headless.so liblcms.so libjavajpeg.so libfontconfig.so.1; do
