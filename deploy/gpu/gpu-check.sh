@@ -22,6 +22,8 @@
 #   usermodel train --model, a user's checkpoint: the 0.5B-shape folder (loaded, evaluated, rolled out; a random model
 #            earns no reward, so it takes no learner step: grpo05 times that step), then the README's own-model flow on
 #            the task model: the warm-up alone (--steps 0) and LoRA GRPO over its distilled/ folder as the user's model
+#   clustermodel POST /jobs with a user's model: the warm-up's folder (usermodel's, or made here by the warm-up alone)
+#            as "model" in the coach's models folder, LoRA GRPO on the cluster (coach, athlete on the GPU, tool node)
 #   grpo15   the 1.5B shape: the step (micro 1/4, f32 and bf16) and its anchor
 #   grpo7    the 7B shape: one bf16 step's time, peak GPU memory from the sampler
 #   doctor16 coach-node doctor with an f16 base
@@ -42,7 +44,7 @@ WORK="${GPUCHECK_WORK:-/tmp/gpucheck}"
 DEADLINE_S="${GPUCHECK_DEADLINE_S:-480}"
 DEVICE="${GPUCHECK_DEVICE:-cuda}"
 SMALL="${GPUCHECK_SMALL:-0}"
-STEPS=",${GPUCHECK_STEPS:-jni,doctor,engine,decode,grpo05,train,serve,cluster,usermodel,grpo15,grpo7,doctor16},"
+STEPS=",${GPUCHECK_STEPS:-jni,doctor,engine,decode,grpo05,train,serve,cluster,usermodel,clustermodel,grpo15,grpo7,doctor16},"
 JOBS="${GPUCHECK_JOBS:-$(nproc)}"
 TRAIN_CAP="${GPUCHECK_TRAIN_CAP:-180}"
 CAP_SCALE="${GPUCHECK_CAP_SCALE:-1}"
@@ -263,20 +265,29 @@ if wanted serve; then
     say "SKIP  serve (train left no model in $RUNS/gpu-train)"
   fi
 fi
-if wanted cluster; then
-  CLUSTERLOG="$OUT/10-cluster.log"
+cluster_job() { # cluster_job LOGS JOB [MODELS]: JOB posted to a coach + athlete + tool node cluster, the nodes' logs
+  # $OUT/LOGS-<node>.log; MODELS: the coach's models folder
   rm -rf "$WORK/cluster-runs"
-  cluster_job() {
-    "$TORCH_PY" "$REPO/deploy/gpu/gpu_cluster.py" cluster --java "$JRE/bin/java" --classpath "$CP" --device "$DEVICE" \
-      --runs "$WORK/cluster-runs" --logs "$OUT" --job "{\"task\": \"finance\", \"name\": \"gpu-cluster\", \"recipe\": $SMALL_RECIPE}" \
-      --timeout $(( STEP_T - 10 ))
-  }
-  step "cluster: coach + athlete on $DEVICE, tool node, a small finance job" "$CLUSTERLOG" 180 cluster_job
+  "$TORCH_PY" "$REPO/deploy/gpu/gpu_cluster.py" cluster --java "$JRE/bin/java" --classpath "$CP" --device "$DEVICE" \
+    --runs "$WORK/cluster-runs" --logs "$OUT/$1" --job "$2" ${3:+--models "$3"} --timeout $(( STEP_T - 10 ))
+}
+if wanted cluster; then
+  step "cluster: coach + athlete on $DEVICE, tool node, a small finance job" "$OUT/10-cluster.log" 180 cluster_job 10-cluster \
+    "{\"task\": \"finance\", \"name\": \"gpu-cluster\", \"recipe\": $SMALL_RECIPE}"
   figures cluster "^cluster:"
 fi
 
+USERLOG="$OUT/11-usermodel.log"
+BASE_ARGS=(--task finance); USER_ARGS=(--task finance --steps 10)
+(( SMALL )) && BASE_ARGS=(--task finance --recipe "$WORK/small-recipe.json") \
+  && USER_ARGS=(--task finance --recipe "$WORK/small-recipe.json" --steps 2)
+warmup_base() { # the warm-up alone: its distilled/ folder is the user's model of the steps after it
+  rm -rf "$RUNS/gpu-base"
+  step "train ${BASE_ARGS[*]} --steps 0 --device $DEVICE (the warm-up alone)" "$USERLOG" 150 "${COACH[@]}" train \
+    "${BASE_ARGS[@]}" --steps 0 --device "$DEVICE" --runs "$RUNS" --name gpu-base || return 1
+  figures "user base" "^(before_training|after_warmup|no training steps|wall time)"
+}
 if wanted usermodel; then
-  USERLOG="$OUT/11-usermodel.log"
   # room for the tools' specifications in byte-level tokens; every group trained, rewarded or not
   echo '{"groupSize": 4, "groupsPerStep": 2, "oversampling": 1, "maxTurns": 2, "maxTotalTokens": 4096, "maxNewTokens": 32,
     "testExamples": 8, "passAtKQueries": 2}' > "$WORK/user-recipe.json"
@@ -287,17 +298,22 @@ if wanted usermodel; then
       --runs "$RUNS" --name gpu-user05
     figures "user $S05" "^(before_training|after_grpo|groups trained|wall time)"
   fi
-  rm -rf "$RUNS/gpu-base" "$RUNS/gpu-user"
-  BASE_ARGS=(--task finance); USER_ARGS=(--task finance --steps 10)
-  (( SMALL )) && BASE_ARGS=(--task finance --recipe "$WORK/small-recipe.json") \
-    && USER_ARGS=(--task finance --recipe "$WORK/small-recipe.json" --steps 2)
-  if step "train ${BASE_ARGS[*]} --steps 0 --device $DEVICE (the warm-up alone)" "$USERLOG" 150 "${COACH[@]}" train \
-      "${BASE_ARGS[@]}" --steps 0 --device "$DEVICE" --runs "$RUNS" --name gpu-base; then
-    figures "user base" "^(before_training|after_warmup|no training steps|wall time)"
+  rm -rf "$RUNS/gpu-user"
+  if warmup_base; then
     step "train --model gpu-base/distilled ${USER_ARGS[*]} --device $DEVICE" "$USERLOG" 150 "${COACH[@]}" train \
       --model "$RUNS/gpu-base/distilled" "${USER_ARGS[@]}" --device "$DEVICE" --runs "$RUNS" --name gpu-user
     figures "user distilled" "^(before_training|after_grpo|groups trained|wall time)"
   fi
+fi
+if wanted clustermodel && { [[ -f "$RUNS/gpu-base/distilled/config.json" ]] || warmup_base; }; then
+  # the coach's models folder holds the warm-up's run, and the job names its distilled/ folder, as cluster.sh train
+  # --model sends it; the rehearsal's job keeps to the small recipe's test questions
+  USER_STEPS=10; USER_JOB_RECIPE=""; (( SMALL )) && USER_STEPS=2 && USER_JOB_RECIPE=", \"recipe\": $SMALL_RECIPE"
+  step "cluster: POST /jobs with the model distilled (the warm-up's), $USER_STEPS steps, athlete on $DEVICE" \
+    "$OUT/12-cluster-model.log" 180 cluster_job 12-cluster-model \
+    "{\"task\": \"finance\", \"name\": \"gpu-cluster-user\", \"model\": \"distilled\", \"steps\": $USER_STEPS$USER_JOB_RECIPE}" \
+    "$RUNS/gpu-base"
+  figures "cluster user" "^cluster:"
 fi
 
 # ---------------------------------------------------------------- grpo15, grpo7, doctor16

@@ -2,11 +2,12 @@
 
   serve-request --port P [--timeout S]        waits for `coach-node serve` on 127.0.0.1:P, sends one chat completion,
                                               prints "serve-request: ..." (exit 0 when a reply came back)
-  cluster --java J --classpath CP --device D --runs DIR --logs DIR --job JSON [--timeout S]
+  cluster --java J --classpath CP --device D --runs DIR --logs PREFIX --job JSON [--models DIR] [--timeout S]
                                               starts a coach, an athlete and a tool node on 127.0.0.1 (deploy/conf),
-                                              the coach and the athlete on device D, waits until each is ready, posts
-                                              the job, follows it, stops every node it started; prints "cluster: ..."
-                                              (exit 0 when the job finished)
+                                              the coach and the athlete on device D, each logging to PREFIX-<node>.log,
+                                              the coach's models folder DIR (a job's "model" is a folder inside it),
+                                              waits until each is ready, posts the job, follows it, stops every node
+                                              it started; prints "cluster: ..." (exit 0 when the job finished)
 Every request goes to 127.0.0.1 only."""
 import argparse, json, os, signal, socket, subprocess, sys, time, urllib.error, urllib.request
 
@@ -59,8 +60,10 @@ def cluster(a):
     nodes, procs = {}, []
     coach_port = free_port()
     seed = f"akka://ToolCoach@127.0.0.1:{coach_port}"
-    plan = [("coach", "dev.toolcoach.coachnode.CoachNodeMain", coach_port, ["-Xmx6g", f"-Dtoolcoach.jobs.runs-dir={a.runs}",
-                                                                         f"-Dtoolcoach.jobs.data-dir={data}"], ["--device", a.device]),
+    coach_jvm = ["-Xmx6g", f"-Dtoolcoach.jobs.runs-dir={a.runs}", f"-Dtoolcoach.jobs.data-dir={data}"]
+    if a.models:
+        coach_jvm.append(f"-Dtoolcoach.jobs.models-dir={os.path.abspath(a.models)}")
+    plan = [("coach", "dev.toolcoach.coachnode.CoachNodeMain", coach_port, coach_jvm, ["--device", a.device]),
             ("athlete", "dev.toolcoach.athletenode.AthleteNodeMain", free_port(), ["-Xmx2g"], ["--device", a.device, "--seed", seed]),
             ("tool", "dev.toolcoach.toolnode.ToolNodeMain", free_port(), ["-Xmx1g"], ["--seed", seed])]
     t0 = time.time()
@@ -69,7 +72,7 @@ def cluster(a):
         # all at once: the athlete and the tool node keep trying to join the coach (the seed) until it is up
         for name, main, port, jvm, extra in plan:
             management = free_port()
-            log = open(os.path.join(a.logs, f"10-cluster-{name}.log"), "w")
+            log = open(f"{a.logs}-{name}.log", "w")
             cmd = [a.java, "-DDJL_OFFLINE=true", "-DOPT_OUT_TRACKING=true", *jvm, "-cp", a.classpath, main,
                    "--config", os.path.join(REPO, "deploy", "conf", f"{name}.conf"), "--port", str(port),
                    "--management-port", str(management), *extra]
@@ -117,6 +120,7 @@ def main():
     c = sub.add_parser("cluster")
     for opt in ("--java", "--classpath", "--device", "--runs", "--logs", "--job"):
         c.add_argument(opt, required=True)
+    c.add_argument("--models")
     c.add_argument("--timeout", type=float, default=220)
     a = ap.parse_args()
     sys.exit(serve_request(a) if a.cmd == "serve-request" else cluster(a))
