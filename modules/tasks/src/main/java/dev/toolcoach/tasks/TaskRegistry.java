@@ -9,6 +9,7 @@ import dev.toolcoach.tasks.synthetic.EmailCorpus;
 import dev.toolcoach.tasks.synthetic.EmailTask;
 import dev.toolcoach.tasks.synthetic.FinanceTask;
 import dev.toolcoach.tasks.synthetic.HpoTask;
+import dev.toolcoach.tools.hpo.HpoDataset;
 import dev.toolcoach.tools.hpo.HpoLab;
 import dev.toolcoach.tools.email.MailSource;
 import dev.toolcoach.tools.email.MailSourceException;
@@ -46,7 +47,8 @@ public final class TaskRegistry {
     }
 
     /**
-     * {@code arithmetic}, {@code finance}, {@code email} and {@code hpo} generated with {@code seed}, and the
+     * {@code arithmetic}, {@code finance}, {@code email} and {@code hpo} generated with {@code seed} (and {@code hpo}
+     * over one dataset: {@code hpo-breast_cancer}, {@code hpo-wine}, {@code hpo-digits}, {@code hpo-diabetes}), and the
      * datasets under {@code dataDir} ({@code bfcl/}, {@code toolcall/}, {@code enron/}, {@code hpo/}, laid out as
      * in the project's shared data): {@code bfcl-simple}, {@code bfcl-multiple}, {@code bfcl-parallel},
      * {@code xlam-toolalpaca}, {@code glaive}.
@@ -57,6 +59,10 @@ public final class TaskRegistry {
         r.register(FinanceTask.NAME, () -> FinanceTask.create(GENERATED_QUESTIONS, seed));
         r.register(EmailTask.NAME, () -> emailTask(dataDir.resolve("enron"), seed));
         r.register(HpoTask.NAME, () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), seed));
+        for (String dataset : HpoDataset.NAMES) {
+            List<String> one = List.of(dataset);
+            r.register(HpoTask.name(one), () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), one, seed));
+        }
         for (String category : List.of("simple", "multiple", "parallel")) {
             r.register("bfcl-" + category, () -> new FunctionCallingTask("bfcl-" + category, new BfclLoader().load(
                     existing(dataDir.resolve("bfcl/BFCL_v3_" + category + ".json")),

@@ -32,8 +32,8 @@ class TaskRegistryTest {
     @Test
     void knowsTheGeneratedTasksAndTheDatasetsByName() {
         TaskRegistry registry = TaskRegistry.standard(SharedData.require("."), 1);
-        assertEquals(List.of("arithmetic", "finance", "email", "hpo", "bfcl-simple", "bfcl-multiple", "bfcl-parallel",
-                "xlam-toolalpaca", "glaive"), registry.names());
+        assertEquals(List.of("arithmetic", "finance", "email", "hpo", "hpo-breast_cancer", "hpo-wine", "hpo-digits", "hpo-diabetes",
+                "bfcl-simple", "bfcl-multiple", "bfcl-parallel", "xlam-toolalpaca", "glaive"), registry.names());
         assertSame(registry.get("arithmetic"), registry.get("arithmetic"));
         assertEquals(TaskRegistry.GENERATED_QUESTIONS, registry.get("finance").examples().size());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> registry.get("chess"));

@@ -30,6 +30,8 @@ import java.util.Random;
  */
 public final class LearnerSft implements SftStep {
     private static final Logger LOG = LoggerFactory.getLogger(LearnerSft.class);
+    /** Held-out demonstrations are at most one in this many. */
+    private static final int MAX_HELD_OUT_SHARE = 2;
 
     /**
      * @param heldOut    demonstrations (the last ones) scored after each pass instead of trained on; 0: none
@@ -106,9 +108,11 @@ public final class LearnerSft implements SftStep {
     /** Tokens trained on, summed over the passes run. */
     @Override
     public long train(List<ScoredTrace> demonstrations) {
-        int held = Math.min(validation.heldOut(), demonstrations.size());
-        if (held > 0 && held == demonstrations.size()) {
-            throw new IllegalArgumentException("all " + held + " demonstrations would be held out: none left to train on");
+        // at most half, so that a small task (hpo over one dataset) still has demonstrations to train on
+        int held = Math.min(validation.heldOut(), demonstrations.size() / MAX_HELD_OUT_SHARE);
+        if (held < validation.heldOut()) {
+            LOG.info("warm-up: {} of {} demonstrations held out (at most half; the recipe asks for {})", held,
+                    demonstrations.size(), validation.heldOut());
         }
         List<ScoredTrace> training = demonstrations.subList(0, demonstrations.size() - held);
         List<ScoredTrace> heldOut = demonstrations.subList(demonstrations.size() - held, demonstrations.size());

@@ -41,6 +41,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -203,6 +204,42 @@ class TaskTrainingJobTest {
         assertEquals(2 * 4, trained.size());
         assertTrue(trained.stream().allMatch(t -> t.turns().get(0).promptForModel().contains("def read_email(")),
                 "the rollouts were offered the tools as Python functions");
+        assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
+    }
+
+    @Test
+    void aShortHpoJobTunesRealBoostedTreesOnOneDataset(@TempDir Path dir) throws Exception {
+        Path run = dir.resolve("hpo-wine");
+        ScratchRecipe tiny = TinyRecipe.get();
+        // 4 turns, as the default recipe's (up to 3 calls and the answer), and 256 merges, so that the teacher's calls
+        // (a configuration each) fit 128 new tokens
+        ScratchRecipe recipe = new ScratchRecipe(tiny.shape(), new ScratchRecipe.Vocabulary(256, 8, 0), tiny.warmup(), tiny.grpo(),
+                new ScratchRecipe.Rollouts(4, 768, 128, 8), tiny.evaluation());
+        List<String> phases = new ArrayList<>();
+        TaskTrainingJob.Summary summary = TaskTrainingJob.run(tinyFinance(run).task("hpo-wine").recipe(recipe)
+                .dataDir(SharedData.require(".")).mode(TrainingMode.SYNC).build(), Optional.empty(), recording(phases));
+
+        assertEquals(List.of("model", "evaluate", "warm-up", "evaluate", "train", "save", "evaluate"), phases);
+        assertEquals("hpo-wine", new ObjectMapper().readValue(run.resolve("config.json").toFile(), Map.class).get("task"));
+        List<Trace> oracle = new ArrayList<>();
+        try (var files = Files.list(run.resolve("teacher-cache"))) {
+            for (Path f : files.toList()) oracle.addAll(TraceJson.read(f).items());
+        }
+        assertEquals(TinyRecipe.get().warmup().traces(), oracle.size(), "the warm-up's teacher traces");
+        List<ToolResult> calls = oracle.stream().flatMap(t -> t.turns().stream()).flatMap(t -> t.actionOutput().stream()).toList();
+        assertFalse(calls.isEmpty());
+        for (ToolResult r : calls) { // each a real cross-validation of XGBoost on wine's training part
+            assertTrue(r.ok() && r.call().name().equals("cross_validate"), r.toString());
+            Map<?, ?> result = (Map<?, ?>) r.structured();
+            assertEquals("logloss", result.get("metric"), "wine's test part is too small for accuracy: " + r);
+            double score = ((Number) result.get("score")).doubleValue();
+            assertTrue(score > 0 && score < 1.1, "a multi-class log loss of a fitted model: " + r); // chance is ln 3 = 1.10
+        }
+        assertEquals(List.of(1L, 2L), RunRecorder.read(run).stream().map(StepLine::step).toList());
+        List<Trace> trained = TraceJson.read(run.resolve("traces.jsonl")).items();
+        assertEquals(2 * 2 * 4, trained.size());
+        assertTrue(trained.stream().allMatch(t -> t.reward().isPresent() && t.reward().getAsDouble() >= 0 && t.reward().getAsDouble() <= 1),
+                "every rollout rewarded, in [0, 1]");
         assertEquals(List.of("before_training", "after_warmup", "after_grpo"), List.copyOf(summary.evaluations().keySet()));
     }
 

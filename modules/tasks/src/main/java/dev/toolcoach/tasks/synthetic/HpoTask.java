@@ -115,7 +115,10 @@ public final class HpoTask {
         return create(lab, HpoDataset.NAMES, seed);
     }
 
-    /** The task over some datasets (a short one for checks), its examples shuffled with {@code seed}. */
+    /**
+     * The task over some datasets, its examples shuffled with {@code seed}: over one dataset it is a short task, named
+     * {@code hpo-<dataset>} ({@link #name}); wine's builds in seconds.
+     */
     public static Task create(HpoLab lab, List<String> datasets, long seed) {
         List<Query> queries = queries(lab, datasets);
         List<DataSlice> slices = queries.stream().map(Query::slice).distinct().toList();
@@ -129,7 +132,12 @@ public final class HpoTask {
         slices.parallelStream().forEach(reward::prepare);
         LOG.info("hpo: task built in {} s", (System.nanoTime() - start) / 1_000_000_000);
         Collections.shuffle(examples, new Random(seed));
-        return new SimpleTask(NAME, List.of(HpoTools.SUITE), examples, reward);
+        return new SimpleTask(name(datasets), List.of(HpoTools.SUITE), examples, reward);
+    }
+
+    /** {@code hpo} over every dataset, else {@code hpo-} and the datasets' names joined by {@code +}. */
+    public static String name(List<String> datasets) {
+        return datasets.equals(HpoDataset.NAMES) ? NAME : NAME + "-" + String.join("+", datasets);
     }
 
     /** The oracle's search: the configurations it tries, in order, and the best. */
