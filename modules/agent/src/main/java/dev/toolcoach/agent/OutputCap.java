@@ -29,7 +29,7 @@ public final class OutputCap {
         if (result.text().length() <= maxChars && structuredFits && errorFits) return result;
         String text = truncate(result.text());
         return new ToolResult(result.call(), result.status(), text, structuredFits ? result.structured() : text,
-                errorFits ? result.error() : truncate(result.error()), result.latencyMillis(), true);
+                errorFits ? result.error() : truncate(result.error()), result.latencyMillis(), true, result.cpuMillis());
     }
 
     /** Whether the value's JSON is at most the cap; measured as it is written, stopping at the cap, never built whole. */

@@ -53,7 +53,7 @@ class TracePrinterTest {
                 List.of(), List.of(), 4, 5);
         Turn failing = new Turn("P3", "c", new ParsedCompletion(null, List.of(search, read), "...", null, null), "o",
                 List.of(ToolResult.failed(search, ToolResult.Status.TIMEOUT, "no result within 200 ms", 200),
-                        new ToolResult(read, ToolResult.Status.OK, "abc", null, null, 1, true)), List.of(), 5, 6);
+                        new ToolResult(read, ToolResult.Status.OK, "abc", null, null, 1, true, 0)), List.of(), 5, 6);
         Trace trace = new Trace("r", "g", "q", "?", List.of(broken, unanswered, failing),
                 new TokenRecord(2, new int[]{1, 2, 3, 4, 5, 6, 7}, new int[]{0, 0, 1, 0, 1, 1, 0},
                         new float[]{0, 0, -1, 0, -1, -1, 0}, new int[]{-1, -1, 2, -1, 2, 2, -1}),

@@ -62,7 +62,7 @@ final class UnreliableTools implements ToolEnvironment {
             }
             CompletionStage<ToolResult> result = tools.execute(trajectoryId, List.of(new ToolCall(tool, call.arguments()))).get(0);
             out.add(backup ? result.thenApply(r -> new ToolResult(call, r.status(), r.text(), r.structured(), r.error(),
-                    r.latencyMillis(), r.truncated())) : result);
+                    r.latencyMillis(), r.truncated(), r.cpuMillis())) : result);
         }
         return out;
     }

@@ -87,7 +87,7 @@ function render(d) {
   ], [x, steps.map(s => num(s.mean_policy_lag)), steps.map(s => num(s.max_policy_lag))]);
 
   fillTable("nodes", d.nodes.map(n => [n.address, n.roles.join(", "), n.status, n.athletes]));
-  fillTable("tools", Object.entries(d.tools).map(([name, t]) => [name, t.calls, t.failed, fixed(t.mean_latency_millis, 1)]));
+  fillTable("tools", Object.entries(d.tools).map(([name, t]) => [name, t.calls, t.failed, fixed(t.mean_latency_millis, 1), fixed(t.mean_cpu_millis, 1)]));
   fillTable("dropped", c ? Object.entries(c.groupsDropped).map(([reason, n]) => [reason.toLowerCase(), n]) : []);
   fillTable("evaluations", job ? Object.entries(job.evaluations).map(([name, e]) =>
     [name, fixed(100 * num(e.accuracy), 1) + "%", e.examples, fixed(e.mean_reward, 3)]) : []);

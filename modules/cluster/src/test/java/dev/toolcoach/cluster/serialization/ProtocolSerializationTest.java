@@ -133,7 +133,7 @@ class ProtocolSerializationTest {
         structured.put("future_value", 1628.89);
         structured.put("hits", List.of(Map.of("message_id", "m-1"), Map.of("message_id", "m-2")));
         ToolCallResults answer = new ToolCallResults("r-3", List.of(
-                new ToolResult(call, ToolResult.Status.OK, "1628.89", structured, null, 12, true),
+                new ToolResult(call, ToolResult.Status.OK, "1628.89", structured, null, 12, true, 7),
                 ToolResult.failed(execute.calls().get(1), ToolResult.Status.ERROR, "division by zero", 3)));
         assertEquals(answer, roundTrip(answer, CountingCborSerializer.IDENTIFIER));
 

@@ -44,11 +44,11 @@ public record CodeRun(String code, String stdout, String stderr, int exitCode, O
         structured.put("tool_calls", toolCalls);
         if (!ok()) {
             String text = "Error: " + error + (stdout.isBlank() ? "" : "\nPrinted before the error:\n" + stdout.strip());
-            return new ToolResult(call, ToolResult.Status.ERROR, text, structured, error, millis, false);
+            return new ToolResult(call, ToolResult.Status.ERROR, text, structured, error, millis, false, 0);
         }
         String printed = stdout.strip();
         String shown = value == null ? printed : (printed.isEmpty() ? "" : printed + "\n") + "Result: " + value;
         return new ToolResult(call, ToolResult.Status.OK, shown.isEmpty() ? "(the program printed nothing)" : shown,
-                structured, null, millis, false);
+                structured, null, millis, false, 0);
     }
 }

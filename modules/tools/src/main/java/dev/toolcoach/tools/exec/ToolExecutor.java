@@ -320,11 +320,14 @@ public final class ToolExecutor implements ToolEnvironment, AutoCloseable {
                 state = RUNNING;
             }
             long cpuStart = THREAD_CPU.getCurrentThreadCpuTime();
+            ToolResult answer = null;
             try {
-                result.complete(invoke());
+                answer = invoke();
             } finally {
                 // counted when the tool returns, also after a deadline or a cancel: the CPU was spent all the same
-                metrics.recordCpu(tool.name(), THREAD_CPU.getCurrentThreadCpuTime() - cpuStart);
+                long cpu = THREAD_CPU.getCurrentThreadCpuTime() - cpuStart;
+                metrics.recordCpu(tool.name(), cpu);
+                if (answer != null) result.complete(answer.withCpuMillis(TimeUnit.NANOSECONDS.toMillis(cpu)));
                 ScheduledFuture<?> d = deadline;
                 if (d != null) d.cancel(false);
                 boolean returned;

@@ -264,10 +264,14 @@ class ToolExecutorTest {
     }
 
     @Test
-    void eachToolsCpuTimeIsCounted() throws Exception {
+    void eachToolsCpuTimeIsCountedAndEachCallCarriesItsOwn() throws Exception {
         ToolExecutor executor = misbehavingExecutor(ExecutorSettings.defaults());
-        assertEquals("spun 200 ms", await(executor.call("t", new ToolCall("spin", Map.of("millis", 200)))).text());
-        await(executor.call("t", new ToolCall("echo", Map.of("text", "cheap"))));
+        ToolResult spun = await(executor.call("t", new ToolCall("spin", Map.of("millis", 200))));
+        assertEquals("spun 200 ms", spun.text());
+        // one thread's CPU time cannot outrun the wall clock
+        assertTrue(spun.cpuMillis() >= 200 && spun.cpuMillis() <= spun.latencyMillis() + 1, spun.toString());
+        ToolResult cheap = await(executor.call("t", new ToolCall("echo", Map.of("text", "cheap"))));
+        assertTrue(cheap.cpuMillis() < 20, cheap.toString());
         Map<String, Long> cpu = new java.util.HashMap<>();
         pollUntil(() -> {
             executor.metrics().snapshot().forEach(t -> cpu.put(t.tool(), t.cpuSumNanos()));
