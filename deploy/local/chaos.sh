@@ -15,8 +15,8 @@
 #
 # --model DIR: the job trains a LoRA adapter over that Hugging Face folder (copied into the coach's models folder,
 # which every node reads) instead of a model the job builds; athletes prove they hold the same model by its digest.
-# --short: fewer steps (CI); the faults come at fixed early steps, so the job must outlast them. Prints each fault
-# with its time, the audit, and ends 0 when the audit passes.
+# --short: fewer steps and 30 test questions, not 100 (CI); the faults come at fixed early steps, so the job must
+# outlast them. Prints each fault with its time, the audit, and ends 0 when the audit passes.
 # --soak: the chaos run at length: 4 athletes, one of them killed with SIGKILL every --kill-every seconds (300) and
 # replaced, for MINUTES; then the job is cancelled and audited as above (cancelled instead of finished; no coach kill,
 # so no resume to check). Every node's resident size is sampled every 30 s into rss.csv and summed up per node:
@@ -32,7 +32,7 @@ CLUSTER="$REPO/deploy/local/cluster.sh"
 JOB=chaos-job
 RUN="$TOOLCOACH_RUNS_DIR/$JOB"
 
-task=finance steps=300 pause=30 model= soak=0 kill_every=300
+task=finance steps=300 pause=30 model= soak=0 kill_every=300 test_examples=100
 while (( $# )); do
   case "$1" in
     --task) task="${2:?--task needs a value}"; shift 2 ;;
@@ -40,7 +40,7 @@ while (( $# )); do
     --pause) pause="${2:?--pause needs a value}"; shift 2 ;;
     --model) model="${2:?--model needs a folder}"; [[ -f "$model/config.json" ]] || { echo "chaos.sh: --model $model has no config.json" >&2; exit 2; }
       model="$(realpath "$model")"; shift 2 ;;
-    --short) steps=40; pause=20; shift ;;
+    --short) steps=40; pause=20; test_examples=30; shift ;;
     --soak) soak="${2:?--soak needs minutes}"; [[ "$soak" =~ ^[1-9][0-9]*$ ]] || { echo "chaos.sh: --soak needs a whole number of minutes" >&2; exit 2; }
       steps=100000; shift 2 ;;
     --kill-every) kill_every="${2:?--kill-every needs seconds}"; [[ "$kill_every" =~ ^[1-9][0-9]*$ ]] || { echo "chaos.sh: --kill-every needs a whole number of seconds" >&2; exit 2; }
@@ -88,7 +88,7 @@ cat > "$recipe" <<EOF
  "maxMerges": 512, "minMergeCount": 2, "warmupTraces": 128, "warmupEpochs": 10, "warmupBatch": 8, "warmupLr": 0.02,
  "groupSize": 4, "groupsPerStep": 2, "grpoSteps": $steps, "temperature": 1.0, "grpoLr": 0.002, "callWeight": 0.5,
  "lora": {"r": 4, "alpha": 8.0, "dropout": 0.0, "targets": ["q_proj", "v_proj"]},
- "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": 100, "passAtKQueries": 0,
+ "maxTurns": 3, "maxTotalTokens": 768, "maxNewTokens": 96, "engineBatch": 8, "testExamples": $test_examples, "passAtKQueries": 0,
  "heldOutEvery": 20}
 EOF
 
