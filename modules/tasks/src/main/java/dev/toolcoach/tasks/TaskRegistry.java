@@ -58,10 +58,12 @@ public final class TaskRegistry {
         r.register(ArithmeticTask.NAME, () -> ArithmeticTask.create(GENERATED_QUESTIONS, seed));
         r.register(FinanceTask.NAME, () -> FinanceTask.create(GENERATED_QUESTIONS, seed));
         r.register(EmailTask.NAME, () -> emailTask(dataDir.resolve("enron"), seed));
-        r.register(HpoTask.NAME, () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), seed));
+        // the datasets are read when one of the hpo tasks is first asked for
+        Supplier<HpoLab> hpoLab = () -> HpoLab.shared(existing(dataDir.resolve("hpo")));
+        r.register(HpoTask.NAME, () -> HpoTask.create(hpoLab.get(), seed));
         for (String dataset : HpoDataset.NAMES) {
             List<String> one = List.of(dataset);
-            r.register(HpoTask.name(one), () -> HpoTask.create(HpoLab.shared(existing(dataDir.resolve("hpo"))), one, seed));
+            r.register(HpoTask.name(one), () -> HpoTask.create(hpoLab.get(), one, seed));
         }
         for (String category : List.of("simple", "multiple", "parallel")) {
             r.register("bfcl-" + category, () -> new FunctionCallingTask("bfcl-" + category, new BfclLoader().load(
